@@ -1,0 +1,1 @@
+"""Grammar files shipped with mllog-check (installed as ``mllog_check.grammars``)."""

@@ -1,0 +1,43 @@
+"""mllog-check: parse, check, score and cost-normalize MLPerf Training logs.
+
+The library prints nothing; ``mllog_check.cli`` is a thin layer over it.
+pandas is imported only by the functions that return DataFrames.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .parsing import parse_bytes, parse_file, parse_paths, parse_text
+from .problems import Problem, Severity
+from .records import Generation, ParseResult, Record
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Generation",
+    "ParseResult",
+    "Problem",
+    "Record",
+    "Severity",
+    "parse_bytes",
+    "parse_file",
+    "parse_paths",
+    "parse_text",
+    "records_frame",
+]
+
+
+def records_frame(results: Any) -> pd.DataFrame:
+    """A DataFrame of records (one row each) from ParseResults or Records; pandas loads here."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    for item in results if isinstance(results, list | tuple) else list(results):
+        records = item.records if isinstance(item, ParseResult) else [item]
+        rows.extend(r.to_dict() for r in records)
+    columns = list(Record._fields)
+    return pd.DataFrame(rows, columns=columns)

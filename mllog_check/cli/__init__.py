@@ -1,0 +1,49 @@
+"""The command line: a thin click layer over the library.
+
+Commands are registered by name and imported only when run, so that
+``mllog-check check FILE`` (the pre-commit hook) does not pay for pandas,
+matplotlib or the other commands' imports.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+# name -> "module:function"; each command lives in its own module beside this one.
+COMMANDS: dict[str, str] = {
+    "parse": "mllog_check.cli.parse:parse",
+}
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mllog-check")
+def cli() -> None:
+    """Parse, check, score and cost-normalize MLPerf Training logs."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Console entry point; usage errors exit 2 (click's convention and ours)."""
+    try:
+        return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
+    except KeyboardInterrupt:  # pragma: no cover - interactive only
+        sys.exit(130)

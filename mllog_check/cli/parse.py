@@ -1,0 +1,47 @@
+"""``mllog-check parse``: records as JSON lines, CSV or a table."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+import click
+
+from ..parsing import parse_paths
+from ..records import ParseResult
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from .output import write_problems_text, write_records
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "csv", "table"]),
+    default="jsonl",
+    show_default=True,
+    help="How records are written to stdout.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print problems only, no records.")
+def parse(paths: tuple[str, ...], fmt: str, quiet: bool) -> None:
+    """Parse MLPerf logs (files, directories, .gz, '-' for stdin) into records.
+
+    Problems (syntax errors and warnings) go to stderr as path:line:col lines.
+    Exit 0 when every marker line parsed, 1 when some failed, 2 when an input
+    could not be read.
+    """
+    results = list(parse_paths(list(paths)))
+    if not quiet:
+        write_records(results, fmt, sys.stdout)
+    sys.exit(exit_code(results, sys.stderr))
+
+
+def exit_code(results: list[ParseResult], err: TextIO) -> int:
+    problems = sorted(p for r in results for p in r.problems)
+    write_problems_text(problems, err)
+    if any(r.input_error for r in results):
+        return EXIT_USAGE
+    if any(p.is_error for p in problems):
+        return EXIT_PROBLEMS
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Cost normalizer: price catalogs, performance per dollar, cost per training run."""

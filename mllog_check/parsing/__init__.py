@@ -1,0 +1,103 @@
+"""The parser: raw training output in, typed records and problems out."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from ..inputs import InputError, ReadState, Source, expand, open_binary, read_chunks
+from ..problems import Problem, Severity
+from ..records import ParseResult
+from . import syntax_rules as rules
+from .scanner import scan_chunks
+
+__all__ = ["parse_bytes", "parse_file", "parse_paths", "parse_source", "parse_text"]
+
+
+def parse_source(source: Source) -> ParseResult:
+    """Parse one file or stdin; an unreadable input gives a result with an input error."""
+    try:
+        stream = open_binary(source)
+    except InputError as err:
+        result = ParseResult(path=source.display, input_error=True)
+        result.problems.append(_input_problem(source.display, str(err)))
+        return result
+    state = ReadState()
+    result = scan_chunks(read_chunks(stream, state), source.display)
+    _finish(result, state)
+    return result
+
+
+def parse_file(path: str | bytes | object) -> ParseResult:
+    """Parse a log file (plain or gzip) by path."""
+    from pathlib import Path
+
+    p = Path(str(path))
+    return parse_source(Source(str(path), p))
+
+
+def parse_bytes(data: bytes, path: str = "<bytes>") -> ParseResult:
+    state = ReadState()
+    result = scan_chunks(read_chunks(io.BytesIO(data), state), path)
+    _finish(result, state)
+    return result
+
+
+def parse_text(text: str, path: str = "<text>") -> ParseResult:
+    """Parse log text already in memory."""
+    return parse_bytes(text.encode("utf-8", "surrogateescape"), path)
+
+
+def parse_paths(paths: list[str]) -> Iterator[ParseResult]:
+    """Parse files, directories (sorted walk) and '-' (stdin), one result per input."""
+    sources, problems = expand(paths)
+    for problem in problems:
+        result = ParseResult(path=problem.path, input_error=problem.is_error)
+        result.problems.append(problem)
+        yield result
+    for source in sources:
+        yield parse_source(source)
+
+
+def _input_problem(path: str, message: str, line: int = 0) -> Problem:
+    return Problem(
+        path, line, 0, rules.INPUT_ERROR.code, Severity.ERROR, message, rules.INPUT_ERROR.name
+    )
+
+
+def _finish(result: ParseResult, state: ReadState) -> None:
+    """File-level findings, after the lines."""
+    if state.error:
+        result.input_error = True
+        result.problems.append(_input_problem(result.path, state.error, result.lines + 1))
+    if state.utf16:
+        result.problems.append(
+            Problem(
+                result.path,
+                0,
+                0,
+                rules.NOT_UTF8_FILE.code,
+                rules.NOT_UTF8_FILE.severity,
+                f"the file is {state.utf16} (byte-order mark); decoded as such",
+                rules.NOT_UTF8_FILE.name,
+            )
+        )
+    if result.marker_lines == 0 and not result.input_error:
+        if result.bytes_read == 0:
+            why = "the file is empty"
+        elif state.nul_bytes:
+            why = "binary data (NUL bytes) and no MLPerf marker"
+        else:
+            why = f"no MLPerf marker in {result.lines} line(s)"
+        result.problems.append(
+            Problem(
+                result.path,
+                0,
+                0,
+                rules.NO_RECORDS.code,
+                rules.NO_RECORDS.severity,
+                why,
+                rules.NO_RECORDS.name,
+            )
+        )
+    result.problems.sort()

@@ -1,0 +1,155 @@
+"""The envelope grammar (grammars/mllog.lark), loaded once, and its error explanations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from ..records import Generation
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """What the grammar finds in one record: everything but the JSON inside the payload."""
+
+    generation: Generation
+    payload: str | None
+    payload_offset: int  # offset of the payload in the parsed text (len(text) when absent)
+    seconds: str | None = None  # v0.5 and v0.6 timestamps, as written
+    key: str | None = None  # v0.5 and v0.6 keys
+    benchmark: str | None = None  # v0.5
+    source: str | None = None  # v0.5 "(file:line)"
+
+
+class EnvelopeError(Exception):
+    def __init__(self, reason: str, offset: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser for grammars/mllog.lark; built on first use (lark imports lazily)."""
+    from lark import Lark
+
+    return Lark.open_from_package(
+        "mllog_check.grammars",
+        "mllog.lark",
+        parser="lalr",
+        propagate_positions=True,
+        cache=False,
+    )
+
+
+# Labelled bad examples: an error in a real line is explained by the example whose
+# parser state it matches (the technique of lark's own error-reporting example).
+BAD_EXAMPLES: dict[str, list[str]] = {
+    "the :::MLLOG marker must be followed by a space and a JSON object": [
+        ':::MLLOG{"key": "x"}',
+        ":::MLLOG",
+    ],
+    "the timestamp (seconds) is missing or not a number": [
+        ':::MLL submission_org: {"value": 1}',
+        ':::MLL abc submission_org: {"value": 1}',
+        ":::MLPv0.5.0 resnet (x.py:1) run_start",
+        ":::MLPv0.5.0 resnet abc (x.py:1) run_start",
+    ],
+    "the key is missing after the timestamp": [
+        ':::MLL 1560881700.860 : {"value": 1}',
+        ":::MLPv0.5.0 resnet 1543785258.9 (x.py:1)",
+        ":::MLPv0.5.0 resnet 1543785258.9 (x.py:1) : 1",
+    ],
+    "the key must be followed by ':' and a JSON payload": [
+        ':::MLL 1560881700.860 submission_org {"value": 1}',
+        ":::MLL 1560881700.860 submission_org:",
+        ":::MLL 1560881700.860 submission_org",
+    ],
+    "the benchmark name is missing after the :::MLPv0.5.0 marker": [
+        ":::MLPv0.5.0 1543785258.9 (x.py:1) run_start",
+        ":::MLPv0.5.0",
+    ],
+    "the source location '(file:line)' is missing or malformed": [
+        ":::MLPv0.5.0 resnet 1543785258.9 run_start",
+        ":::MLPv0.5.0 resnet 1543785258.9 (x.py) run_start",
+        ":::MLPv0.5.0 resnet 1543785258.9",
+    ],
+    "unexpected text after the key (expected ': value')": [
+        ":::MLPv0.5.0 resnet 1543785258.9 (x.py:1) run_start extra",
+    ],
+}
+
+
+def _terminal_value(tree: object, name: str) -> str | None:
+    from lark import Token, Tree
+
+    assert isinstance(tree, Tree)
+    for child in tree.children:
+        if isinstance(child, Token) and child.type == name:
+            return str(child)
+        if isinstance(child, Tree) and child.data == "payload" and name == "PAYLOAD":
+            return str(child.children[0])
+    return None
+
+
+def _payload_offset(tree: object, default: int) -> int:
+    from lark import Tree
+
+    assert isinstance(tree, Tree)
+    for child in tree.children:
+        if isinstance(child, Tree) and child.data == "payload":
+            return int(child.meta.start_pos)
+    return default
+
+
+def parse_envelope(text: str) -> Envelope:
+    """Parse one record's text (from its marker on) or raise EnvelopeError."""
+    from lark import Tree
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as err:
+        raise EnvelopeError(explain(err, text), _error_offset(err, text)) from None
+    record = tree.children[0]
+    assert isinstance(record, Tree)
+    kind = str(record.data)
+    generation = {
+        "mllog_record": Generation.MLLOG,
+        "mll_record": Generation.MLL,
+        "mlp_record": Generation.MLP,
+    }[kind]
+    return Envelope(
+        generation=generation,
+        payload=_terminal_value(record, "PAYLOAD"),
+        payload_offset=_payload_offset(record, len(text)),
+        seconds=_terminal_value(record, "SECONDS"),
+        key=_terminal_value(record, "KEY"),
+        benchmark=_terminal_value(record, "BENCHMARK"),
+        source=_terminal_value(record, "SOURCE"),
+    )
+
+
+def _error_offset(err: Exception, text: str) -> int:
+    pos = getattr(err, "pos_in_stream", None)
+    if isinstance(pos, int) and pos >= 0:
+        return pos
+    return len(text)  # unexpected end of input
+
+
+def explain(err: Exception, text: str) -> str:
+    """A reason a person can act on, from the labelled examples; else lark's expectation."""
+    from lark.exceptions import UnexpectedInput
+
+    assert isinstance(err, UnexpectedInput)
+    label = err.match_examples(parser().parse, BAD_EXAMPLES, use_accepts=True)
+    if label:
+        return str(label)
+    expected = sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or [])
+    if expected:
+        return "unexpected text; expected " + ", ".join(expected)
+    return "unexpected text"

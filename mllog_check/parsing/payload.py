@@ -1,0 +1,249 @@
+"""From a parsed envelope and its JSON payload to a Record, or a Problem saying why not."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from ..problems import Problem, Severity, shorten
+from ..records import Generation, Record
+from . import syntax_rules as rules
+from .grammar import Envelope
+
+
+class LineError(Exception):
+    """A marker line that cannot become a record; offset is within the record text."""
+
+    def __init__(self, rule: str, reason: str, offset: int) -> None:
+        super().__init__(reason)
+        self.rule = rule
+        self.reason = reason
+        self.offset = offset
+
+
+_NONSTANDARD = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
+
+
+class _ConstantSpy:
+    """parse_constant hook that notes the use of Infinity/NaN (one decoder, built once)."""
+
+    used = False
+
+    def __call__(self, name: str) -> float:
+        self.used = True
+        return _NONSTANDARD[name]
+
+
+_SPY = _ConstantSpy()
+_DECODER = json.JSONDecoder(parse_constant=_SPY)
+
+
+def decode_json(text: str, offset: int) -> tuple[Any, bool]:
+    """Decode a payload as Python's json does (the official tools' decoder).
+
+    Returns (value, used_nonstandard_constants). Raises LineError with the column
+    of the first bad character and a reason.
+    """
+    _SPY.used = False
+    try:
+        return _DECODER.decode(text), _SPY.used
+    except json.JSONDecodeError as err:
+        raise LineError(rules.BAD_JSON.code, _json_reason(err, text), offset + err.pos) from None
+    except RecursionError:
+        raise LineError(rules.BAD_JSON.code, "JSON nested too deeply", offset) from None
+
+
+def _json_reason(err: json.JSONDecodeError, text: str) -> str:
+    stripped = text.rstrip()
+    if err.pos < len(text) and text[err.pos] == "\x00":
+        return "a NUL byte inside the JSON payload"
+    if err.pos >= len(stripped):
+        return "truncated JSON (the line ends inside the payload): " + err.msg.lower()
+    if err.msg.startswith("Extra data"):
+        return "extra text after the JSON payload"
+    if err.msg.startswith("Unterminated string"):
+        return "truncated JSON: unterminated string"
+    return "invalid JSON: " + err.msg.lower()
+
+
+def build_record(
+    env: Envelope, path: str, line: int, column: int, offset: int, warn: list[Problem]
+) -> Record:
+    """Check the fields a generation requires and make the Record.
+
+    ``offset`` is where the record text starts within the original line (for columns);
+    warnings are appended to ``warn``.
+    """
+    payload_col = offset + env.payload_offset
+    if env.generation is Generation.MLLOG:
+        assert env.payload is not None
+        data, nonstandard = decode_json(env.payload, payload_col)
+        if nonstandard:
+            warn.append(_warn(rules.NONSTANDARD_JSON, path, line, column, env.payload))
+        return _mllog_record(data, path, line, column, payload_col, env.payload, warn)
+    if env.generation is Generation.MLL:
+        assert env.payload is not None
+        data, nonstandard = decode_json(env.payload, payload_col)
+        if nonstandard:
+            warn.append(_warn(rules.NONSTANDARD_JSON, path, line, column, env.payload))
+        if isinstance(data, dict) and "value" in data:
+            value, metadata = data["value"], data.get("metadata")
+        else:
+            value, metadata = data, {}
+        return Record(
+            path,
+            line,
+            column,
+            Generation.MLL,
+            None,
+            seconds_to_ms(env.seconds),
+            None,
+            env.key or "",
+            value,
+            metadata if isinstance(metadata, dict) else {},
+        )
+    return _mlp_record(env, path, line, column, payload_col, warn)
+
+
+def seconds_to_ms(seconds: str | None) -> float:
+    return float(seconds or 0) * 1000.0
+
+
+def _mlp_record(
+    env: Envelope, path: str, line: int, column: int, payload_col: int, warn: list[Problem]
+) -> Record:
+    value: Any = None
+    if env.payload is not None:
+        value = mlp_value(env.payload, payload_col, path, line, column, warn)
+    source = (env.source or "()")[1:-1]
+    file, _, lineno = source.rpartition(":")
+    metadata = {"file": file, "lineno": int(lineno) if lineno.isdigit() else lineno}
+    return Record(
+        path,
+        line,
+        column,
+        Generation.MLP,
+        env.benchmark,
+        seconds_to_ms(env.seconds),
+        None,
+        env.key or "",
+        value,
+        metadata,
+    )
+
+
+def mlp_value(
+    text: str, payload_col: int, path: str, line: int, column: int, warn: list[Problem]
+) -> Any:
+    """v0.5 values: JSON, or a bare word kept as a string."""
+    text = text.strip()
+    if text[:1] in ("{", "[", '"'):
+        value, nonstandard = decode_json(text, payload_col)
+        if nonstandard:
+            warn.append(_warn(rules.NONSTANDARD_JSON, path, line, column, text))
+        return value
+    try:
+        value, nonstandard = decode_json(text, payload_col)
+    except LineError:
+        return text  # a bare word, e.g. "adam"
+    if nonstandard:
+        warn.append(_warn(rules.NONSTANDARD_JSON, path, line, column, text))
+    return value
+
+
+def _mllog_record(
+    data: Any,
+    path: str,
+    line: int,
+    column: int,
+    payload_col: int,
+    text: str,
+    warn: list[Problem],
+) -> Record:
+    if not isinstance(data, dict):
+        raise LineError(
+            rules.NOT_AN_OBJECT.code,
+            f"the payload is a JSON {type(data).__name__}, not an object",
+            payload_col,
+        )
+    missing = [f for f in ("key", "time_ms") if f not in data]
+    if missing:
+        raise LineError(
+            rules.MISSING_FIELD.code,
+            "the record has no " + " and no ".join(f"'{m}'" for m in missing),
+            payload_col,
+        )
+    key = data["key"]
+    if not isinstance(key, str):
+        raise LineError(
+            rules.BAD_FIELD_TYPE.code, f"'key' must be a string, not {key!r}", payload_col
+        )
+    time_ms = data["time_ms"]
+    if isinstance(time_ms, bool) or not isinstance(time_ms, int | float):
+        time_ms = _time_from_string(time_ms, payload_col)
+        warn.append(
+            _warn(rules.TIME_AS_STRING, path, line, column, text, f"'time_ms' is {time_ms!r}")
+        )
+    absent = [f for f in ("value", "metadata") if f not in data]
+    if absent:
+        warn.append(
+            _warn(
+                rules.MISSING_VALUE_OR_METADATA,
+                path,
+                line,
+                column,
+                text,
+                "the record has no "
+                + " and no ".join(f"'{a}'" for a in absent)
+                + " (read as null/{}; the official parser crashes here)",
+            )
+        )
+    metadata = data.get("metadata")
+    return Record(
+        path,
+        line,
+        column,
+        Generation.MLLOG,
+        data.get("namespace"),
+        time_ms,
+        data.get("event_type"),
+        key,
+        data.get("value"),
+        metadata if isinstance(metadata, dict) else {},
+    )
+
+
+def _time_from_string(value: Any, offset: int) -> float:
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            pass
+        else:
+            if math.isfinite(number):
+                return number
+    raise LineError(rules.BAD_FIELD_TYPE.code, f"'time_ms' must be a number, not {value!r}", offset)
+
+
+def _warn(
+    rule: Any, path: str, line: int, column: int, text: str, message: str | None = None
+) -> Problem:
+    return Problem(
+        path,
+        line,
+        column,
+        rule.code,
+        rule.severity,
+        message or rule.summary,
+        rule.name,
+        shorten(text),
+    )
+
+
+def line_problem(err: LineError, path: str, line: int, column: int, text: str) -> Problem:
+    from ..catalog import name_of
+
+    return Problem(
+        path, line, column, err.rule, Severity.ERROR, err.reason, name_of(err.rule), shorten(text)
+    )

@@ -1,0 +1,322 @@
+"""The hot loop: find marker lines in a byte stream and turn each into a Record or a Problem.
+
+Lines without a marker never reach Python-level work beyond ``bytes.find``. A marker
+line takes the fast path when it is well formed (a regex equivalent to the grammar
+for its generation, plus orjson for the payload); anything else goes through the
+grammar (grammars/mllog.lark) and Python's json, which explain what is wrong.
+``tests/test_fastpath.py`` proves the two paths agree (hypothesis + the corpus).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from ..problems import Problem, Severity, shorten
+from ..records import Generation, ParseResult, Record
+from . import syntax_rules as rules
+from .grammar import EnvelopeError, parse_envelope
+from .payload import LineError, build_record, line_problem
+
+_CANDIDATE = b":::ML"
+_MLLOG_PREFIX = b":::MLLOG "
+
+# Fast-path forms of the grammar's mll_record and mlp_record (same terminals).
+_SECONDS = rb"(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)"
+_NAME = rb"([A-Za-z_][A-Za-z0-9_.\-]*)"
+_PAYLOAD = rb"([^ \t\r\n][^\r\n]*)"
+MLL_FAST = re.compile(
+    rb":::MLL[ \t]+" + _SECONDS + rb"[ \t]+" + _NAME + rb"[ \t]*:[ \t]*" + _PAYLOAD
+)
+MLP_FAST = re.compile(
+    rb":::MLPv\d+\.\d+\.\d+[ \t]+" + _NAME + rb"[ \t]+" + _SECONDS + rb"[ \t]+(\([^)]*:\d+\))"
+    rb"[ \t]*" + _NAME + rb"[ \t]*(?::[ \t]*" + _PAYLOAD + rb"?)?"
+)
+
+
+# A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
+_BARE_WORD = re.compile(rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*")
+
+
+def last_marker(segment: bytes) -> tuple[int, Generation | None]:
+    """Position and generation of the last marker in a segment (official tools take the last)."""
+    pos = segment.rfind(_CANDIDATE)
+    while pos != -1:
+        tail = segment[pos + 5 : pos + 8]
+        if tail == b"LOG":
+            return pos, Generation.MLLOG
+        if tail[:1] == b"L":
+            return pos, Generation.MLL
+        if tail[:2] == b"Pv":
+            return pos, Generation.MLP
+        pos = segment.rfind(_CANDIDATE, 0, pos)
+    return -1, None
+
+
+class Scanner:
+    """Accumulates one input's records and problems; fed whole lines (without LF)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.result = ParseResult(path=path)
+        self._records = self.result.records
+        self._problems = self.result.problems
+        self._orjson_loads = orjson.loads
+
+    def line(self, line: bytes, line_no: int) -> None:
+        """One physical line that contains the candidate marker text."""
+        if b"\r" in line:
+            # CR separates lines for the official tools (universal newlines) and for
+            # terminals (progress bars): each CR-separated segment is parsed on its own.
+            offset = 0
+            for segment in line.split(b"\r"):
+                if _CANDIDATE in segment:
+                    self._segment(line, segment, offset, line_no)
+                offset += len(segment) + 1
+        else:
+            self._segment(line, line, 0, line_no)
+
+    def _segment(self, line: bytes, segment: bytes, seg_offset: int, line_no: int) -> None:
+        pos, generation = last_marker(segment)
+        if generation is None:
+            return
+        self.result.marker_lines += 1
+        start = seg_offset + pos
+        if start == 0 or line[:start].isascii():
+            column = start + 1
+        else:
+            column = len(line[:start].decode("utf-8", "replace")) + 1
+        record = self._fast(segment[pos:], generation, line_no, column)
+        if record is None:
+            self._slow(line, segment[pos:], start, line_no, column)
+        else:
+            self._records.append(record)
+
+    def _fast(
+        self, text: bytes, generation: Generation, line_no: int, column: int
+    ) -> Record | None:
+        try:
+            if generation is Generation.MLLOG:
+                if not text.startswith(_MLLOG_PREFIX):
+                    return None
+                data = self._orjson_loads(text[9:])
+                if type(data) is not dict:
+                    return None
+                key = data.get("key")
+                time_ms: Any = data.get("time_ms")
+                metadata = data.get("metadata")
+                if (
+                    type(key) is not str
+                    or type(time_ms) not in (int, float)
+                    or type(metadata) is not dict
+                    or "value" not in data
+                ):
+                    return None
+                return Record(
+                    self.path,
+                    line_no,
+                    column,
+                    generation,
+                    data.get("namespace"),
+                    time_ms,
+                    data.get("event_type"),
+                    key,
+                    data["value"],
+                    metadata,
+                )
+            if generation is Generation.MLL:
+                return self._fast_mll(text, line_no, column)
+            return self._fast_mlp(text, line_no, column)
+        except orjson.JSONDecodeError:
+            return None
+
+    def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
+        match = MLL_FAST.fullmatch(text)
+        if match is None:
+            return None
+        seconds, key, payload = match.groups()
+        data = self._orjson_loads(payload)
+        if type(data) is not dict or "value" not in data:
+            return None
+        metadata = data.get("metadata")
+        return Record(
+            self.path,
+            line_no,
+            column,
+            Generation.MLL,
+            None,
+            float(seconds) * 1000.0,
+            None,
+            key.decode(),
+            data["value"],
+            metadata if type(metadata) is dict else {},
+        )
+
+    def _fast_mlp(self, text: bytes, line_no: int, column: int) -> Record | None:
+        match = MLP_FAST.fullmatch(text)
+        if match is None or not text.isascii():
+            return None
+        benchmark, seconds, source, key, payload = match.groups()
+        value: Any = None
+        if payload is not None:
+            try:
+                value = self._orjson_loads(payload)
+            except orjson.JSONDecodeError:
+                if _BARE_WORD.fullmatch(payload) is None:
+                    return None  # Infinity, truncated JSON...: the grammar path explains
+                value = payload.decode().rstrip()
+        file, _, lineno = source[1:-1].decode().rpartition(":")
+        return Record(
+            self.path,
+            line_no,
+            column,
+            Generation.MLP,
+            benchmark.decode(),
+            float(seconds) * 1000.0,
+            None,
+            key.decode(),
+            value,
+            {"file": file, "lineno": int(lineno)},
+        )
+
+    def _slow(self, line: bytes, raw: bytes, start: int, line_no: int, column: int) -> None:
+        """Grammar path: exact reasons and columns for anything the fast path refused."""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            text = raw.decode("latin-1")
+            self._problems.append(
+                Problem(
+                    self.path,
+                    line_no,
+                    column + err.start,
+                    rules.BAD_ENCODING.code,
+                    rules.BAD_ENCODING.severity,
+                    f"byte 0x{raw[err.start]:02x} is not UTF-8; the line is read as latin-1",
+                    rules.BAD_ENCODING.name,
+                    shorten(text),
+                )
+            )
+        offset = column - 1
+        try:
+            envelope = parse_envelope(text)
+            record = build_record(envelope, self.path, line_no, column, offset, self._problems)
+        except EnvelopeError as err:
+            self._problems.append(
+                Problem(
+                    self.path,
+                    line_no,
+                    column + err.offset,
+                    rules.BAD_ENVELOPE.code,
+                    Severity.ERROR,
+                    err.reason,
+                    rules.BAD_ENVELOPE.name,
+                    shorten(text),
+                )
+            )
+            return
+        except LineError as err:
+            self._problems.append(line_problem(err, self.path, line_no, err.offset + 1, text))
+            return
+        self._records.append(record)
+
+
+def scan_chunks(chunks: Iterable[bytes], path: str) -> ParseResult:
+    """Parse a stream given as byte chunks; memory is bounded by the chunk and longest line."""
+    scanner = Scanner(path)
+    result = scanner.result
+    line_no = 1  # number of the line that starts at the beginning of ``pending``
+    pending: list[bytes] = []
+    total = 0
+    for chunk in chunks:
+        if not chunk:
+            continue
+        total += len(chunk)
+        cut = chunk.rfind(b"\n")
+        if cut == -1:
+            pending.append(chunk)  # a line longer than one chunk: keep collecting
+            continue
+        if pending:
+            pending.append(chunk[: cut + 1])
+            block = b"".join(pending)
+        else:
+            block = chunk[: cut + 1]
+        pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+        line_no = _scan_block(scanner, block, line_no)
+    tail = b"".join(pending)
+    lines = line_no - 1
+    if tail:
+        _scan_block(scanner, tail, line_no)
+        lines += 1
+    result.lines = lines
+    result.bytes_read = total
+    return result
+
+
+def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
+    """Scan whole lines; returns the number of the line after the block.
+
+    The common case (a line that is one well-formed :::MLLOG record, maybe after an
+    ASCII prefix) is handled inline: this loop is where parsing time goes.
+    """
+    if _CANDIDATE not in block:
+        return line_no + block.count(b"\n")
+    loads = orjson.loads
+    records = scanner._records
+    append = records.append
+    path = scanner.path
+    mllog = Generation.MLLOG
+    new = tuple.__new__
+    fast = 0
+    lines = block.split(b"\n")
+    if block.endswith(b"\n"):
+        lines.pop()  # the empty string after the last LF is not a line
+    for number, line in enumerate(lines, line_no):
+        if _CANDIDATE not in line:
+            continue
+        pos = line.rfind(_MLLOG_PREFIX)
+        if (
+            pos != -1
+            and line.find(_CANDIDATE, pos + 5) == -1
+            and b"\r" not in line
+            and (pos == 0 or line[:pos].isascii())
+        ):
+            try:
+                data = loads(line[pos + 9 :])
+            except orjson.JSONDecodeError:
+                data = None
+            if type(data) is dict:
+                key = data.get("key")
+                time_ms = data.get("time_ms")
+                metadata = data.get("metadata")
+                if (
+                    type(key) is str
+                    and (type(time_ms) is int or type(time_ms) is float)
+                    and type(metadata) is dict
+                    and "value" in data
+                ):
+                    fast += 1
+                    append(
+                        new(
+                            Record,
+                            (
+                                path,
+                                number,
+                                pos + 1,
+                                mllog,
+                                data.get("namespace"),
+                                time_ms,
+                                data.get("event_type"),
+                                key,
+                                data["value"],
+                                metadata,
+                            ),
+                        )
+                    )
+                    continue
+        scanner.line(line, number)
+    scanner.result.marker_lines += fast
+    return line_no + len(lines)

@@ -1,0 +1,92 @@
+"""Typed records: what one MLPerf log line means, whatever its generation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from .problems import Problem, Severity
+
+
+class Generation(StrEnum):
+    """The three syntaxes found in published MLPerf Training logs."""
+
+    MLLOG = "mllog"  # v0.7 and later: ":::MLLOG {json}"
+    MLL = "mll"  # v0.6: ":::MLL <seconds> <key>: {json}"
+    MLP = "mlp"  # v0.5: ":::MLPv0.5.0 <bench> <seconds> (<file>:<line>) <key>[: <value>]"
+
+
+class Record(NamedTuple):
+    """One log record. Immutable; ``line``/``column`` locate the marker in the file (1-based)."""
+
+    path: str
+    line: int
+    column: int
+    generation: Generation
+    namespace: Any
+    timestamp_ms: float
+    event_type: str | None
+    key: str
+    value: Any
+    metadata: dict[str, Any]
+
+    def epoch_num(self) -> Any:
+        return self.metadata.get("epoch_num") if isinstance(self.metadata, dict) else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "generation": str(self.generation),
+            "namespace": self.namespace,
+            "timestamp_ms": self.timestamp_ms,
+            "event_type": self.event_type,
+            "key": self.key,
+            "value": self.value,
+            "metadata": self.metadata,
+        }
+
+
+@dataclass(slots=True)
+class ParseResult:
+    """Records and problems of one input.
+
+    Invariant: ``len(records) + error_count == marker_lines`` (every line that
+    carries a marker becomes a record or an error; warnings come on top).
+    """
+
+    path: str
+    records: list[Record] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    marker_lines: int = 0
+    lines: int = 0
+    bytes_read: int = 0
+    # Set when the input could not be read at all (missing, directory, not gzip...).
+    input_error: bool = False
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for p in self.problems if p.severity is Severity.ERROR)
+
+    @property
+    def line_error_count(self) -> int:
+        """Errors that stand for a marker line (syntax errors), not the file as a whole."""
+        return sum(1 for p in self.problems if p.severity is Severity.ERROR and p.line > 0)
+
+    @property
+    def ok(self) -> bool:
+        return not self.input_error and self.error_count == 0
+
+    def keys(self) -> list[str]:
+        return [r.key for r in self.records]
+
+    def generation(self) -> Generation | None:
+        """The generation most records use (None for a file with none)."""
+        if not self.records:
+            return None
+        counts: dict[Generation, int] = {}
+        for r in self.records:
+            counts[r.generation] = counts.get(r.generation, 0) + 1
+        return max(counts, key=lambda g: counts[g])

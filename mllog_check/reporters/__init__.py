@@ -1,0 +1,1 @@
+"""Output formats for problems (text, JSON, JUnit, SARIF, GitHub annotations)."""

@@ -1,0 +1,1 @@
+"""Results: time-to-train per run, benchmark scores, RCP convergence and seed checks."""
