@@ -56,7 +56,7 @@ def test_cr_separated_segments_are_lines_of_their_own() -> None:
 
 
 def test_error_gives_line_column_reason_and_text() -> None:
-    result = parse_text("ok\n0: :::MLLOG {\"key\": \"a\", \"time_ms\": 1, \"value\": [1,\n")
+    result = parse_text('ok\n0: :::MLLOG {"key": "a", "time_ms": 1, "value": [1,\n')
     assert not result.records
     (problem,) = result.problems
     assert (problem.line, problem.rule) == (2, "MLS002")
@@ -74,7 +74,14 @@ def test_infinity_is_accepted_with_a_note() -> None:
 
 def test_count_invariant_on_mixed_input() -> None:
     text = "\n".join(
-        [MLLOG, ":::MLLOG {", ":::MLL nonsense", ":::MLPv0.5.0 x", "plain", MLLOG.replace("1621", "x")]
+        [
+            MLLOG,
+            ":::MLLOG {",
+            ":::MLL nonsense",
+            ":::MLPv0.5.0 x",
+            "plain",
+            MLLOG.replace("1621", "x"),
+        ]
     )
     result = parse_text(text)
     assert result.marker_lines == 5

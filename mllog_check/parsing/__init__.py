@@ -14,8 +14,11 @@ from .scanner import scan_chunks
 __all__ = ["parse_bytes", "parse_file", "parse_paths", "parse_source", "parse_text"]
 
 
-def parse_source(source: Source) -> ParseResult:
-    """Parse one file or stdin; an unreadable input gives a result with an input error."""
+def parse_source(source: Source, fast: bool = True) -> ParseResult:
+    """Parse one file or stdin; an unreadable input gives a result with an input error.
+
+    ``fast=False`` parses every marker line through the grammar only (for tests).
+    """
     try:
         stream = open_binary(source)
     except InputError as err:
@@ -23,29 +26,30 @@ def parse_source(source: Source) -> ParseResult:
         result.problems.append(_input_problem(source.display, str(err)))
         return result
     state = ReadState()
-    result = scan_chunks(read_chunks(stream, state), source.display)
+    result = scan_chunks(read_chunks(stream, state), source.display, fast)
     _finish(result, state)
     return result
 
 
-def parse_file(path: str | bytes | object) -> ParseResult:
+def parse_file(path: str | bytes | object, fast: bool = True) -> ParseResult:
     """Parse a log file (plain or gzip) by path."""
     from pathlib import Path
 
     p = Path(str(path))
-    return parse_source(Source(str(path), p))
+    return parse_source(Source(str(path), p), fast)
 
 
-def parse_bytes(data: bytes, path: str = "<bytes>") -> ParseResult:
+def parse_bytes(data: bytes, path: str = "<bytes>", fast: bool = True) -> ParseResult:
+    """Parse log bytes already in memory (plain, gzip or UTF-16, as for files)."""
     state = ReadState()
-    result = scan_chunks(read_chunks(io.BytesIO(data), state), path)
+    result = scan_chunks(read_chunks(io.BytesIO(data), state), path, fast)
     _finish(result, state)
     return result
 
 
-def parse_text(text: str, path: str = "<text>") -> ParseResult:
+def parse_text(text: str, path: str = "<text>", fast: bool = True) -> ParseResult:
     """Parse log text already in memory."""
-    return parse_bytes(text.encode("utf-8", "surrogateescape"), path)
+    return parse_bytes(text.encode("utf-8", "surrogateescape"), path, fast)
 
 
 def parse_paths(paths: list[str]) -> Iterator[ParseResult]:

@@ -169,11 +169,12 @@ def _mllog_record(
         )
     missing = [f for f in ("key", "time_ms") if f not in data]
     if missing:
-        raise LineError(
-            rules.MISSING_FIELD.code,
-            "the record has no " + " and no ".join(f"'{m}'" for m in missing),
-            payload_col,
-        )
+        reason = "the record has no " + " and no ".join(f"'{m}'" for m in missing)
+        if "time_ms" in missing and "time_s" in data:
+            # v0.7 Alibaba logs write seconds as "time_s"; the official parser raises
+            # KeyError: 'time_ms' on the whole file. Not converted: the field is not MLLOG.
+            reason += " (it has 'time_s', seconds: the MLLOG format requires 'time_ms')"
+        raise LineError(rules.MISSING_FIELD.code, reason, payload_col)
     key = data["key"]
     if not isinstance(key, str):
         raise LineError(

@@ -57,10 +57,15 @@ def last_marker(segment: bytes) -> tuple[int, Generation | None]:
 
 
 class Scanner:
-    """Accumulates one input's records and problems; fed whole lines (without LF)."""
+    """Accumulates one input's records and problems; fed whole lines (without LF).
 
-    def __init__(self, path: str) -> None:
+    ``fast=False`` sends every marker line through the grammar path only: the
+    reference against which tests/test_fastpath.py checks the fast paths.
+    """
+
+    def __init__(self, path: str, fast: bool = True) -> None:
         self.path = path
+        self.fast = fast
         self.result = ParseResult(path=path)
         self._records = self.result.records
         self._problems = self.result.problems
@@ -89,7 +94,7 @@ class Scanner:
             column = start + 1
         else:
             column = len(line[:start].decode("utf-8", "replace")) + 1
-        record = self._fast(segment[pos:], generation, line_no, column)
+        record = self._fast(segment[pos:], generation, line_no, column) if self.fast else None
         if record is None:
             self._slow(line, segment[pos:], start, line_no, column)
         else:
@@ -224,9 +229,12 @@ class Scanner:
         self._records.append(record)
 
 
-def scan_chunks(chunks: Iterable[bytes], path: str) -> ParseResult:
-    """Parse a stream given as byte chunks; memory is bounded by the chunk and longest line."""
-    scanner = Scanner(path)
+def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseResult:
+    """Parse a stream given as byte chunks; memory is bounded by the chunk and longest line.
+
+    ``fast=False``: grammar path only (slow; for equivalence tests).
+    """
+    scanner = Scanner(path, fast)
     result = scanner.result
     line_no = 1  # number of the line that starts at the beginning of ``pending``
     pending: list[bytes] = []
@@ -264,6 +272,8 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     """
     if _CANDIDATE not in block:
         return line_no + block.count(b"\n")
+    if not scanner.fast:
+        return _scan_block_slow(scanner, block, line_no)
     loads = orjson.loads
     records = scanner._records
     append = records.append
@@ -319,4 +329,14 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
                     continue
         scanner.line(line, number)
     scanner.result.marker_lines += fast
+    return line_no + len(lines)
+
+
+def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
+    lines = block.split(b"\n")
+    if block.endswith(b"\n"):
+        lines.pop()
+    for number, line in enumerate(lines, line_no):
+        if _CANDIDATE in line:
+            scanner.line(line, number)
     return line_no + len(lines)
