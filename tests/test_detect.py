@@ -1,0 +1,139 @@
+"""--ruleset auto: the round comes from the flag, a round folder, or the log's content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import mllog_check
+from mllog_check.records import Generation, Record
+from mllog_check.rules import detect as d
+
+
+def rec(key: str, value: object = None, generation: Generation = Generation.MLLOG) -> Record:
+    return Record("x.txt", 1, 1, generation, "", 0.0, "POINT_IN_TIME", key, value, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1.1", "1.1.0"),
+        ("v1.1", "1.1.0"),
+        ("1.1.0", "1.1.0"),
+        ("training-2.0.0", "2.0.0"),
+        ("training_0.6.0", "0.6.0"),
+        ("V0.5.0", "0.5.0"),
+    ],
+)
+def test_normalize_ruleset(text: str, expected: str) -> None:
+    assert d.normalize_ruleset(text) == expected
+
+
+@pytest.mark.parametrize("text", ["3.0", "1", "latest", "1.1.1", ""])
+def test_normalize_rejects_unknown(text: str) -> None:
+    with pytest.raises(d.DetectionError, match="unknown ruleset"):
+        d.normalize_ruleset(text)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/data/training_results_v1.1/Google/results/sys/bert/result_0.txt", "1.1.0"),
+        ("/data/v0.5.0/google/sys/results/resnet/result_0.txt", "0.5.0"),
+        ("/x/v2.0/HazyResearch/results/sys/bert/result_0.txt", "2.0.0"),
+        ("/x/mlperf_training_v0.7/a/result_0.txt", "0.7.0"),
+        ("/x/training_1.0.0/a/result_0.txt", "1.0.0"),
+        # The innermost round folder wins over an outer one.
+        ("/x/v1.0/archive/v2.0/a/result_0.txt", "2.0.0"),
+    ],
+)
+def test_round_from_path(path: str, expected: str) -> None:
+    found = d.from_path(path)
+    assert found is not None
+    assert (found.ruleset, found.source) == (expected, "path")
+    assert expected[:3] in found.reason
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # Version-like system names and files are not round folders.
+        "/x/results/1_node_8_A100_NGC21.05_MXNet/resnet/result_0.txt",
+        "/x/results/dgxa100_ngc21.05/resnet/result_0.txt",
+        "/x/v3.0/a/result_0.txt",  # not a round mllog-check knows
+        "/x/logs/v1.1.txt",  # a file name, not a folder
+    ],
+)
+def test_no_round_in_path(path: str) -> None:
+    assert d.from_path(path) is None
+
+
+def test_flag_wins_over_path_and_content() -> None:
+    records = [rec("submission_benchmark", "gnmt")]
+    found = d.detect("/x/v1.1/a/result_0.txt", records, flag="2.0")
+    assert (found.ruleset, found.source) == ("2.0.0", "flag")
+
+
+def test_path_wins_over_content() -> None:
+    records = [rec("submission_benchmark", "gnmt")]
+    found = d.detect("/x/v1.1/a/result_0.txt", records)
+    assert (found.ruleset, found.source) == ("1.1.0", "path")
+
+
+@pytest.mark.parametrize(
+    ("records", "expected"),
+    [
+        ([rec("run_start", generation=Generation.MLL)], "0.6.0"),
+        ([rec("run_start", generation=Generation.MLP)], "0.5.0"),
+        ([rec("submission_benchmark", "transformer")], "0.7.0"),
+        ([rec("submission_benchmark", "gnmt")], "0.7.0"),
+    ],
+)
+def test_round_from_content(records: list[Record], expected: str) -> None:
+    found = d.detect("/tmp/nowhere/result_0.txt", records)
+    assert (found.ruleset, found.source) == (expected, "content")
+    assert "exist only there" in found.reason
+
+
+def test_ambiguous_content_is_an_error_naming_the_candidates() -> None:
+    records = [rec("submission_benchmark", "unet3d")]
+    with pytest.raises(d.DetectionError, match=r"1\.0\.0, 1\.1\.0, 2\.0\.0.*--ruleset"):
+        d.detect("/tmp/nowhere/result_0.txt", records)
+
+
+def test_contradicting_content_is_an_error() -> None:
+    records = [rec("submission_benchmark", "bert", generation=Generation.MLL)]
+    with pytest.raises(d.DetectionError, match="contradicts"):
+        d.from_records(records)
+
+
+def test_no_evidence_is_an_error() -> None:
+    with pytest.raises(d.DetectionError, match="cannot tell the round"):
+        d.detect("/tmp/nowhere/result_0.txt", [])
+
+
+def test_v05_has_no_rules() -> None:
+    assert not d.detect("x", [], flag="0.5.0").has_rules
+    assert d.detect("x", [], flag="0.6.0").has_rules
+
+
+@pytest.mark.corpus
+def test_corpus_path_and_content_never_disagree(corpus: Path) -> None:
+    """Every real log: the path names its round; its content names it too or admits doubt."""
+    decided = 0
+    for round_dir in sorted(corpus.iterdir()):
+        expected = d.normalize_ruleset(round_dir.name)
+        for path in sorted(round_dir.rglob("result_*.txt")):
+            assert d.detect(str(path)).ruleset == expected
+            records = mllog_check.parse_file(str(path)).records
+            try:
+                found = d.from_records(records)
+            except d.DetectionError as exc:
+                assert "fits rounds" in str(exc) and expected in str(exc), path
+                continue
+            if found is not None:
+                assert found.ruleset == expected, path
+                decided += 1
+    # All v0.5 and most v0.6 logs (syntax), the v0.7 transformer and gnmt logs.
+    assert decided >= 75 + 185 + 90
