@@ -1,1 +1,54 @@
-"""Cost normalizer: price catalogs, performance per dollar, cost per training run."""
+"""Cost normalizer: price catalogs, perf per dollar, break-even price, cost per run.
+
+See docs/cost.md. Scores come from the logs through ``mllog_check.results``
+(imported lazily); prices from sourced catalogs (``prices.load_catalogs``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
+from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs
+
+__all__ = [
+    "NOTE",
+    "CostError",
+    "CostReport",
+    "CostRow",
+    "PriceCatalogError",
+    "PriceEntry",
+    "ScoreLike",
+    "compare",
+    "cost_report",
+    "load_catalog",
+    "load_catalogs",
+    "scores_from_logs",
+]
+
+
+def scores_from_logs(paths: list[str], ruleset: str = "1.0.0") -> Any:
+    """The ScoreReport of ``mllog_check.results.compute_scores`` for these paths."""
+    try:
+        from ..results import compute_scores  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as exc:
+        raise CostError(
+            "scores are not available: mllog_check.results.compute_scores is missing "
+            f"in this checkout ({exc})"
+        ) from exc
+    return compute_scores(paths, ruleset=ruleset)
+
+
+def cost_report(
+    paths: list[str],
+    price_files: Sequence[str],
+    baseline: str | None = None,
+    benchmarks: Sequence[str] = (),
+    allow_mixed: bool = False,
+    ruleset: str = "1.0.0",
+) -> CostReport:
+    """Scores from the logs + prices from the catalogs → the comparison."""
+    prices = load_catalogs(list(price_files))
+    scores = scores_from_logs(paths, ruleset=ruleset).scores
+    return compare(scores, prices, baseline, benchmarks, allow_mixed)

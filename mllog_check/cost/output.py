@@ -1,0 +1,122 @@
+"""The cost report as data: JSON document, CSV rows, DataFrame, table cells.
+
+The library builds these; ``mllog_check/cli/cost.py`` writes them. Every form
+carries the note that perf/$ is not an official MLPerf metric.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from .compare import CostReport, CostRow
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# The fixed JSON row shape (issue 5), then the two honesty columns it lacks.
+JSON_FIELDS = (
+    "benchmark",
+    "system",
+    "org",
+    "division",
+    "minutes",
+    "price",
+    "currency",
+    "price_kind",
+    "price_source",
+    "accelerators",
+    "perf_per_dollar",
+    "ratio_to_baseline",
+    "break_even_price",
+    "cost_per_run",
+)
+EXTRA_FIELDS = ("availability", "price_date")
+
+
+def full_note(report: CostReport) -> str:
+    """The disclaimer, the unit of perf/$ and every footnote, as one text."""
+    parts = [report.note, f"perf_per_dollar is in {report.perf_unit}."]
+    if report.baseline is not None:
+        parts.append(
+            f"ratio_to_baseline compares with {report.baseline!r} on the same benchmark; "
+            "break_even_price is the baseline price at which that ratio would be 1."
+        )
+    parts.extend(f"Note: {text}." for text in report.footnotes)
+    return " ".join(parts)
+
+
+def row_dict(row: CostRow) -> dict[str, Any]:
+    data = dataclasses.asdict(row)
+    return {name: data[name] for name in JSON_FIELDS + EXTRA_FIELDS}
+
+
+def to_json(report: CostReport) -> dict[str, Any]:
+    return {"note": full_note(report), "rows": [row_dict(r) for r in report.rows]}
+
+
+def csv_rows(report: CostReport) -> list[list[object]]:
+    """Header then rows; the note rides along in its own column so no reader loses it."""
+    header = [*JSON_FIELDS, *EXTRA_FIELDS, "note"]
+    note = full_note(report)
+    body = [[*row_dict(r).values(), note] for r in report.rows]
+    return [header, *body]
+
+
+def to_frame(report: CostReport) -> pd.DataFrame:
+    """Every column of every row; the note and footnotes in ``frame.attrs``."""
+    import pandas as pd
+
+    names = [f.name for f in dataclasses.fields(CostRow)]
+    frame = pd.DataFrame([dataclasses.astuple(r) for r in report.rows], columns=names)
+    frame.attrs["note"] = report.note
+    frame.attrs["footnotes"] = list(report.footnotes)
+    frame.attrs["perf_unit"] = report.perf_unit
+    return frame
+
+
+def money(value: float | None, currency: str) -> str:
+    if value is None:
+        return "-"
+    amount = f"{value:,.2f}" if abs(value) < 1000 else f"{value:,.0f}"
+    return f"${amount}" if currency == "USD" else f"{amount} {currency}"
+
+
+def number(value: float | int | None, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
+def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
+    """Header and text cells for the human table."""
+    hourly = any(r.price_kind == "cloud-hourly" for r in report.rows)
+    header = ["benchmark", "system", "org", "division", "availability", "accel", "minutes"]
+    header += ["price", "kind", f"perf/$ ({report.perf_unit})", "ratio", "break-even"]
+    if hourly:
+        header.append("cost/run")
+    body = []
+    for r in report.rows:
+        mark = " (baseline)" if r.is_baseline else ""
+        cells = [r.benchmark, r.system + mark, r.org, r.division, r.availability or "-"]
+        cells += [number(r.accelerators), number(r.minutes), money(r.price, r.currency)]
+        cells += [r.price_kind, number(r.perf_per_dollar, 1), number(r.ratio_to_baseline)]
+        cells.append(money(r.break_even_price, r.currency))
+        if hourly:
+            cells.append(money(r.cost_per_run, r.currency))
+        body.append(cells)
+    return header, body
+
+
+def sources(report: CostReport) -> list[str]:
+    """One line per price used: who it is for, what it covers, where and when quoted."""
+    seen: dict[str, str] = {}
+    for r in report.rows:
+        seen.setdefault(
+            r.price_system,
+            f"{r.price_system}: {money(r.price, r.currency)} {r.price_kind} "
+            f"({r.price_includes}); source: {r.price_source}, {r.price_date}",
+        )
+    return [seen[k] for k in sorted(seen)]
