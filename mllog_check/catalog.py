@@ -73,4 +73,5 @@ def load_all() -> None:
 # Modules that register rules; each stage adds itself here.
 _RULE_MODULES = [
     "mllog_check.parsing.syntax_rules",
+    "mllog_check.rules.codes",
 ]

@@ -1,1 +1,78 @@
-"""Compliance rules engine: a round's rules (schemas/rules/) applied to one log's records."""
+"""Compliance checking: a round's rules (data under schemas/rules/) applied to parsed logs.
+
+API others build on::
+
+    check_log(result, "1.0.0", strict=False) -> LogVerdict
+    check_file(path, "1.0.0", strict=False) -> LogVerdict
+    available_rulesets() -> ["training-1.0.0", ...]
+
+``passed`` is the official verdict's equivalent: no error-severity problem
+(parser errors included). Warnings (MLC1xx) do not fail a log unless ``strict``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..problems import Problem, Severity
+from ..records import ParseResult
+from .loader import RulesetError, UnknownRuleset, available_rulesets, canonical, load_ruleset
+
+__all__ = [
+    "LogVerdict",
+    "RulesetError",
+    "UnknownRuleset",
+    "available_rulesets",
+    "check_file",
+    "check_log",
+    "load_ruleset",
+]
+
+
+@dataclass(frozen=True)
+class LogVerdict:
+    path: str
+    passed: bool
+    division: str | None
+    benchmark: str | None
+    ruleset: str
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def chain(self) -> str:
+        return f"{self.division or '?'} {self.benchmark or '?'}"
+
+
+def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = False) -> LogVerdict:
+    """Check one parsed log against a round's rules; problems sorted, parser's included."""
+    from . import engine
+
+    rules = load_ruleset(canonical(ruleset))
+    found, _ = engine.run(rules, result.path, result.records)
+    problems = list(result.problems) + found
+    if strict:
+        problems = engine.promote(problems)
+    problems.sort()
+    return LogVerdict(
+        path=result.path,
+        passed=not result.input_error and not any(p.severity is Severity.ERROR for p in problems),
+        division=_first_text(result, "submission_division"),
+        benchmark=_first_text(result, "submission_benchmark"),
+        ruleset=rules.name,
+        problems=problems,
+    )
+
+
+def check_file(path: str, ruleset: str = "1.0.0", *, strict: bool = False) -> LogVerdict:
+    """Parse and check one file (plain or gzip)."""
+    from ..parsing import parse_file
+
+    load_ruleset(canonical(ruleset))  # an unknown ruleset fails before reading the file
+    return check_log(parse_file(path), ruleset, strict=strict)
+
+
+def _first_text(result: ParseResult, key: str) -> str | None:
+    for rec in result.records:
+        if rec.key == key:
+            return rec.value if isinstance(rec.value, str) else None
+    return None

@@ -1,0 +1,279 @@
+"""The compliance engine: one pass over a log's records against a compiled ruleset.
+
+Semantics follow the official checker's reading of its rule files (NOTES.md):
+the chain common → division → benchmark → optimizer variant is chosen from the
+first value of each section's selector key; when several sections of the chain
+name a key, the deepest one's rule replaces the others (that is how closed BERT
+overrides the common eval_accuracy rule); one_of groups are kept from every
+section of the chain. Unlike the official checker, every problem is kept, and
+positions are file lines.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..problems import Problem, Severity
+from ..records import Record
+from . import codes
+from .loader import KeySpec, Ruleset, Section
+from .schema import show
+
+
+def chain(ruleset: Ruleset, records: list[Record]) -> list[Section]:
+    """Sections that apply, root first, chosen by the first value of each selector key."""
+    selectors = {s.when[0] for s in ruleset.sections.values() if s.when}
+    first: dict[str, Any] = {}
+    for rec in records:
+        if rec.key in selectors and rec.key not in first:
+            first[rec.key] = rec.value
+            if len(first) == len(selectors):
+                break
+    found: list[Section] = []
+    level = ruleset.roots()
+    while level:
+        found.extend(level)
+        level = [
+            child
+            for parent in level
+            for child in ruleset.children(parent.name)
+            if child.when is not None and _same(first.get(child.when[0], _MISSING), child.when[1])
+        ][:1]
+    return found
+
+
+_MISSING = object()
+
+
+def _same(value: Any, expected: Any) -> bool:
+    return value is not _MISSING and type(value) is type(expected) and value == expected
+
+
+@dataclass
+class _State:
+    path: str
+    specs: dict[str, KeySpec]
+    tolerance_ms: float
+    header_until: str
+    problems: list[Problem] = field(default_factory=list)
+    seen: dict[str, list[Record]] = field(default_factory=dict)
+    first_ts: dict[str, float] = field(default_factory=dict)
+    reached: set[str] = field(default_factory=set)
+    collected: dict[str, list[Any]] = field(default_factory=dict)
+    headers: dict[str, list[Record]] = field(default_factory=dict)
+    latest_ts: float = float("-inf")
+    backwards: list[tuple[Record, float]] = field(default_factory=list)
+    zero_ts: list[Record] = field(default_factory=list)
+
+    def report(self, code: str, rec: Record | None, message: str) -> None:
+        info = codes.INFO[code]
+        line, column = (rec.line, rec.column) if rec is not None else (0, 0)
+        self.problems.append(
+            Problem(self.path, line, column, code, info.severity, message, info.name)
+        )
+
+
+def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Problem], list[Section]]:
+    """All compliance problems of one log (unsorted) and the chain of sections applied."""
+    sections = chain(ruleset, records)
+    specs: dict[str, KeySpec] = {}
+    for section in sections:
+        specs.update(section.keys)
+    state = _State(
+        path,
+        specs,
+        float(ruleset.params.get("backwards_tolerance_ms", 1000)),
+        str(ruleset.params.get("header_until", "run_start")),
+    )
+    if not records:
+        state.report(codes.NO_RECORDS, None, "no :::MLLOG records in the file")
+    for rec in records:
+        _timestamps(state, rec)
+        spec = specs.get(rec.key)
+        if spec is not None:
+            _record(state, spec, rec)
+        else:
+            if state.header_until not in state.seen:
+                state.headers.setdefault(rec.key, []).append(rec)
+            state.seen.setdefault(rec.key, []).append(rec)
+        if rec.key not in state.first_ts or rec.timestamp_ms < state.first_ts[rec.key]:
+            state.first_ts[rec.key] = rec.timestamp_ms
+    _finish(state, sections)
+    return state.problems, sections
+
+
+def _timestamps(state: _State, rec: Record) -> None:
+    ts = rec.timestamp_ms
+    if ts == 0:
+        state.zero_ts.append(rec)
+        return
+    if ts < state.latest_ts - state.tolerance_ms:
+        state.backwards.append((rec, state.latest_ts))
+    state.latest_ts = max(state.latest_ts, ts)
+
+
+def _record(state: _State, spec: KeySpec, rec: Record) -> None:
+    occurrences = state.seen.setdefault(rec.key, [])
+    occurrences.append(rec)
+    if spec.first_only and len(occurrences) > 1:
+        return
+    where = f"{spec.label}: {rec.key}"
+    if spec.value is not None and not spec.value.ok(rec.value):
+        state.report(codes.BAD_VALUE, rec, f"{where} is {show(rec.value)}, {spec.value.says}")
+    metadata = rec.metadata if isinstance(rec.metadata, dict) else {}
+    if spec.metadata is not None and not spec.metadata.ok(metadata):
+        state.report(
+            codes.BAD_METADATA, rec, f"{where} metadata is {show(metadata)}: {spec.metadata.says}"
+        )
+    _order(state, spec, rec, where)
+    if spec.target is not None and spec.target.ok(rec.value):
+        state.reached.add(rec.key)
+    if spec.collect is not None:
+        state.collected.setdefault(rec.key, []).append(metadata.get(spec.collect[0]))
+    for advisory in spec.advisories:
+        subject = rec.value if advisory.subject == "value" else metadata
+        if not advisory.fragment.ok(subject):
+            state.report(
+                advisory.code,
+                rec,
+                f"{where} {advisory.subject} is {show(subject)}: {advisory.fragment.says}",
+            )
+
+
+def _order(state: _State, spec: KeySpec, rec: Record, where: str) -> None:
+    for before in spec.after:
+        if before not in state.seen:
+            state.report(codes.OUT_OF_ORDER, rec, f"{where} comes before any {before}")
+    for later in spec.not_after:
+        if later in state.seen:
+            first = state.seen[later][0]
+            state.report(
+                codes.OUT_OF_ORDER, rec, f"{where} comes after {later} (line {first.line})"
+            )
+    if spec.within is not None:
+        since, limit = spec.within
+        start = state.first_ts.get(since)
+        if start is not None and rec.timestamp_ms - start >= limit:
+            minutes = (rec.timestamp_ms - start) / 60000
+            state.report(
+                codes.INIT_TOO_LONG,
+                rec,
+                f"{where} is {minutes:.1f} min after the first {since}, "
+                f"must be < {limit / 60000:g} min",
+            )
+
+
+def _finish(state: _State, sections: list[Section]) -> None:
+    for key, spec in sorted(state.specs.items()):
+        found = state.seen.get(key, [])
+        _occurrence(state, spec, found)
+        if spec.target is not None and found and key not in state.reached:
+            last = found[-1]
+            state.report(
+                codes.TARGET_NOT_REACHED,
+                last,
+                f"{spec.label}: no {key} reaches the quality target "
+                f"({spec.target.says}); last is {show(last.value)}",
+            )
+        if spec.collect is not None and found:
+            _collected(state, spec, found)
+    _groups(state, sections)
+    _headers(state)
+    _time_warnings(state)
+
+
+def _occurrence(state: _State, spec: KeySpec, found: list[Record]) -> None:
+    where = f"{spec.label}: {spec.key}"
+    why = f" ({spec.why})" if spec.why else ""
+    if spec.occurs in ("exactly_one", "at_least_one") and not found:
+        times = "exactly once" if spec.occurs == "exactly_one" else "at least once"
+        state.report(codes.MISSING_KEY, None, f"{where} is missing: required {times}{why}")
+    if spec.occurs != "exactly_one" or len(found) < 2:
+        return
+    first = found[0].value
+    other = next((r for r in found[1:] if r.value != first), None)
+    if other is None:
+        state.report(
+            codes.REPEATED_SAME,
+            found[1],
+            f"{where} appears {len(found)} times with the same value (required exactly once)",
+        )
+    else:
+        state.report(
+            codes.REPEATED_DIFFERENT,
+            other,
+            f"{where} appears {len(found)} times with different values: {show(other.value)} "
+            f"here, {show(first)} at line {found[0].line} (required exactly once)",
+        )
+
+
+def _collected(state: _State, spec: KeySpec, found: list[Record]) -> None:
+    assert spec.collect is not None
+    name, expected = spec.collect
+    got = Counter(str(v) for v in state.collected.get(spec.key, []))
+    want = Counter(expected)
+    if got != want:
+        missing = sorted((want - got).elements())
+        extra = sorted((got - want).elements())
+        state.report(
+            codes.INCOMPLETE_SET,
+            None,
+            f"{spec.label}: {spec.key} {name} values must be exactly {', '.join(expected)}"
+            f"; missing: {', '.join(missing) or '-'}; unexpected or repeated: "
+            f"{', '.join(extra) or '-'}",
+        )
+
+
+def _groups(state: _State, sections: list[Section]) -> None:
+    groups: dict[frozenset[str], str] = {}
+    for section in sections:
+        for key, spec in section.keys.items():
+            if spec.one_of:
+                groups.setdefault(frozenset((key, *spec.one_of)), section.label)
+    for group, label in sorted(groups.items(), key=lambda g: sorted(g[0])):
+        if not any(k in state.seen for k in group):
+            names = " or ".join(sorted(group))
+            state.report(codes.MISSING_ALTERNATIVE, None, f"{label}: none of {names} is logged")
+
+
+def _headers(state: _State) -> None:
+    for key, found in sorted(state.headers.items()):
+        first = found[0].value
+        other = next((r for r in found[1:] if r.value != first), None)
+        if other is not None:
+            state.report(
+                codes.HEADER_CONFLICT,
+                other,
+                f"{key} is {show(other.value)} here but {show(first)} at line {found[0].line}",
+            )
+
+
+def _time_warnings(state: _State) -> None:
+    if state.backwards:
+        rec, latest = state.backwards[0]
+        more = len(state.backwards) - 1
+        state.report(
+            codes.TIME_BACKWARDS,
+            rec,
+            f"time_ms {rec.timestamp_ms:.0f} is {(latest - rec.timestamp_ms) / 1000:.1f} s before "
+            f"an earlier record's" + (f" ({more} more such records)" if more else ""),
+        )
+    if state.zero_ts:
+        more = len(state.zero_ts) - 1
+        state.report(
+            codes.TIME_ZERO,
+            state.zero_ts[0],
+            f"{state.zero_ts[0].key} has time_ms 0" + (f" ({more} more records)" if more else ""),
+        )
+
+
+def promote(problems: list[Problem]) -> list[Problem]:
+    """--strict: the checks beyond the official ones become errors."""
+    return [
+        Problem(p.path, p.line, p.column, p.rule, Severity.ERROR, p.message, p.name, p.text)
+        if p.severity is Severity.WARNING and p.rule.startswith("MLC")
+        else p
+        for p in problems
+    ]

@@ -1,0 +1,249 @@
+"""Rulesets as data: load a round's YAML, apply ``extends`` (inheritance), compile.
+
+A ruleset file names its round and optionally ``extends`` another one, stating
+only what changes: a section given again is merged into the inherited one (its
+``label``/``parent``/``when`` replace the old ones when present, each key it
+names replaces that key's rule whole, ``remove`` deletes keys); new sections are
+added; ``remove_sections`` drops inherited ones; ``params`` are merged.
+Rule ids are ``<section>.<key>``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .schema import Compiled, compile_fragment, describe, validate_document
+
+PREFIX = "training-"
+
+
+class UnknownRuleset(ValueError):
+    """No ruleset of that name (or path) exists."""
+
+
+class RulesetError(ValueError):
+    """A rule file breaks the format (schemas/rules/ruleset.schema.json) or its references."""
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A compiled JSON Schema fragment with the words that explain it."""
+
+    schema: dict[str, Any]
+    validator: Compiled
+    says: str
+
+    def ok(self, instance: Any) -> bool:
+        return self.validator.is_valid(instance)
+
+
+@dataclass(frozen=True)
+class Advisory:
+    """A check beyond the official files: a warning (an error under --strict)."""
+
+    code: str
+    subject: str
+    fragment: Fragment
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    """The rule for one key within one section (rule id ``section.key``)."""
+
+    key: str
+    section: str
+    label: str
+    occurs: str | None = None  # "exactly_one", "at_least_one" or None
+    one_of: tuple[str, ...] = ()
+    first_only: bool = False
+    value: Fragment | None = None
+    metadata: Fragment | None = None
+    after: tuple[str, ...] = ()
+    not_after: tuple[str, ...] = ()
+    within: tuple[str, float] | None = None
+    target: Fragment | None = None
+    collect: tuple[str, tuple[str, ...]] | None = None
+    advisories: tuple[Advisory, ...] = ()
+    why: str = ""
+
+    @property
+    def rule_id(self) -> str:
+        return f"{self.section}.{self.key}"
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    label: str
+    parent: str | None
+    when: tuple[str, Any] | None
+    keys: dict[str, KeySpec]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    sections: dict[str, Section]
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def roots(self) -> list[Section]:
+        return [s for _, s in sorted(self.sections.items()) if s.parent is None]
+
+    def children(self, name: str) -> list[Section]:
+        return [s for _, s in sorted(self.sections.items()) if s.parent == name]
+
+
+def rules_dir() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("mllog_check.schemas"))) / "rules"
+
+
+def canonical(name: str) -> str:
+    """ "1.0.0" and "training-1.0.0" name the same ruleset."""
+    return (
+        name
+        if name.startswith(PREFIX) or "/" in name or name.endswith(".yaml")
+        else (PREFIX + name)
+    )
+
+
+def available_rulesets() -> list[str]:
+    return sorted(p.stem for p in rules_dir().glob(f"{PREFIX}*.yaml"))
+
+
+@cache
+def load_ruleset(name: str) -> Ruleset:
+    """A compiled ruleset by name ("1.0.0", "training-1.0.0") or by path to a YAML file."""
+    raw = _resolve(canonical(name), Path.cwd(), ())
+    return _compile(raw)
+
+
+def _locate(name: str, here: Path) -> Path:
+    as_path = Path(name)
+    if name.endswith(".yaml") and as_path.is_file():
+        return as_path
+    for folder in (here, rules_dir()):
+        candidate = folder / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    raise UnknownRuleset(f"unknown ruleset {name!r}; available: {', '.join(available_rulesets())}")
+
+
+def _read(path: Path) -> dict[str, Any]:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with open(path, encoding="utf-8") as handle:
+        document = yaml.load(handle, Loader=loader)
+    errors = validate_document(document, _format_schema())
+    if errors:
+        raise RulesetError(f"{path}: " + "; ".join(errors))
+    assert isinstance(document, dict)
+    return document
+
+
+@cache
+def _format_schema() -> dict[str, Any]:
+    import json
+
+    with open(rules_dir() / "ruleset.schema.json", encoding="utf-8") as handle:
+        schema: dict[str, Any] = json.load(handle)
+    return schema
+
+
+def _resolve(name: str, here: Path, seen: tuple[str, ...]) -> dict[str, Any]:
+    path = _locate(name, here)
+    document = _read(path)
+    parent_name = document.get("extends")
+    if parent_name is None:
+        return document
+    if parent_name in seen or parent_name == document["ruleset"]:
+        raise RulesetError(f"{path}: extends loop through {parent_name}")
+    base = _resolve(canonical(parent_name), path.parent, (*seen, document["ruleset"]))
+    return merge(base, document)
+
+
+def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """Apply a child ruleset's changes to its parent's (already resolved) data."""
+    merged = copy.deepcopy(base)
+    merged["ruleset"] = child["ruleset"]
+    merged.pop("extends", None)
+    merged.setdefault("params", {}).update(child.get("params", {}))
+    sections: dict[str, Any] = merged.setdefault("sections", {})
+    for name in child.get("remove_sections", []):
+        if name not in sections:
+            raise RulesetError(f"{child['ruleset']}: remove_sections names unknown {name!r}")
+        del sections[name]
+    for name, change in child.get("sections", {}).items():
+        target = sections.setdefault(name, {})
+        for field_name in ("label", "parent", "when"):
+            if field_name in change:
+                target[field_name] = change[field_name]
+        keys = target.setdefault("keys", {})
+        for key in change.get("remove", []):
+            if key not in keys:
+                raise RulesetError(f"{child['ruleset']}: {name}.{key} removed but not inherited")
+            del keys[key]
+        keys.update(copy.deepcopy(change.get("keys", {})))
+    return merged
+
+
+def _compile(raw: dict[str, Any]) -> Ruleset:
+    sections: dict[str, Section] = {}
+    for name, data in raw.get("sections", {}).items():
+        label = data.get("label", name)
+        when = data.get("when")
+        keys = {
+            key: _compile_key(key, name, label, spec or {})
+            for key, spec in (data.get("keys") or {}).items()
+        }
+        sections[name] = Section(
+            name, label, data.get("parent"), (when["key"], when["equals"]) if when else None, keys
+        )
+    for section in sections.values():
+        if section.parent is not None and section.parent not in sections:
+            raise RulesetError(f"{raw['ruleset']}: section {section.name} has unknown parent")
+    return Ruleset(raw["ruleset"], sections, dict(raw.get("params", {})))
+
+
+def _fragment(schema: dict[str, Any] | None, says: str | None = None) -> Fragment | None:
+    if schema is None:
+        return None
+    return Fragment(schema, compile_fragment(schema), says or describe(schema))
+
+
+def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> KeySpec:
+    occurs = spec.get("occurs")
+    one_of: tuple[str, ...] = ()
+    if isinstance(occurs, dict):
+        one_of, occurs = tuple(occurs["one_of"]), None
+    within = spec.get("within_ms_of_first")
+    collect = spec.get("collect")
+    advisories = tuple(
+        Advisory(
+            a["code"], a["subject"], Fragment(a["schema"], compile_fragment(a["schema"]), a["says"])
+        )
+        for a in spec.get("advisories", [])
+    )
+    return KeySpec(
+        key=key,
+        section=section,
+        label=label,
+        occurs=occurs,
+        one_of=one_of,
+        first_only=bool(spec.get("first_only", False)),
+        value=_fragment(spec.get("value"), spec.get("says")),
+        metadata=_fragment(spec.get("metadata")),
+        after=tuple(spec.get("after", ())),
+        not_after=tuple(spec.get("not_after", ())),
+        within=(within["key"], float(within["ms"])) if within else None,
+        target=_fragment(spec.get("target")),
+        collect=(collect["metadata"], tuple(collect["equals"])) if collect else None,
+        advisories=advisories,
+        why=spec.get("why", ""),
+    )

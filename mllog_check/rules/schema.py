@@ -1,0 +1,142 @@
+"""JSON Schema fragments of the rule data: compiled once, plus two arithmetic keywords.
+
+The official rule files write arithmetic as Python (``is_integer(v / 0.02)``,
+``is_integer(math.log2(v / 0.0001))``); here they are declarative keywords with
+the official tolerance (|round(q) − q| < 1e-5), so nothing is ever evaluated.
+jsonschema is imported here only (the check path needs it; nothing else does).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from functools import cache
+from typing import Any, Protocol
+
+
+class Compiled(Protocol):
+    def is_valid(self, instance: Any) -> bool: ...
+
+
+def _near_integer(q: float, tolerance: float) -> bool:
+    return abs(round(q) - q) < tolerance
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def multiple_of(value: Any, spec: dict[str, float]) -> bool:
+    """xMultipleOf: value / base is an integer within the tolerance (official is_integer)."""
+    if not _is_number(value) or math.isinf(value) or math.isnan(value):
+        return False
+    return _near_integer(value / spec["base"], spec["tolerance"])
+
+
+def power_of_two_times(value: Any, spec: dict[str, float]) -> bool:
+    """xPowerOfTwoTimes: value = base · 2^N for an integer N (log2 within the tolerance)."""
+    if not _is_number(value) or not value > 0 or math.isinf(value):
+        return False
+    return _near_integer(math.log2(value / spec["base"]), spec["tolerance"])
+
+
+def _keyword(check: Any, label: str) -> Any:
+    def validate(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        from jsonschema.exceptions import ValidationError
+
+        if not check(instance, spec):
+            yield ValidationError(f"{instance!r} is not {label} {spec['base']}")
+
+    return validate
+
+
+@cache
+def _validator_class() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        {
+            "xMultipleOf": _keyword(multiple_of, "a multiple of"),
+            "xPowerOfTwoTimes": _keyword(power_of_two_times, "a power of two times"),
+        },
+    )
+
+
+def compile_fragment(schema: dict[str, Any]) -> Compiled:
+    """A validator for one fragment; built at ruleset load, reused for every record."""
+    validator: Compiled = _validator_class()(schema)
+    return validator
+
+
+def validate_document(document: Any, schema: dict[str, Any]) -> list[str]:
+    """Errors of a whole document (the rule file itself) against a schema, sorted."""
+    from jsonschema import Draft202012Validator
+
+    errors = Draft202012Validator(schema).iter_errors(document)
+    return sorted(f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}" for e in errors)
+
+
+def show(value: Any, limit: int = 80) -> str:
+    """A value as JSON for a message (Infinity allowed), bounded in length."""
+    try:
+        text = json.dumps(value, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_BOUNDS = (
+    ("minimum", "≥"),
+    ("exclusiveMinimum", ">"),
+    ("maximum", "≤"),
+    ("exclusiveMaximum", "<"),
+)
+
+
+def describe(schema: dict[str, Any]) -> str:
+    """What a fragment requires, in words ("must be 0.0001", "must be ≥ 0.759 and < 1.0")."""
+    parts: list[str] = []
+    if "const" in schema:
+        parts.append(f"must be {show(schema['const'])}")
+    if "enum" in schema:
+        parts.append(f"must be one of {', '.join(show(v) for v in schema['enum'])}")
+    if "not" in schema and set(schema["not"]) == {"const"}:
+        parts.append(f"must not be {show(schema['not']['const'])}")
+    if schema.get("type") in ("number", "array", "object") and not _has_bounds(schema):
+        parts.append(
+            f"must be {'an' if schema['type'] in ('array', 'object') else 'a'} {schema['type']}"
+        )
+    bounds = [f"{sign} {show(schema[k])}" for k, sign in _BOUNDS if k in schema]
+    if bounds:
+        parts.append("must be " + " and ".join(bounds))
+    parts.extend(_describe_items(schema))
+    if "required" in schema:
+        parts.append("must contain " + ", ".join(schema["required"]))
+    for name, sub in sorted(schema.get("properties", {}).items()):
+        inner = describe(sub)
+        if inner:
+            parts.append(f"{name} {inner}")
+    for keyword, words in (("xMultipleOf", "a multiple of"), ("xPowerOfTwoTimes", "2^N times")):
+        if keyword in schema:
+            parts.append(f"must be {words} {show(schema[keyword]['base'])}")
+    return "; ".join(parts) if parts else "must satisfy the rule"
+
+
+def _has_bounds(schema: dict[str, Any]) -> bool:
+    return any(k in schema for k, _ in _BOUNDS) or "minItems" in schema or "required" in schema
+
+
+def _describe_items(schema: dict[str, Any]) -> list[str]:
+    parts: list[str] = []
+    low, high = schema.get("minItems"), schema.get("maxItems")
+    if low is not None and low == high:
+        parts.append(f"must have {low} items")
+    elif low is not None:
+        parts.append(f"must have at least {low} items")
+    for index, sub in enumerate(schema.get("prefixItems", [])):
+        inner = describe(sub) if sub else ""
+        if inner:
+            parts.append(f"item {index} {inner}")
+    return parts
