@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 
-def scores_from_logs(paths: list[str], ruleset: str = "1.0.0") -> Any:
+def scores_from_logs(paths: list[str], ruleset: str = "auto") -> Any:
     """The ScoreReport of ``mllog_check.results.compute_scores`` for these paths."""
     try:
         from ..results import compute_scores  # type: ignore[attr-defined,unused-ignore]
@@ -46,7 +46,7 @@ def cost_report(
     baseline: str | None = None,
     benchmarks: Sequence[str] = (),
     allow_mixed: bool = False,
-    ruleset: str = "1.0.0",
+    ruleset: str = "auto",
 ) -> CostReport:
     """Scores from the logs + prices from the catalogs → the comparison."""
     prices = load_catalogs(list(price_files))

@@ -40,11 +40,11 @@ class ScoreLike(Protocol):
     @property
     def system(self) -> str: ...
     @property
-    def system_name(self) -> str: ...
+    def system_name(self) -> str | None: ...
     @property
     def benchmark(self) -> str: ...
     @property
-    def division(self) -> str: ...
+    def division(self) -> str | None: ...
     @property
     def ruleset(self) -> str: ...
     @property
@@ -54,7 +54,7 @@ class ScoreLike(Protocol):
     @property
     def reason(self) -> str: ...
     @property
-    def status(self) -> str: ...
+    def status(self) -> str | None: ...
     @property
     def accelerators(self) -> int | None: ...
 
@@ -103,7 +103,8 @@ class CostReport:
 
 def find_price(score: ScoreLike, prices: Sequence[PriceEntry]) -> PriceEntry:
     """The one catalog entry naming this score's folder or system_name; else CostError."""
-    found = [p for p in prices if p.matches(score.system) or p.matches(score.system_name)]
+    name = score.system_name or ""
+    found = [p for p in prices if p.matches(score.system) or (name and p.matches(name))]
     if not found:
         raise CostError(
             f"no price for system {score.system!r} (system_name {score.system_name!r}, "
@@ -138,6 +139,9 @@ def compare(
     if baseline is not None and not any(r.is_baseline for r in rows):
         raise CostError(f"baseline {baseline!r} matches no priced result")
     for score, _ in priced:
+        verdict = str(getattr(score, "rcp_verdict", "") or "")
+        if "fail" in verdict.lower():
+            footnotes.append(f"{score.system} {score.benchmark}: RCP verdict {verdict!r}")
         if not score.valid or score.minutes is None:
             footnotes.append(
                 f"{score.system} {score.benchmark}: not a valid result "
@@ -176,7 +180,7 @@ def _check_mix(scores: list[ScoreLike], allow_mixed: bool) -> list[str]:
     return notes
 
 
-def _division(value: str) -> str:
+def _division(value: str | None) -> str:
     # v1.0 PCL writes "close"; capitalised "Closed" occurs (shared NOTES, system descriptions).
     low = (value or "").strip().lower()
     return "closed" if low in ("close", "closed") else low
@@ -186,9 +190,8 @@ def _is_baseline(score: ScoreLike, price: PriceEntry, baseline: str | None) -> b
     if baseline is None:
         return False
     wanted = baseline.casefold()
-    return wanted in (score.system.casefold(), score.system_name.casefold()) or price.matches(
-        baseline
-    )
+    names = (score.system.casefold(), (score.system_name or "").casefold())
+    return wanted in names or price.matches(baseline)
 
 
 def _benchmark_rows(
@@ -237,7 +240,7 @@ def _row(
     return CostRow(
         benchmark=score.benchmark,
         system=score.system,
-        system_name=score.system_name,
+        system_name=score.system_name or "",
         org=score.org,
         division=_division(score.division),
         ruleset=score.ruleset,

@@ -97,11 +97,13 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
     header += ["price", "kind", f"perf/$ ({report.perf_unit})", "ratio", "break-even"]
     if hourly:
         header.append("cost/run")
+    refs = {name: i for i, name in enumerate(_priced_systems(report), start=1)}
     body = []
     for r in report.rows:
         mark = " (baseline)" if r.is_baseline else ""
         cells = [r.benchmark, r.system + mark, r.org, r.division, r.availability or "-"]
-        cells += [number(r.accelerators), number(r.minutes), money(r.price, r.currency)]
+        price = f"{money(r.price, r.currency)} [{refs[r.price_system]}]"
+        cells += [number(r.accelerators), number(r.minutes), price]
         cells += [r.price_kind, number(r.perf_per_dollar, 1), number(r.ratio_to_baseline)]
         cells.append(money(r.break_even_price, r.currency))
         if hourly:
@@ -110,13 +112,20 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
+def _priced_systems(report: CostReport) -> list[str]:
+    return sorted({r.price_system for r in report.rows})
+
+
 def sources(report: CostReport) -> list[str]:
-    """One line per price used: who it is for, what it covers, where and when quoted."""
-    seen: dict[str, str] = {}
+    """One line per price used, numbered as in the table: what it covers, where, when."""
+    first: dict[str, CostRow] = {}
     for r in report.rows:
-        seen.setdefault(
-            r.price_system,
-            f"{r.price_system}: {money(r.price, r.currency)} {r.price_kind} "
-            f"({r.price_includes}); source: {r.price_source}, {r.price_date}",
+        first.setdefault(r.price_system, r)
+    lines = []
+    for i, name in enumerate(_priced_systems(report), start=1):
+        r = first[name]
+        lines.append(
+            f"[{i}] {name}: {money(r.price, r.currency)} {r.price_kind} "
+            f"({r.price_includes}); source: {r.price_source}, {r.price_date}"
         )
-    return [seen[k] for k in sorted(seen)]
+    return lines
