@@ -16,6 +16,7 @@ import click
 # name -> "module:function"; each command lives in its own module beside this one.
 COMMANDS: dict[str, str] = {
     "parse": "mllog_check.cli.parse:parse",
+    "cost": "mllog_check.cli.cost:cost",
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
