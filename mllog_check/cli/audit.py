@@ -1,0 +1,86 @@
+"""``mllog-check audit RESULTS_DIR``: every org of a published round, in parallel."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+
+
+@click.command()
+@click.argument("results_dir")
+@click.option(
+    "--ruleset",
+    default=None,
+    help="Round's ruleset (default: from the folder name, v1.0 -> 1.0.0).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: CPUs).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="mllog-audit",
+    show_default=True,
+    help="Folder for the tables (never inside RESULTS_DIR).",
+)
+def audit(results_dir: str, ruleset: str | None, jobs: int | None, out_dir: str) -> None:
+    """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
+    an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
+
+    Exit 0 clean, 1 anomalies or failing orgs, 2 usage or input error.
+    """
+    from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
+
+    out = Path(out_dir)
+    try:
+        check_output_dir(Path(results_dir), out)
+        with _progress() as tick:
+            result = run_audit(results_dir, ruleset, jobs, tick)
+    except AuditError as err:
+        click.echo(f"mllog-check audit: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    written = write_outputs(result, out)
+    kinds: dict[str, int] = {}
+    for anomaly in result.anomalies:
+        kinds[anomaly.kind] = kinds.get(anomaly.kind, 0) + 1
+    for org in result.orgs:
+        verdict = "PASS" if org["passed"] else "FAIL"
+        extra = f" ({org['failure']})" if org["failure"] else ""
+        counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
+        click.echo(f"{verdict} {org['org']}: {counts}{extra}")
+    summary = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
+    click.echo(f"anomalies: {summary}")
+    click.echo(f"wrote {len(written)} files to {out}")
+    sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
+
+
+class _progress:
+    """A rich progress bar on a terminal (stderr); silent otherwise."""
+
+    def __enter__(self) -> Any:
+        self.bar: Any = None
+        if not sys.stderr.isatty():
+            return lambda org, done, total: None
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True, console=None)
+        self.bar.__enter__()
+        task = self.bar.add_task("auditing orgs", total=None)
+
+        def tick(org: str, done: int, total: int) -> None:
+            self.bar.update(task, completed=done, total=total, description=f"audited {org}")
+
+        return tick
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)

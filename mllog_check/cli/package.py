@@ -1,0 +1,85 @@
+"""``mllog-check package ORG_DIR``: check one submitter's folder before upload."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+import click
+
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+
+FORMATS = ("text", "json", "csv")
+
+
+@click.command()
+@click.argument("org_dir")
+@click.option("--ruleset", default="1.0.0", show_default=True, help="Round's ruleset, e.g. 1.0.0.")
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."
+)
+@click.option("--quiet", "-q", is_flag=True, help="Errors only (text format).")
+def package(org_dir: str, ruleset: str, fmt: str, quiet: bool) -> None:
+    """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
+    every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
+
+    Nothing is written inside ORG_DIR. Exit 0 clean, 1 problems, 2 usage or input error.
+    """
+    from ..submission.layout import NotASubmission
+    from ..submission.package import check_package
+    from ..submission.rounds import UnknownRound
+
+    try:
+        report = check_package(org_dir, ruleset)
+    except (NotASubmission, UnknownRound) as err:
+        click.echo(f"mllog-check package: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    if fmt == "json":
+        _json(report, sys.stdout)
+    elif fmt == "csv":
+        _csv(report, sys.stdout)
+    else:
+        _text(report, sys.stdout, quiet)
+    sys.exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
+
+
+def _text(report: Any, out: TextIO, quiet: bool) -> None:
+    from .output import write_problems_text
+
+    shown = [p for p in report.problems if p.is_error or not quiet]
+    write_problems_text(shown, out)
+    counts = report.counts()
+    verdict = "PASS" if report.passed else "FAIL"
+    out.write(
+        f"{verdict} {report.org} ({report.ruleset}): {counts['error']} errors, "
+        f"{counts['warning']} warnings\n"
+    )
+    for stage in report.missing_stages:
+        out.write(f"note: {stage} not available: not checked\n")
+
+
+def _json(report: Any, out: TextIO) -> None:
+    import orjson
+
+    doc = {
+        "org": report.org,
+        "root": report.root,
+        "ruleset": report.ruleset,
+        "passed": report.passed,
+        "counts": report.counts(),
+        "missing_stages": report.missing_stages,
+        "problems": [p.to_dict() for p in report.problems],
+    }
+    out.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
+    out.write("\n")
+
+
+def _csv(report: Any, out: TextIO) -> None:
+    import csv
+
+    writer = csv.writer(out, lineterminator="\n")
+    columns = ["path", "line", "column", "rule", "name", "severity", "message"]
+    writer.writerow(columns)
+    for p in report.problems:
+        row = p.to_dict()
+        writer.writerow([row[c] for c in columns])

@@ -1,0 +1,180 @@
+"""Signs of hand-edited, duplicated or failed runs in one log (audit anomaly kinds).
+
+Each detector reads the records of one log and returns (line, kind, message) tuples;
+kinds are documented in docs/audit.md and registered as MLA codes in codes.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..records import Record
+
+# Keys whose time_ms measures the run (common.yaml's timing keys).
+TIMED_KEYS = frozenset(
+    {
+        "init_start",
+        "init_stop",
+        "run_start",
+        "run_stop",
+        "epoch_start",
+        "epoch_stop",
+        "block_start",
+        "block_stop",
+        "eval_start",
+        "eval_stop",
+        "eval_accuracy",
+    }
+)
+BACKWARDS_MS = 1000.0  # interleaved ranks jitter by milliseconds; a second is a sign
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    line: int
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunFacts:
+    """What the runs table and the result-set detectors need from one log."""
+
+    run_start_ms: float | None
+    run_stop_ms: float | None
+    run_stop_status: str | None
+    seed: Any
+    seed_line: int
+    body_hash: str
+
+
+def first(records: Sequence[Record], key: str) -> Record | None:
+    return next((r for r in records if r.key == key), None)
+
+
+def run_facts(records: Sequence[Record]) -> RunFacts:
+    start, stop, seed = (
+        first(records, "run_start"),
+        first(records, "run_stop"),
+        first(records, "seed"),
+    )
+    status = None
+    if stop is not None and isinstance(stop.metadata, dict):
+        raw = stop.metadata.get("status")
+        status = None if raw is None else str(raw)
+    return RunFacts(
+        run_start_ms=start.timestamp_ms if start else None,
+        run_stop_ms=stop.timestamp_ms if stop else None,
+        run_stop_status=status,
+        seed=seed.value if seed else None,
+        seed_line=seed.line if seed else 0,
+        body_hash=body_hash(records),
+    )
+
+
+def body_hash(records: Sequence[Record]) -> str:
+    """sha1 of the record sequence without paths or positions ('' for an empty log)."""
+    if not records:
+        return ""
+    digest = hashlib.sha1(usedforsecurity=False)
+    for r in records:
+        digest.update(repr((r.key, r.value, r.timestamp_ms, r.event_type, r.metadata)).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def detect(records: Sequence[Record]) -> list[Finding]:
+    """Every per-log anomaly, in line order."""
+    findings: list[Finding] = []
+    for detector in (_after_stop, _time_zero, _time_constant, _backwards, _run_end):
+        findings.extend(detector(records))
+    return sorted(findings, key=lambda f: (f.line, f.kind))
+
+
+def _after_stop(records: Sequence[Record]) -> list[Finding]:
+    # Headers some submitters log at time_ms 0 are ignored here (time-zero covers timing).
+    for index, rec in enumerate(records):
+        if rec.key == "run_stop":
+            after = [r for r in records[index + 1 :] if r.timestamp_ms != 0 and r.key != "run_stop"]
+            if not after:
+                return []
+            keys = sorted({r.key for r in after})
+            shown = ", ".join(keys[:5]) + (", …" if len(keys) > 5 else "")
+            msg = f"{len(after)} records after run_stop (line {rec.line}): {shown}"
+            return [Finding(after[0].line, "lines-after-run-stop", msg)]
+    return []
+
+
+def _time_zero(records: Sequence[Record]) -> list[Finding]:
+    zero = [r for r in records if r.key in TIMED_KEYS and r.timestamp_ms == 0]
+    if not zero:
+        return []
+    msg = f"{len(zero)} timed records with time_ms 0, first {zero[0].key}"
+    return [Finding(zero[0].line, "time-zero", msg)]
+
+
+def _time_constant(records: Sequence[Record]) -> list[Finding]:
+    timed = [r for r in records if r.key in TIMED_KEYS]
+    start, stop = first(records, "run_start"), first(records, "run_stop")
+    if len(timed) >= 3 and len({r.timestamp_ms for r in timed}) == 1:
+        msg = f"all {len(timed)} timed records carry time_ms {timed[0].timestamp_ms:g}"
+        return [Finding(timed[0].line, "time-constant", msg)]
+    if start is not None and stop is not None and start.timestamp_ms == stop.timestamp_ms:
+        msg = f"run_stop has the time_ms of run_start ({start.timestamp_ms:g}): zero run time"
+        return [Finding(stop.line, "time-constant", msg)]
+    return []
+
+
+def _backwards(records: Sequence[Record]) -> list[Finding]:
+    timed = [r for r in records if r.key in TIMED_KEYS and r.timestamp_ms != 0]
+    jumps = [
+        (a, b)
+        for a, b in itertools.pairwise(timed)
+        if b.timestamp_ms < a.timestamp_ms - BACKWARDS_MS
+    ]
+    if not jumps:
+        return []
+    a, b = max(jumps, key=lambda pair: pair[0].timestamp_ms - pair[1].timestamp_ms)
+    worst = (a.timestamp_ms - b.timestamp_ms) / 1000.0
+    first_jump = jumps[0][1]
+    msg = (
+        f"time goes backwards {len(jumps)} times among timed records "
+        f"(worst {worst:.1f} s, line {b.line})"
+    )
+    return [Finding(first_jump.line, "time-backwards", msg)]
+
+
+def _run_end(records: Sequence[Record]) -> list[Finding]:
+    start, stop = first(records, "run_start"), first(records, "run_stop")
+    if start is not None and stop is None:
+        return [
+            Finding(start.line, "aborted-run", "run_start without run_stop: the log is cut off")
+        ]
+    if stop is None:
+        return []
+    status = stop.metadata.get("status") if isinstance(stop.metadata, dict) else None
+    if status != "success":
+        return [
+            Finding(stop.line, "not-converged", f"run_stop status is {status!r}, not 'success'")
+        ]
+    return []
+
+
+def repeated_seeds(runs: list[tuple[str, Any, int]]) -> list[tuple[str, Finding]]:
+    """(path, seed, line) of the runs of one result set -> findings on every repeat."""
+    seen: dict[str, str] = {}
+    out = []
+    for path, seed, line in runs:
+        if seed is None:
+            continue
+        key = repr(seed)
+        if key in seen:
+            msg = f"seed {seed!r} also logged by {seen[key]}"
+            out.append((path, Finding(line, "repeated-seed", msg)))
+        else:
+            seen[key] = path
+    return out

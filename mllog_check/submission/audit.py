@@ -1,0 +1,267 @@
+"""Audit of a whole published round: every org checked in a worker process.
+
+Records never leave the workers; each returns small rows (runs, scores, anomalies,
+a problem summary). Duplicate logs are found across orgs in the parent from the
+record-sequence hashes. The library writes only to the output folder it is given.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .package import ANOMALY_COLUMNS, RUN_COLUMNS, Anomaly, check_package
+from .rounds import ruleset_for_round_name
+
+ORG_COLUMNS = (
+    "org",
+    "passed",
+    "errors",
+    "warnings",
+    "runs",
+    "anomalies",
+    "missing_stages",
+    "failure",
+)
+PROBLEM_COLUMNS = ("org", "path", "line", "column", "rule", "name", "severity", "message")
+SCORE_KEYS = ("org", "system", "benchmark")
+
+
+class AuditError(Exception):
+    """Usage error: no such folder, output inside the checked tree, unknown round."""
+
+
+@dataclass
+class OrgRows:
+    org: str
+    summary: dict[str, Any]
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[dict[str, Any]] = field(default_factory=list)
+    anomalies: list[Anomaly] = field(default_factory=list)
+    problems: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class AuditResult:
+    root: str
+    ruleset: str
+    orgs: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[dict[str, Any]] = field(default_factory=list)
+    anomalies: list[Anomaly] = field(default_factory=list)
+    problems: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not self.anomalies and all(o["passed"] for o in self.orgs)
+
+
+def guess_ruleset(results_dir: Path) -> str | None:
+    """The ruleset of a round folder named like v1.0 or training_results_v1.0."""
+    name = results_dir.resolve().name.removeprefix("training_results_")
+    return ruleset_for_round_name(name)
+
+
+def org_folders(results_dir: Path) -> list[Path]:
+    """Sub-folders that look like a submitter (hold results/), sorted by name."""
+    return sorted(
+        p
+        for p in results_dir.iterdir()
+        if p.is_dir() and not p.is_symlink() and (p / "results").is_dir()
+    )
+
+
+def check_output_dir(results_dir: Path, out: Path) -> None:
+    real_root, real_out = results_dir.resolve(), out.resolve()
+    if real_out == real_root or real_root in real_out.parents:
+        raise AuditError(
+            f"--out {out} is inside the audited tree {results_dir}: refusing to write there"
+        )
+
+
+def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
+    """Worker: check one org and return only small, relativized rows."""
+    org = Path(org_dir).name
+    try:
+        report = check_package(org_dir, ruleset, audit=True)
+    except Exception as err:  # one org never stops the audit; its row says why
+        failure = f"{type(err).__name__}: {err}"
+        summary = _summary(org, False, 0, 0, 0, 0, "", failure)
+        return OrgRows(org, summary)
+    rel = _relativizer(base)
+    counts = report.counts()
+    runs = [{**row, "path": rel(row["path"])} for row in report.runs]
+    scores = [
+        {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
+        for s in report.scores
+    ]
+    found = [dataclasses.replace(a, path=rel(a.path)) for a in report.anomalies]
+    problems = [{"org": org, **p.to_dict(), "path": rel(p.path)} for p in report.problems]
+    summary = _summary(
+        org,
+        report.passed,
+        counts["error"],
+        counts["warning"],
+        len(runs),
+        len(found),
+        "; ".join(report.missing_stages),
+        "",
+    )
+    return OrgRows(org, summary, runs, scores, found, problems)
+
+
+def _summary(
+    org: str,
+    passed: bool,
+    errors: int,
+    warnings: int,
+    runs: int,
+    anomalies: int,
+    missing: str,
+    failure: str,
+) -> dict[str, Any]:
+    values = (org, passed, errors, warnings, runs, anomalies, missing, failure)
+    return dict(zip(ORG_COLUMNS, values, strict=True))
+
+
+def _relativizer(base: str) -> Callable[[str], str]:
+    prefix = base.rstrip("/") + "/"
+
+    def rel(path: str) -> str:
+        return path[len(prefix) :] if path.startswith(prefix) else path
+
+    return rel
+
+
+def run_audit(
+    results_dir: str | Path,
+    ruleset: str | None = None,
+    jobs: int | None = None,
+    on_done: Callable[[str, int, int], None] | None = None,
+) -> AuditResult:
+    """Audit every org of a round; ``on_done(org, done, total)`` after each org."""
+    root = Path(results_dir)
+    if not root.is_dir():
+        raise AuditError(f"{root}: not a folder")
+    chosen = ruleset or guess_ruleset(root)
+    if chosen is None:
+        raise AuditError(f"cannot tell the round of {root} from its name: pass --ruleset")
+    from .rounds import UnknownRound, get_round
+
+    try:
+        get_round(chosen)
+    except UnknownRound as err:
+        raise AuditError(str(err)) from None
+    orgs = org_folders(root)
+    result = AuditResult(str(root), chosen)
+    rows = _run_workers([str(o) for o in orgs], chosen, str(root), jobs, on_done)
+    for item in sorted(rows, key=lambda r: r.org):
+        result.orgs.append(item.summary)
+        result.runs.extend(item.runs)
+        result.scores.extend(item.scores)
+        result.anomalies.extend(item.anomalies)
+        result.problems.extend(item.problems)
+    result.anomalies.extend(duplicate_logs(result.runs))
+    result.anomalies.sort()
+    result.runs.sort(key=lambda r: r["path"])
+    return result
+
+
+def _run_workers(
+    orgs: list[str],
+    ruleset: str,
+    base: str,
+    jobs: int | None,
+    on_done: Callable[[str, int, int], None] | None,
+) -> list[OrgRows]:
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(orgs) or 1))
+    rows: list[OrgRows] = []
+    if workers == 1:  # no pool for one worker: simpler to debug, same result
+        for org in orgs:
+            rows.append(audit_org(org, ruleset, base))
+            if on_done:
+                on_done(rows[-1].org, len(rows), len(orgs))
+        return rows
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(audit_org, org, ruleset, base) for org in orgs]
+        for future in as_completed(futures):
+            rows.append(future.result())
+            if on_done:
+                on_done(rows[-1].org, len(rows), len(orgs))
+    return rows
+
+
+def duplicate_logs(runs: list[dict[str, Any]]) -> list[Anomaly]:
+    """Identical record sequences under different paths: every copy after the first."""
+    by_hash: dict[str, list[dict[str, Any]]] = {}
+    for row in runs:
+        if row.get("body_sha1"):
+            by_hash.setdefault(row["body_sha1"], []).append(row)
+    out = []
+    for group in by_hash.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda r: r["path"])
+        original = group[0]["path"]
+        for row in group[1:]:
+            msg = f"identical records to {original} ({row['records']} records)"
+            out.append(
+                Anomaly(
+                    row["org"],
+                    row["system"],
+                    row["benchmark"],
+                    row["path"],
+                    0,
+                    "duplicate-log",
+                    msg,
+                )
+            )
+    return out
+
+
+def write_outputs(result: AuditResult, out: Path) -> list[Path]:
+    """runs/scores (CSV + Parquet), anomalies (CSV + JSON), orgs and problems (CSV)."""
+    import pandas as pd
+
+    out.mkdir(parents=True, exist_ok=True)
+    frames = {
+        "runs": pd.DataFrame(result.runs, columns=list(RUN_COLUMNS)),
+        "scores": _scores_frame(result.scores),
+        "anomalies": pd.DataFrame(
+            [a.row() for a in result.anomalies], columns=list(ANOMALY_COLUMNS)
+        ),
+        "orgs": pd.DataFrame(result.orgs, columns=list(ORG_COLUMNS)),
+        "problems": pd.DataFrame(result.problems, columns=list(PROBLEM_COLUMNS)),
+    }
+    written = []
+    for name, frame in frames.items():
+        path = out / f"{name}.csv"
+        frame.to_csv(path, index=False)
+        written.append(path)
+    for name in ("runs", "scores"):
+        path = out / f"{name}.parquet"
+        frames[name].to_parquet(path, index=False)
+        written.append(path)
+    path = out / "anomalies.json"
+    frames["anomalies"].to_json(path, orient="records", indent=1)
+    written.append(path)
+    return written
+
+
+def _scores_frame(scores: list[dict[str, Any]]) -> Any:
+    import pandas as pd
+
+    columns = list(SCORE_KEYS) + sorted({k for row in scores for k in row} - set(SCORE_KEYS))
+    frame = pd.DataFrame(scores, columns=columns)
+    # Mixed-type object columns (None and str, or nested values) must stay writable to Parquet.
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            frame[column] = frame[column].map(
+                lambda v: v if v is None or isinstance(v, str | bool) else str(v)
+            )
+    return frame

@@ -1,0 +1,205 @@
+"""The folder layout of one submitter: <Org>/{results,systems,benchmarks}.
+
+Only reads directory listings (never writes, never follows a link that leaves the
+tree). Result files are ``results/<system>/<benchmark>/result_<N>.txt``; system
+descriptions ``systems/<system>.json`` (training_policies, "Submission").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..problems import Problem
+from . import codes
+from .rounds import FOLDER_ALIASES, Round
+
+RESULT_NAME = re.compile(r"^result_(\d+)\.txt$")
+_TOP_DIRS = frozenset({"results", "systems", "benchmarks"})
+_TOP_DOCS = re.compile(r"^(readme|license|notice)(\.\w+)?$", re.IGNORECASE)
+# Editor and OS debris, wherever it sits (vim swap, emacs backup, macOS).
+_JUNK = re.compile(r"(^\..*\.sw[a-p]$)|(~$)|(^\.DS_Store$)|(^#.*#$)", re.IGNORECASE)
+
+
+class NotASubmission(Exception):
+    """ORG_DIR is not a submitter's folder (missing, unreadable, no results/)."""
+
+
+@dataclass
+class ResultSet:
+    system: str
+    benchmark: str
+    folder: Path
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.system, self.benchmark)
+
+
+@dataclass
+class OrgLayout:
+    root: Path
+    org: str
+    systems: dict[str, Path] = field(default_factory=dict)
+    result_sets: list[ResultSet] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _problem(path: Path, info: codes.RuleInfo, message: str) -> Problem:
+    return Problem(str(path), 0, 0, info.code, info.severity, message, info.name)
+
+
+class _Lister:
+    """Sorted directory listings that report links leaving the tree and unreadable folders."""
+
+    def __init__(self, root: Path, problems: list[Problem]) -> None:
+        self.real_root = root.resolve()
+        self.problems = problems
+
+    def entries(self, folder: Path) -> list[tuple[Path, bool]]:
+        """(path, is_dir) of each entry kept, sorted by name."""
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError as err:
+            reason = err.strerror or str(err)
+            self.problems.append(_problem(folder, codes.UNREADABLE, f"cannot list: {reason}"))
+            return []
+        kept = []
+        for name in names:
+            path = folder / name
+            if path.is_symlink() and not self.inside(path):
+                msg = "symbolic link leaves the checked tree: not followed"
+                self.problems.append(_problem(path, codes.LINK_ESCAPE, msg))
+                continue
+            kept.append((path, path.is_dir()))
+        return kept
+
+    def inside(self, path: Path) -> bool:
+        try:
+            target = path.resolve(strict=False)
+        except (OSError, RuntimeError):
+            return False
+        return target == self.real_root or self.real_root in target.parents
+
+
+def discover(root: Path, rnd: Round) -> OrgLayout:
+    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+    if not root.is_dir():
+        raise NotASubmission(f"{root}: not a folder")
+    if not (root / "results").is_dir():
+        raise NotASubmission(f"{root}: no results/ folder (expected <Org>/results/<system>/...)")
+    layout = OrgLayout(root=root, org=root.resolve().name)
+    lister = _Lister(root, layout.problems)
+    for path, is_dir in lister.entries(root):
+        if path.name in _TOP_DIRS and is_dir:
+            continue
+        if not is_dir and _TOP_DOCS.match(path.name):
+            continue
+        _stray(layout, path, is_dir, "not part of a submission (results/, systems/, benchmarks/)")
+    _systems(layout, lister)
+    _results(layout, lister, rnd)
+    _benchmarks(layout, lister)
+    used = {rs.system for rs in layout.result_sets}
+    for system, path in sorted(layout.systems.items()):
+        if system not in used:
+            msg = f"system description {system!r} has no results/{system} folder"
+            layout.problems.append(_problem(path, codes.UNUSED_SYSDESC, msg))
+    return layout
+
+
+def _stray(layout: OrgLayout, path: Path, is_dir: bool, why: str) -> None:
+    what = "folder" if is_dir else "file"
+    if _JUNK.search(path.name):
+        why = "editor or system debris"
+    layout.problems.append(_problem(path, codes.STRAY, f"stray {what}: {why}"))
+
+
+def _systems(layout: OrgLayout, lister: _Lister) -> None:
+    folder = layout.root / "systems"
+    if not folder.is_dir():
+        return
+    for path, is_dir in lister.entries(folder):
+        if not is_dir and path.suffix == ".json" and not path.name.startswith("."):
+            layout.systems[path.stem] = path
+        else:
+            _stray(layout, path, is_dir, "only <system>.json files belong in systems/")
+
+
+def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
+    for system_dir, is_dir in lister.entries(layout.root / "results"):
+        if not is_dir:
+            _stray(layout, system_dir, False, "only <system> folders belong in results/")
+            continue
+        system = system_dir.name
+        if system not in layout.systems:
+            msg = f"no system description systems/{system}.json for results/{system}"
+            layout.problems.append(_problem(system_dir, codes.MISSING_SYSDESC, msg))
+        for bench_dir, sub_is_dir in lister.entries(system_dir):
+            if not sub_is_dir:
+                _stray(layout, bench_dir, False, "only <benchmark> folders belong here")
+                continue
+            layout.result_sets.append(_result_set(layout, lister, system, bench_dir, rnd))
+
+
+def _result_set(
+    layout: OrgLayout, lister: _Lister, system: str, folder: Path, rnd: Round
+) -> ResultSet:
+    result_set = ResultSet(system, folder.name, folder)
+    numbered: list[tuple[int, Path]] = []
+    for path, is_dir in lister.entries(folder):
+        match = RESULT_NAME.match(path.name)
+        if is_dir:
+            _stray(
+                layout, path, True, "folder inside a benchmark folder: its files are not checked"
+            )
+        elif match:
+            numbered.append((int(match.group(1)), path))
+        elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
+            msg = "result files are named result_<N>.txt; this file is not scored"
+            layout.problems.append(_problem(path, codes.BAD_RESULT_NAME, msg))
+        else:
+            _stray(layout, path, False, "not a result file")
+    result_set.files = [p for _, p in sorted(numbered)]
+    _check_benchmark(layout, result_set, rnd)
+    return result_set
+
+
+def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
+    wanted = rnd.runs.get(rs.benchmark)
+    if wanted is None:
+        known = ", ".join(sorted(rnd.runs))
+        msg = f"{rs.benchmark!r} is not a benchmark of {rnd.name} (known: {known})"
+        layout.problems.append(_problem(rs.folder, codes.UNKNOWN_BENCHMARK, msg))
+        return
+    found = len(rs.files)
+    if found == wanted or (found > wanted and not rnd.exact_runs):
+        return
+    need = f"exactly {wanted}" if rnd.exact_runs else f"at least {wanted}"
+    msg = f"{found} result files for {rs.benchmark}; {rnd.name} requires {need}"
+    layout.problems.append(_problem(rs.folder, codes.RUN_COUNT, msg))
+
+
+def _benchmarks(layout: OrgLayout, lister: _Lister) -> None:
+    """Code folders: only debris and links leaving the tree are reported."""
+    folder = layout.root / "benchmarks"
+    if not folder.is_dir():
+        return
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames.sort()
+        here = Path(dirpath)
+        for name in sorted(dirnames + filenames):
+            path = here / name
+            if path.is_symlink() and not lister.inside(path):
+                msg = "symbolic link leaves the checked tree: not followed"
+                layout.problems.append(_problem(path, codes.LINK_ESCAPE, msg))
+            elif name in filenames and _JUNK.search(name):
+                _stray(layout, path, False, "editor or system debris")
+
+
+def benchmark_matches(folder: str, declared: object) -> bool:
+    if not isinstance(declared, str):
+        return False
+    return declared.strip().lower() in FOLDER_ALIASES.get(folder, frozenset({folder}))

@@ -1,0 +1,310 @@
+"""The package checker: one submitter's folder, every check, nothing written.
+
+``check_package(ORG_DIR)`` runs layout, system descriptions (schema per round),
+every log (parse + compliance), scores/RCP/seeds (the results stage) and cross-file
+consistency. The same pass collects the audit's small rows (runs, scores,
+anomalies), so an audit worker is a call of this function.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..parsing import parse_file
+from ..problems import Problem, Severity
+from . import anomalies, codes
+from .consistency import Declared, check_result_set, same_org
+from .layout import OrgLayout, ResultSet, discover
+from .rounds import Round, get_round
+from .sysdesc import SystemDescription, load, position, validate
+
+RUN_COLUMNS = (
+    "org",
+    "system",
+    "benchmark",
+    "path",
+    "submission_org",
+    "division",
+    "status",
+    "platform",
+    "records",
+    "parse_errors",
+    "run_start_ms",
+    "run_stop_ms",
+    "minutes",
+    "run_stop_status",
+    "seed",
+    "compliance",
+    "compliance_errors",
+    "body_sha1",
+)
+ANOMALY_COLUMNS = ("org", "system", "benchmark", "path", "line", "kind", "message", "code")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Anomaly:
+    org: str
+    system: str
+    benchmark: str
+    path: str
+    line: int
+    kind: str
+    message: str
+
+    @property
+    def code(self) -> str:
+        return codes.ANOMALY_KINDS[self.kind].code
+
+    def row(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "code": self.code}
+
+
+@dataclass
+class PackageReport:
+    root: str
+    org: str
+    ruleset: str
+    problems: list[Problem] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[dict[str, Any]] = field(default_factory=list)
+    anomalies: list[Anomaly] = field(default_factory=list)
+    missing_stages: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+    def counts(self) -> dict[str, int]:
+        out = {"error": 0, "warning": 0, "info": 0}
+        for p in self.problems:
+            out[str(p.severity)] += 1
+        return out
+
+
+def _stage_problem(path: str, info: codes.RuleInfo, message: str) -> Problem:
+    return Problem(path, 0, 0, info.code, info.severity, message, info.name)
+
+
+class _Stages:
+    """The compliance and score stages of other packages, imported lazily and guarded."""
+
+    def __init__(self, ruleset: str, report: PackageReport) -> None:
+        self.ruleset = ruleset
+        self.report = report
+        self.check_log: Callable[..., Any] | None = None
+        self.compute_scores: Callable[..., Any] | None = None
+        try:
+            from ..rules import check_log  # type: ignore[attr-defined,unused-ignore]
+
+            self.check_log = check_log
+        except ImportError:
+            self._missing("compliance (mllog_check.rules.check_log)")
+        try:
+            from ..results import compute_scores
+
+            self.compute_scores = compute_scores
+        except ImportError:
+            self._missing("scores, RCP and seeds (mllog_check.results.compute_scores)")
+
+    def _missing(self, what: str) -> None:
+        self.report.missing_stages.append(what)
+        msg = f"{what} not available in this build: not checked"
+        self.report.problems.append(_stage_problem(self.report.root, codes.STAGE_MISSING, msg))
+
+    def compliance(self, result: Any) -> tuple[str, list[Problem]]:
+        if self.check_log is None:
+            return "", []
+        try:
+            verdict = self.check_log(result, self.ruleset)
+        except Exception as err:  # one bad log never stops the package (MLP031)
+            if type(err).__name__ == "UnknownRuleset":
+                self.check_log = None
+                self._missing(f"compliance rules for {self.ruleset}")
+                return "", []
+            msg = f"compliance stage failed: {type(err).__name__}: {err}"
+            return "error", [_stage_problem(result.path, codes.STAGE_FAILED, msg)]
+        return ("pass" if verdict.passed else "fail"), list(verdict.problems)
+
+    def scores(self, files: list[str]) -> tuple[list[dict[str, Any]], list[Problem]]:
+        if self.compute_scores is None or not files:
+            return [], []
+        try:
+            report = self.compute_scores(files, self.ruleset)
+        except Exception as err:  # reported as MLP031, see compliance()
+            msg = f"scores stage failed: {type(err).__name__}: {err}"
+            return [], [_stage_problem(str(Path(files[0]).parent), codes.STAGE_FAILED, msg)]
+        rows = [_as_row(score) for score in report.scores]
+        # The results stage re-reads system descriptions leniently; their errors are ours.
+        kept = [p for p in report.problems if p.name != "system-description-unreadable"]
+        return rows, kept
+
+
+def _as_row(item: Any) -> dict[str, Any]:
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.asdict(item)
+    if hasattr(item, "_asdict"):
+        return dict(item._asdict())
+    return dict(item) if isinstance(item, dict) else {"value": repr(item)}
+
+
+def check_package(
+    root: str | Path, ruleset: str = "1.0.0", *, audit: bool = False
+) -> PackageReport:
+    """Check one org folder. Raises NotASubmission / UnknownRound for usage errors."""
+    rnd = get_round(ruleset)
+    root = Path(root)
+    layout = discover(root, rnd)
+    report = PackageReport(str(root), layout.org, ruleset)
+    report.problems.extend(layout.problems)
+    stages = _Stages(ruleset, report)
+    descs = _system_descriptions(layout, rnd, report)
+    for result_set in layout.result_sets:
+        _check_result_set(layout, result_set, descs.get(result_set.system), stages, report, audit)
+    if audit:
+        report.anomalies.extend(_problem_anomalies(layout, report.problems))
+    report.problems = sorted(set(report.problems))
+    report.anomalies.sort()
+    return report
+
+
+def _system_descriptions(
+    layout: OrgLayout, rnd: Round, report: PackageReport
+) -> dict[str, SystemDescription]:
+    descs = {}
+    for system, path in sorted(layout.systems.items()):
+        desc = load(path)
+        report.problems.extend(desc.problems)
+        report.problems.extend(validate(desc, rnd.name))
+        submitter = desc.get("submitter")
+        if submitter is not None and not same_org(submitter, layout.org):
+            info = codes.ORG_MISMATCH
+            msg = f"submitter {submitter!r} is not the org folder {layout.org!r}"
+            line, col = position(desc.text, "submitter")
+            report.problems.append(
+                Problem(str(path), line, col, info.code, info.severity, msg, info.name)
+            )
+        descs[system] = desc
+    return descs
+
+
+def _check_result_set(
+    layout: OrgLayout,
+    rs: ResultSet,
+    desc: SystemDescription | None,
+    stages: _Stages,
+    report: PackageReport,
+    audit: bool,
+) -> None:
+    declared: list[Declared] = []
+    seeds: list[tuple[str, Any, int]] = []
+    for path in rs.files:
+        result = parse_file(path)
+        report.problems.extend(result.problems)
+        verdict, found = stages.compliance(result) if not result.input_error else ("", [])
+        report.problems.extend(found)
+        log = Declared.from_records(str(path), result.records)
+        declared.append(log)
+        if audit:
+            facts = anomalies.run_facts(result.records)
+            seeds.append((str(path), facts.seed, facts.seed_line))
+            report.runs.append(_run_row(layout.org, rs, result, log, facts, verdict, found))
+            for finding in anomalies.detect(result.records):
+                report.anomalies.append(_anomaly(layout.org, rs, str(path), finding))
+    report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
+    rows, found = stages.scores([str(p) for p in rs.files])
+    report.problems.extend(found)
+    for row in rows:
+        report.scores.append(
+            {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark, **row}
+        )
+    for path_text, finding in anomalies.repeated_seeds(seeds):
+        report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+
+
+def _anomaly(org: str, rs: ResultSet, path: str, finding: anomalies.Finding) -> Anomaly:
+    return Anomaly(org, rs.system, rs.benchmark, path, finding.line, finding.kind, finding.message)
+
+
+def _run_row(
+    org: str,
+    rs: ResultSet,
+    result: Any,
+    log: Declared,
+    facts: anomalies.RunFacts,
+    verdict: str,
+    found: list[Problem],
+) -> dict[str, Any]:
+    minutes = None
+    if facts.run_start_ms is not None and facts.run_stop_ms is not None:
+        minutes = (facts.run_stop_ms - facts.run_start_ms) / 60000.0
+    return {
+        "org": org,
+        "system": rs.system,
+        "benchmark": rs.benchmark,
+        "path": result.path,
+        "submission_org": _text(log.value("submission_org")),
+        "division": _text(log.value("submission_division")),
+        "status": _text(log.value("submission_status")),
+        "platform": _text(log.value("submission_platform")),
+        "records": len(result.records),
+        "parse_errors": result.error_count,
+        "run_start_ms": facts.run_start_ms,
+        "run_stop_ms": facts.run_stop_ms,
+        "minutes": minutes,
+        "run_stop_status": facts.run_stop_status,
+        "seed": None if facts.seed is None else str(facts.seed),
+        "compliance": verdict,
+        "compliance_errors": sum(1 for p in found if p.is_error),
+        "body_sha1": facts.body_hash,
+    }
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Anomaly]:
+    """Anomalies the checks already found: strays, org mismatches, failing results."""
+    where = _locator(layout)
+    out = []
+    failing: dict[str, list[Problem]] = {}
+    for p in problems:
+        system, benchmark = where(p.path)
+        if p.rule == codes.STRAY.code:
+            out.append(Anomaly(layout.org, system, benchmark, p.path, 0, "stray-file", p.message))
+        elif p.rule == codes.ORG_MISMATCH.code:
+            out.append(
+                Anomaly(layout.org, system, benchmark, p.path, p.line, "org-mismatch", p.message)
+            )
+        if p.severity is Severity.ERROR and p.rule != codes.STAGE_MISSING.code:
+            failing.setdefault(p.path, []).append(p)
+    for path, found in failing.items():
+        system, benchmark = where(path)
+        rules = sorted({p.rule for p in found})
+        first = min(found)
+        msg = f"{len(found)} errors ({', '.join(rules)}), first: {first.rule} {first.message}"
+        out.append(
+            Anomaly(layout.org, system, benchmark, path, first.line, "published-but-failing", msg)
+        )
+    return out
+
+
+def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
+    """path -> (system, benchmark) as far as the layout tells."""
+    results = str(layout.root / "results") + "/"
+    systems = str(layout.root / "systems") + "/"
+
+    def where(path: str) -> tuple[str, str]:
+        if path.startswith(results):
+            parts = path[len(results) :].split("/")
+            return parts[0], parts[1] if len(parts) > 2 else ""
+        if path.startswith(systems):
+            name = path[len(systems) :]
+            return (name[:-5] if name.endswith(".json") else ""), ""
+        return "", ""
+
+    return where

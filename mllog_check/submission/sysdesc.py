@@ -1,0 +1,132 @@
+"""System descriptions (`systems/<system>.json`): load with positions, validate per round.
+
+The schema of a round lives in ``schemas/system_description/<round>.json``; a round
+file names its parent in ``x-inherits`` and states only its changes
+(``x-required-add``, ``x-required-remove``, ``properties``). The official checker
+tests key presence only; here values are checked as they really occur (NOTES.md,
+"System descriptions"): numbers written as strings, ``other_software_stack`` a string
+or an object.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ..problems import Problem
+from . import codes
+
+_PLACEHOLDERS = frozenset({"todo", "tbd", "tba", "fixme", "xxx"})
+
+
+@dataclass
+class SystemDescription:
+    path: str
+    data: dict[str, Any] | None  # None when unreadable or not a JSON object
+    text: str = ""
+    problems: list[Problem] = field(default_factory=list)
+
+    def get(self, key: str) -> Any:
+        return self.data.get(key) if self.data else None
+
+
+def _problem(path: str, line: int, col: int, info: codes.RuleInfo, msg: str) -> Problem:
+    return Problem(path, line, col, info.code, info.severity, msg, info.name)
+
+
+def load(path: Path, display: str | None = None) -> SystemDescription:
+    """Read and decode one system description; never raises."""
+    shown = display or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        msg = f"cannot read system description: {err.strerror or err}"
+        return SystemDescription(shown, None, "", [_problem(shown, 0, 0, codes.UNREADABLE, msg)])
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        msg = f"invalid JSON: {err.msg}"
+        problem = _problem(shown, err.lineno, err.colno, codes.INVALID_JSON, msg)
+        return SystemDescription(shown, None, text, [problem])
+    if not isinstance(data, dict):
+        msg = f"a system description is a JSON object, not {type(data).__name__}"
+        return SystemDescription(shown, None, text, [_problem(shown, 1, 1, codes.SCHEMA, msg)])
+    return SystemDescription(shown, data, text)
+
+
+@cache
+def round_schema(round_name: str) -> dict[str, Any]:
+    """The merged JSON Schema of a round ('v1.0'), following x-inherits."""
+    folder = files("mllog_check.schemas") / "system_description"
+    own = json.loads((folder / f"{round_name}.json").read_text(encoding="utf-8"))
+    parent_name = own.pop("x-inherits", None)
+    if parent_name is None:
+        return dict(own)
+    merged = json.loads(json.dumps(round_schema(parent_name.removesuffix(".json"))))
+    required = [k for k in merged.get("required", []) if k not in own.pop("x-required-remove", [])]
+    required += [k for k in own.pop("x-required-add", []) if k not in required]
+    merged["required"] = required
+    merged.setdefault("properties", {}).update(own.pop("properties", {}))
+    merged.update(own)
+    return merged
+
+
+def known_rounds() -> list[str]:
+    folder = files("mllog_check.schemas") / "system_description"
+    return sorted(
+        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
+    )
+
+
+def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
+    """Schema errors and placeholder warnings, each at the line of the offending key."""
+    if desc.data is None:
+        return []
+    from jsonschema import Draft202012Validator  # only the package checker needs it
+
+    validator = Draft202012Validator(round_schema(round_name))
+    problems = []
+    for error in validator.iter_errors(desc.data):
+        key = str(error.path[0]) if error.path else ""
+        line, col = position(desc.text, key)
+        problems.append(_problem(desc.path, line, col, codes.SCHEMA, _message(error, key)))
+    held = [
+        k for k, v in desc.data.items() if isinstance(v, str) and v.strip().lower() in _PLACEHOLDERS
+    ]
+    if held:
+        # One warning per file: Google's v1.0 descriptions hold 14 TODOs each.
+        line, col = position(desc.text, held[0])
+        msg = f"{len(held)} fields hold a placeholder such as TODO: {', '.join(held)}"
+        problems.append(_problem(desc.path, line, col, codes.PLACEHOLDER, msg))
+    return sorted(problems)
+
+
+def _message(error: Any, key: str) -> str:
+    if error.validator == "required":
+        missing = re.findall(r"'([^']+)' is a required property", error.message)
+        name = missing[0] if missing else error.message
+        return f"missing required field {name!r}"
+    value = error.instance
+    if error.validator == "enum":
+        allowed = ", ".join(str(v) for v in error.validator_value)
+        return f"{key!r} is {value!r}; allowed values: {allowed}"
+    wanted = error.schema.get("description") or error.message
+    return f"{key!r} is {value!r}: expected {wanted}"
+
+
+def position(text: str, key: str) -> tuple[int, int]:
+    """1-based line and column of the first `"key":` in the text, (1, 1) if not found."""
+    if not key:
+        return 1, 1
+    match = re.search(r'"' + re.escape(key) + r'"\s*:', text)
+    if match is None:
+        return 1, 1
+    line = text.count("\n", 0, match.start()) + 1
+    col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    return line, col
