@@ -74,4 +74,5 @@ def load_all() -> None:
 _RULE_MODULES = [
     "mllog_check.parsing.syntax_rules",
     "mllog_check.rules.codes",
+    "mllog_check.submission.codes",
 ]

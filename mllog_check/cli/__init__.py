@@ -16,6 +16,8 @@ import click
 # name -> "module:function"; each command lives in its own module beside this one.
 COMMANDS: dict[str, str] = {
     "parse": "mllog_check.cli.parse:parse",
+    "package": "mllog_check.cli.package:package",
+    "audit": "mllog_check.cli.audit:audit",
     "cost": "mllog_check.cli.cost:cost",
 }
 
