@@ -1,0 +1,137 @@
+"""Result rules (MLR): scores, RCP convergence and seed checks.
+
+Examples are fixture folders (``fixtures/score/...``, relative to the project
+root); ``run_example`` scores one and returns its problems (tests/test_scores_catalog.py).
+"""
+
+from __future__ import annotations
+
+from ..catalog import RuleInfo, register
+from ..problems import Problem, Severity
+
+
+def _rule(code: str, name: str, severity: Severity, summary: str, good: str, bad: str) -> RuleInfo:
+    return register(
+        RuleInfo(
+            code=code,
+            name=name,
+            severity=severity,
+            summary=summary,
+            good_example=f"fixtures/score/{good}",
+            bad_example=f"fixtures/score/{bad}",
+            stage="score",
+        )
+    )
+
+
+RUN_COUNT = _rule(
+    "MLR001",
+    "wrong-run-count",
+    Severity.ERROR,
+    "A result needs the round's number of runs (v1.0 exact: 5 resnet/ssd/maskrcnn/dlrm, "
+    "10 bert/rnnt/minigo, 40 unet3d; a minimum from v1.1).",
+    "olympic",
+    "too_few",
+)
+TOO_MANY_FAILED = _rule(
+    "MLR002",
+    "too-many-failed-runs",
+    Severity.ERROR,
+    "At most one run (four for unet3d) may fail to converge or fail compliance; it then "
+    "counts as the dropped slowest. More makes the result invalid.",
+    "one_failed",
+    "two_failed",
+)
+RUN_INCOMPLETE = _rule(
+    "MLR003",
+    "run-not-timed",
+    Severity.ERROR,
+    "A result file without run_start or run_stop has no time to train; it is dropped.",
+    "olympic",
+    "no_run_stop",
+)
+RCP_FAIL = _rule(
+    "MLR010",
+    "rcp-fail",
+    Severity.ERROR,
+    "Closed division: the olympic mean of epochs (BERT: samples) to converge is below the "
+    "minimum the reference convergence points allow (one-sided t-test, p = 0.05).",
+    "rcp_pass",
+    "rcp_fail",
+)
+RCP_MISSING = _rule(
+    "MLR011",
+    "rcp-missing",
+    Severity.ERROR,
+    "Closed division: the global batch size is above every reference (the submitter must "
+    "provide RCPs), or below every reference while converging faster than the smallest.",
+    "rcp_below",
+    "rcp_above",
+)
+RCP_UNUSABLE = _rule(
+    "MLR012",
+    "rcp-unusable",
+    Severity.ERROR,
+    "Closed division: runs disagree on global_batch_size, log none, or too many did not "
+    "converge, so no RCP comparison is possible.",
+    "rcp_pass",
+    "rcp_mixed_batch",
+)
+SEED_REUSED = _rule(
+    "MLR020",
+    "seed-reused",
+    Severity.ERROR,
+    "Closed division: two runs of one benchmark log the same seed (seeds must differ).",
+    "olympic",
+    "seed_reused",
+)
+SEED_MISSING = _rule(
+    "MLR021",
+    "seed-missing",
+    Severity.WARNING,
+    "Closed division: some runs log a seed and others do not.",
+    "olympic",
+    "seed_missing",
+)
+SEED_SEVERAL = _rule(
+    "MLR022",
+    "seed-several",
+    Severity.WARNING,
+    "Closed division: a run logs several different seeds; which one drove the run is unclear.",
+    "olympic",
+    "seed_several",
+)
+SYSTEM_UNREADABLE = _rule(
+    "MLR030",
+    "system-description-unreadable",
+    Severity.WARNING,
+    "systems/<system>.json is not valid JSON (or not an object): scores lack system name, "
+    "availability and accelerator count.",
+    "olympic",
+    "bad_system_json",
+)
+STRAY_FOLDER = _rule(
+    "MLR031",
+    "stray-result-folder",
+    Severity.WARNING,
+    "Result files below <org>/results/ but not in a <system>/<benchmark>/ folder (for example "
+    "a copy nested inside another benchmark's folder) are not scored, as the official tools do.",
+    "olympic",
+    "stray",
+)
+
+
+def problem(
+    rule: RuleInfo, path: str, message: str, line: int = 0, severity: Severity | None = None
+) -> Problem:
+    return Problem(path, line, 0, rule.code, severity or rule.severity, message, rule.name)
+
+
+def run_example(example: str) -> list[Problem]:
+    """Score a catalog example folder (relative to the project root) and return its problems."""
+    from pathlib import Path
+
+    from . import compute_scores
+
+    root = Path(__file__).resolve().parents[2]
+    return compute_scores([str(root / example)], ruleset="1.0.0").problems

@@ -1,0 +1,142 @@
+"""One result file -> one Run: time to train, status, convergence, epochs, seeds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..records import ParseResult, Record
+from .scoring import BenchmarkScoring, target_reached
+
+MS_PER_MINUTE = 60_000.0
+# The RCP rules count BERT in samples; everything else in epochs (DLRM: twentieths as logged).
+SAMPLE_BENCHMARKS = frozenset({"bert"})
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    value: Any
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A result file as the score and RCP rules see it."""
+
+    path: str
+    org: str
+    system: str
+    benchmark: str
+    division: str | None
+    minutes: float | None  # (first run_stop - first run_start) / 60000; None if either is missing
+    status: str | None  # run_stop metadata.status
+    converged: bool  # status success and the quality target reached
+    compliant: bool  # passed the compliance check (or the fallback criterion, see note)
+    epochs_or_samples: float | None  # as the RCP rules count them; None unless status success
+    global_batch_size: int | None
+    seeds: tuple[Any, ...]
+    platform: str | None = None
+    compliance_note: str = ""  # why compliance was approximated, when it was
+    seed_records: tuple[Seed, ...] = ()
+
+    @property
+    def counted(self) -> bool:
+        """Counts toward the score: compliant and timed (the official summarizer's test)."""
+        return self.compliant and self.minutes is not None
+
+
+def _first(records: list[Record], key: str) -> Record | None:
+    return next((r for r in records if r.key == key), None)
+
+
+def _value(records: list[Record], key: str) -> Any:
+    record = _first(records, key)
+    return None if record is None else record.value
+
+
+def _status(stop: Record | None) -> str | None:
+    if stop is None or not isinstance(stop.metadata, dict):
+        return None
+    status = stop.metadata.get("status")
+    return None if status is None else str(status)
+
+
+def _before_stop(records: list[Record], stop: Record | None) -> list[Record]:
+    if stop is None:
+        return records
+    end = next(i for i, r in enumerate(records) if r is stop)
+    return records[:end]
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def epochs_to_converge(records: list[Record], benchmark: str) -> float | None:
+    """epoch_num of the last eval_accuracy before run_stop, rounded to 3 decimals.
+
+    BERT counts samples: a ``train_samples`` logged after the last evaluation is the
+    count at convergence (what --rcp_bert_train_samples reads; NVIDIA logs epoch_num 1
+    throughout). One logged before it (Google logs the planned total at run_start) is
+    not, and the eval cadence's epoch_num (samples) is used instead.
+    """
+    last_eval = max((i for i, r in enumerate(records) if r.key == "eval_accuracy"), default=-1)
+    if benchmark in SAMPLE_BENCHMARKS:
+        after = [_number(r.value) for r in records[last_eval + 1 :] if r.key == "train_samples"]
+        after = [s for s in after if s is not None]
+        if after:
+            return after[-1]
+    if last_eval < 0:
+        return None
+    epoch = _number(records[last_eval].epoch_num())
+    return None if epoch is None else round(epoch, 3)
+
+
+def build_run(
+    result: ParseResult,
+    org: str,
+    system: str,
+    benchmark: str,
+    scoring: BenchmarkScoring | None,
+    compliant: bool | None,
+    compliance_note: str = "",
+) -> Run:
+    """A Run from parsed records; ``compliant=None`` means: approximate it (see note)."""
+    records = result.records
+    start, stop = _first(records, "run_start"), _first(records, "run_stop")
+    minutes = None
+    if start is not None and stop is not None:
+        minutes = (float(stop.timestamp_ms) - float(start.timestamp_ms)) / MS_PER_MINUTE
+    status = _status(stop)
+    before = _before_stop(records, stop)
+    reached = scoring is not None and any(
+        target_reached(scoring.target, r.value) for r in before if r.key == "eval_accuracy"
+    )
+    converged = status == "success" and reached
+    if compliant is None:
+        # Fallback criterion until the round's compliance ruleset exists: a clean parse
+        # and a converged run (the quality target is the part of compliance that decides).
+        compliant = converged and result.error_count == 0
+    seeds = tuple(Seed(r.value, r.line) for r in records if r.key == "seed")
+    batch = _number(_value(records, "global_batch_size"))
+    division = _value(records, "submission_division")
+    platform = _value(records, "submission_platform")
+    return Run(
+        path=result.path,
+        org=org,
+        system=system,
+        benchmark=benchmark,
+        division=None if division is None else str(division).lower(),
+        minutes=minutes,
+        status=status,
+        converged=converged,
+        compliant=compliant,
+        epochs_or_samples=epochs_to_converge(before, benchmark) if status == "success" else None,
+        global_batch_size=None if batch is None else int(batch),
+        seeds=tuple(s.value for s in seeds),
+        platform=None if platform is None else str(platform),
+        compliance_note=compliance_note,
+        seed_records=seeds,
+    )

@@ -1,0 +1,211 @@
+"""Result-tree discovery: paths -> result sets (org, system, benchmark, result files).
+
+Accepts a results repository root (one folder per org, or one folder per round
+holding orgs), an org folder, its ``results/`` folder, a system folder or a
+system/benchmark folder. A result set is every folder that directly holds
+``result_*.txt`` files; org and system come from the published layout
+``<org>/results/<system>/<benchmark>/``. Links leaving the tree are never
+followed (``inputs.walk``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..inputs import walk
+from ..problems import Problem, Severity
+
+_ROUND = re.compile(r"^(?:training_results_)?v(\d+\.\d+)(?:\.\d+)?$")
+_RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSet:
+    """One benchmark folder of one system: the unit a score is computed for."""
+
+    org: str
+    system: str
+    benchmark: str
+    folder: str
+    files: tuple[str, ...]
+    system_json: str | None  # path of <org>/systems/<system>.json when present
+    round_hint: str | None  # "v1.0" from a folder name such as v1.0 or training_results_v1.0
+
+
+@dataclass(frozen=True, slots=True)
+class SystemDescription:
+    """What a score needs from ``systems/<system>.json`` (values are strings there)."""
+
+    system_name: str | None = None
+    status: str | None = None
+    division: str | None = None
+    accelerators: int | None = None
+    submitter: str | None = None
+
+
+def is_result_file(path: Path) -> bool:
+    return _RESULT.match(path.name) is not None
+
+
+def round_hint(path: Path) -> str | None:
+    """The round named by the nearest enclosing folder such as ``v1.0``."""
+    for part in reversed(Path(path).resolve().parts):
+        match = _ROUND.match(part)
+        if match:
+            return f"v{match.group(1)}"
+    return None
+
+
+def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
+    """Every result set below the given paths, sorted by (org, system, benchmark)."""
+    groups: dict[Path, list[Path]] = {}
+    problems: list[Problem] = []
+    for raw in paths:
+        root = Path(raw)
+        if root.is_file() and is_result_file(root):
+            groups.setdefault(root.parent, []).append(root)
+            continue
+        if not root.is_dir():
+            problems.append(
+                Problem(
+                    raw, 0, 0, "MLS010", Severity.ERROR, "no such results folder", "input-error"
+                )
+            )
+            continue
+        sources, issues = walk(root, is_result_file)
+        problems.extend(issues)
+        for source in sources:
+            assert source.path is not None
+            groups.setdefault(source.path.parent, []).append(source.path)
+    sets = []
+    for folder, files in groups.items():
+        if _stray(folder):
+            from .codes import STRAY_FOLDER
+
+            message = "result files outside <org>/results/<system>/<benchmark>/: not scored"
+            problems.append(
+                Problem(
+                    str(folder),
+                    0,
+                    0,
+                    STRAY_FOLDER.code,
+                    Severity.WARNING,
+                    message,
+                    STRAY_FOLDER.name,
+                )
+            )
+            continue
+        sets.append(_result_set(folder, files))
+    sets.sort(key=lambda s: (s.org, s.system, s.benchmark, s.folder))
+    return sets, sorted(set(problems))
+
+
+def _stray(folder: Path) -> bool:
+    """Below a ``results`` folder, only results/<system>/<benchmark> holds scored runs
+    (a published v1.0 tree has a stray copy at results/<system>/resnet/bert/)."""
+    parts = folder.resolve().parts
+    if "results" not in parts:
+        return False
+    last = len(parts) - 1 - parts[::-1].index("results")
+    return len(parts) - last != 3
+
+
+def _result_set(folder: Path, files: list[Path]) -> ResultSet:
+    absolute = folder.resolve()
+    system_dir = absolute.parent
+    results_dir = system_dir.parent
+    # <org>/results/<system>/<benchmark>: anything else keeps the folder names we have.
+    org_dir = results_dir.parent if results_dir.name == "results" else results_dir
+    system_json = org_dir / "systems" / f"{system_dir.name}.json"
+    ordered = sorted({str(f) for f in files}, key=_natural)
+    return ResultSet(
+        org=org_dir.name,
+        system=system_dir.name,
+        benchmark=folder.name,
+        folder=str(folder),
+        files=tuple(ordered),
+        system_json=str(system_json) if system_json.is_file() else None,
+        round_hint=round_hint(absolute),
+    )
+
+
+def _natural(name: str) -> tuple[str, int, str]:
+    """result_2 before result_10."""
+    match = re.search(r"result_(\d+)", name)
+    return (name[: match.start()] if match else name, int(match.group(1)) if match else -1, name)
+
+
+def load_system(path: str | None) -> tuple[SystemDescription, list[Problem]]:
+    """Lenient loader: missing or invalid JSON is a problem, never an exception."""
+    if path is None:
+        return SystemDescription(), []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError) as err:
+        return SystemDescription(), [_problem(path, f"system description unreadable: {err}")]
+    if not isinstance(data, dict):
+        return SystemDescription(), [_problem(path, "system description is not a JSON object")]
+    return (
+        SystemDescription(
+            system_name=_text(data.get("system_name")),
+            status=_lower(data.get("status")),
+            division=_division(data),
+            accelerators=_accelerators(data),
+            submitter=_text(data.get("submitter")),
+        ),
+        [],
+    )
+
+
+def _text(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _lower(value: object) -> str | None:
+    text = _text(value)
+    return text.lower() if text else None
+
+
+def _division(data: dict[str, object]) -> str | None:
+    # Real files write "Closed" and (PCL v1.0) "close"; some v0.7 files misspell the key.
+    value = _lower(data.get("division") or data.get("divison"))
+    if value in ("close", "closed"):
+        return "closed"
+    return value
+
+
+def _accelerators(data: dict[str, object]) -> int | None:
+    nodes = _number(data.get("number_of_nodes"))
+    per_node = _number(data.get("accelerators_per_node"))
+    if nodes is None or per_node is None:
+        return None
+    return nodes * per_node
+
+
+def _number(value: object) -> int | None:
+    try:
+        return int(float(str(value).strip()))
+    except (TypeError, ValueError):
+        return None
+
+
+def _problem(path: str, message: str) -> Problem:
+    from .codes import SYSTEM_UNREADABLE
+
+    return Problem(
+        path, 0, 0, SYSTEM_UNREADABLE.code, Severity.WARNING, message, SYSTEM_UNREADABLE.name
+    )
+
+
+def iter_files(sets: list[ResultSet]) -> Iterator[tuple[ResultSet, str]]:
+    for result_set in sets:
+        for file in result_set.files:
+            yield result_set, file
