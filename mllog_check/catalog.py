@@ -75,4 +75,5 @@ _RULE_MODULES = [
     "mllog_check.parsing.syntax_rules",
     "mllog_check.rules.codes",
     "mllog_check.submission.codes",
+    "mllog_check.results.codes",
 ]
