@@ -57,6 +57,8 @@ class _State:
     specs: dict[str, KeySpec]
     tolerance_ms: float
     header_until: str
+    # Keys whose failures the round's tool reported as warnings (params.warn_only_keys).
+    warn_only: frozenset[str] = frozenset()
     problems: list[Problem] = field(default_factory=list)
     seen: dict[str, list[Record]] = field(default_factory=dict)
     first_ts: dict[str, float] = field(default_factory=dict)
@@ -67,12 +69,13 @@ class _State:
     backwards: list[tuple[Record, float]] = field(default_factory=list)
     zero_ts: list[Record] = field(default_factory=list)
 
-    def report(self, code: str, rec: Record | None, message: str) -> None:
+    def report(self, code: str, rec: Record | None, message: str, key: str = "") -> None:
         info = codes.INFO[code]
         line, column = (rec.line, rec.column) if rec is not None else (0, 0)
-        self.problems.append(
-            Problem(self.path, line, column, code, info.severity, message, info.name)
-        )
+        severity = info.severity
+        if (key or (rec.key if rec is not None else "")) in self.warn_only:
+            severity = Severity.WARNING
+        self.problems.append(Problem(self.path, line, column, code, severity, message, info.name))
 
 
 def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Problem], list[Section]]:
@@ -86,6 +89,7 @@ def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Proble
         specs,
         float(ruleset.params.get("backwards_tolerance_ms", 1000)),
         str(ruleset.params.get("header_until", "run_start")),
+        frozenset(ruleset.params.get("warn_only_keys", ())),
     )
     if not records:
         state.report(codes.NO_RECORDS, None, "no :::MLLOG records in the file")
@@ -189,7 +193,9 @@ def _occurrence(state: _State, spec: KeySpec, found: list[Record]) -> None:
     why = f" ({spec.why})" if spec.why else ""
     if spec.occurs in ("exactly_one", "at_least_one") and not found:
         times = "exactly once" if spec.occurs == "exactly_one" else "at least once"
-        state.report(codes.MISSING_KEY, None, f"{where} is missing: required {times}{why}")
+        state.report(
+            codes.MISSING_KEY, None, f"{where} is missing: required {times}{why}", spec.key
+        )
     if spec.occurs != "exactly_one" or len(found) < 2:
         return
     first = found[0].value
@@ -223,6 +229,7 @@ def _collected(state: _State, spec: KeySpec, found: list[Record]) -> None:
             f"{spec.label}: {spec.key} {name} values must be exactly {', '.join(expected)}"
             f"; missing: {', '.join(missing) or '-'}; unexpected or repeated: "
             f"{', '.join(extra) or '-'}",
+            spec.key,
         )
 
 

@@ -116,11 +116,14 @@ def available_rulesets() -> list[str]:
     return sorted(p.stem for p in rules_dir().glob(f"{PREFIX}*.yaml"))
 
 
-@cache
 def load_ruleset(name: str) -> Ruleset:
     """A compiled ruleset by name ("1.0.0", "training-1.0.0") or by path to a YAML file."""
-    raw = _resolve(canonical(name), Path.cwd(), ())
-    return _compile(raw)
+    return _load(canonical(name))
+
+
+@cache
+def _load(name: str) -> Ruleset:
+    return _compile(_resolve(name, Path.cwd(), ()))
 
 
 def _locate(name: str, here: Path) -> Path:

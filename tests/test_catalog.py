@@ -1,0 +1,81 @@
+"""Every registered rule's passing and failing example, run through the stage that owns it.
+
+To add a stage, add a runner to RUNNERS: it takes the example text and returns the
+rule codes it reports. A rule whose example cannot be written as text is listed in
+EMPTY_EXAMPLE_REASONS with the reason; nothing else is skipped silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from mllog_check import catalog, parse_bytes, parse_text
+from mllog_check.catalog import RuleInfo
+
+
+def _parse(text: str) -> set[str]:
+    # Examples are byte strings written as text: latin-1 keeps a byte such as \xe9 a
+    # single (non-UTF-8) byte, as in the bad-encoding example.
+    try:
+        data = text.encode("latin-1")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8")
+    return {p.rule for p in parse_bytes(data, "example.txt").problems}
+
+
+def _parse_utf16(text: str) -> set[str]:
+    # An example starting with a byte-order mark is the file written as UTF-16.
+    data = text.encode("utf-16-le") if text.startswith("\ufeff") else text.encode("utf-8")
+    return {p.rule for p in parse_bytes(data, "example.txt").problems}
+
+
+def _check(text: str) -> set[str]:
+    from mllog_check.rules import check_log
+
+    return {p.rule for p in check_log(parse_text(text, "example.txt")).problems}
+
+
+# stage -> runner; other stages ("score", "package", "audit") add theirs here.
+RUNNERS: dict[str, Callable[[str], set[str]]] = {
+    "parse": _parse,
+    "parse-utf16": _parse_utf16,
+    "check": _check,
+}
+
+# Rules whose example is empty on purpose, with the reason (tested elsewhere).
+EMPTY_EXAMPLE_REASONS = {
+    "MLS010": "an unreadable input is not text: tests/test_parser.py opens missing files, "
+    "directories and broken gzip",
+}
+
+catalog.load_all()
+RULES = list(catalog.all_rules())
+
+
+def test_registry_is_not_empty_and_check_stage_is_present() -> None:
+    stages = {r.stage for r in RULES}
+    assert {"parse", "check"} <= stages
+    assert all(r.code[:3] in {"MLS", "MLC", "MLR", "MLP", "MLA"} for r in RULES)
+
+
+@pytest.mark.parametrize("info", RULES, ids=lambda r: r.code)
+def test_examples(info: RuleInfo) -> None:
+    assert info.name and info.summary, info.code
+    runner = RUNNERS.get(info.stage)
+    if runner is None:
+        pytest.skip(f"no runner for stage {info.stage!r} yet: add one to RUNNERS")
+    if not info.good_example or not info.bad_example:
+        assert info.code in EMPTY_EXAMPLE_REASONS, f"{info.code} lacks an example"
+        pytest.skip(EMPTY_EXAMPLE_REASONS[info.code])
+    assert info.code not in runner(info.good_example), "the passing example reports the rule"
+    assert info.code in runner(info.bad_example), "the failing example does not report the rule"
+
+
+def test_advisory_codes_in_rule_data_are_registered() -> None:
+    from mllog_check.rules import load_ruleset
+
+    rules = load_ruleset("1.0.0")
+    used = {a.code for s in rules.sections.values() for k in s.keys.values() for a in k.advisories}
+    assert used and all(code in {r.code for r in RULES} for code in used)
