@@ -121,12 +121,16 @@ def _time_constant(records: Sequence[Record]) -> list[Finding]:
     timed = [r for r in records if r.key in TIMED_KEYS]
     start, stop = first(records, "run_start"), first(records, "run_stop")
     if len(timed) >= 3 and len({r.timestamp_ms for r in timed}) == 1:
-        msg = f"all {len(timed)} timed records carry time_ms {timed[0].timestamp_ms:g}"
+        msg = f"all {len(timed)} timed records carry time_ms {_ms(timed[0].timestamp_ms)}"
         return [Finding(timed[0].line, "time-constant", msg)]
     if start is not None and stop is not None and start.timestamp_ms == stop.timestamp_ms:
-        msg = f"run_stop has the time_ms of run_start ({start.timestamp_ms:g}): zero run time"
+        msg = f"run_stop has the time_ms of run_start ({_ms(start.timestamp_ms)}): zero run time"
         return [Finding(stop.line, "time-constant", msg)]
     return []
+
+
+def _ms(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def _backwards(records: Sequence[Record]) -> list[Finding]:

@@ -100,8 +100,14 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
         for s in report.scores
     ]
-    found = [dataclasses.replace(a, path=rel(a.path)) for a in report.anomalies]
-    problems = [{"org": org, **p.to_dict(), "path": rel(p.path)} for p in report.problems]
+    found = [
+        dataclasses.replace(a, path=rel(a.path), message=_strip(a.message, base))
+        for a in report.anomalies
+    ]
+    problems = [
+        {"org": org, **p.to_dict(), "path": rel(p.path), "message": _strip(p.message, base)}
+        for p in report.problems
+    ]
     summary = _summary(
         org,
         report.passed,
@@ -127,6 +133,11 @@ def _summary(
 ) -> dict[str, Any]:
     values = (org, passed, errors, warnings, runs, anomalies, missing, failure)
     return dict(zip(ORG_COLUMNS, values, strict=True))
+
+
+def _strip(message: str, base: str) -> str:
+    """Paths inside messages, relative to the audited folder like the path column."""
+    return message.replace(base.rstrip("/") + "/", "")
 
 
 def _relativizer(base: str) -> Callable[[str], str]:

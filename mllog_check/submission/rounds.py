@@ -1,7 +1,9 @@
 """Per-round facts the package checker needs: benchmarks and runs per result set.
 
-Data, defined once (training_policies "Benchmark results" tables of each round and
-NOTES.md): v0.6 to v1.0 require exactly N runs; from v1.1 N is a minimum.
+The results stage's per-round scoring data (schemas/scoring/<round>.yaml) is the
+source when installed; ROUNDS below is the fallback for builds without it and for
+v0.6, which that data does not cover (training_policies "Benchmark results" tables:
+v0.6 to v1.0 require exactly N runs; from v1.1 N is a minimum).
 """
 
 from __future__ import annotations
@@ -64,11 +66,28 @@ class UnknownRound(ValueError):
 
 
 def get_round(ruleset: str) -> Round:
+    """Round facts from the results stage's scoring data (schemas/scoring/), else ROUNDS."""
+    scoring = _scoring_round(ruleset)
+    if scoring is not None:
+        return scoring
     try:
         return ROUNDS[ruleset]
     except KeyError:
         known = ", ".join(sorted(ROUNDS))
         raise UnknownRound(f"unknown ruleset {ruleset!r} (known: {known})") from None
+
+
+def _scoring_round(ruleset: str) -> Round | None:
+    try:
+        from ..results.scoring import scoring_for
+    except ImportError:  # results stage absent from this build: ROUNDS is the fallback
+        return None
+    try:
+        data = scoring_for(ruleset)
+    except Exception:  # UnknownRound or unreadable data: fall back to ROUNDS
+        return None
+    runs = {name: bench.runs for name, bench in data.benchmarks.items()}
+    return Round(ruleset, data.round, runs, data.run_count == "exact")
 
 
 def ruleset_for_round_name(name: str) -> str | None:

@@ -102,7 +102,8 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
     if held:
         # One warning per file: Google's v1.0 descriptions hold 14 TODOs each.
         line, col = position(desc.text, held[0])
-        msg = f"{len(held)} fields hold a placeholder such as TODO: {', '.join(held)}"
+        noun = "field holds" if len(held) == 1 else "fields hold"
+        msg = f"{len(held)} {noun} a placeholder such as TODO: {', '.join(held)}"
         problems.append(_problem(desc.path, line, col, codes.PLACEHOLDER, msg))
     return sorted(problems)
 
