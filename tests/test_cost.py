@@ -185,3 +185,11 @@ def test_plot_file_format(tmp_path: Path, suffix: str) -> None:
 def test_plot_refuses_other_formats(tmp_path: Path) -> None:
     with pytest.raises(CostError, match=r"must end in \.png or \.svg"):
         render(compare([POD, DGX], sample()), tmp_path / "cost.pdf")
+
+
+def test_plot_is_deterministic(tmp_path: Path) -> None:
+    report = compare([POD, DGX], sample(), baseline="DGX A100 640GB")
+    first, second = tmp_path / "a.svg", tmp_path / "b.svg"
+    render(report, first)
+    render(report, second)
+    assert first.read_bytes() == second.read_bytes()

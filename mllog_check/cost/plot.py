@@ -6,9 +6,10 @@ matplotlib's object API with the Agg canvas: no pyplot global state, no display.
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from pathlib import Path
 
-from .compare import CostError, CostReport
+from .compare import CostError, CostReport, CostRow
 from .output import sources
 
 FORMATS = (".png", ".svg")
@@ -19,38 +20,57 @@ def render(report: CostReport, path: str | Path) -> None:
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise CostError(f"{path}: plot file must end in .png or .svg")
+    from matplotlib import rc_context
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     relative = report.baseline is not None
     rows = [r for r in report.rows if r.perf_per_dollar is not None]
+    labels = _labels(rows)
     benches = sorted({r.benchmark for r in rows})
-    systems = sorted({r.system for r in rows})
+    series = sorted(set(labels.values()))
     fig = Figure(figsize=(7.5, 4.6), dpi=100)
     FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.1, 0.34, 0.62, 0.56))
-    width = 0.8 / max(len(systems), 1)
-    for i, system in enumerate(systems):
+    ax = fig.add_axes((0.1, 0.3, 0.6, 0.6))
+    width = 0.8 / max(len(series), 1)
+    for i, label in enumerate(series):
         xs, heights = [], []
         for j, bench in enumerate(benches):
             for r in rows:
-                if r.system == system and r.benchmark == bench:
-                    value = r.ratio_to_baseline if relative else r.perf_per_dollar
-                    if value is not None:
-                        xs.append(j - 0.4 + width * (i + 0.5))
-                        heights.append(value)
-        bars = ax.bar(xs, heights, width=width, label=system)
+                value = r.ratio_to_baseline if relative else r.perf_per_dollar
+                if labels[id(r)] == label and r.benchmark == bench and value is not None:
+                    xs.append(j - 0.4 + width * (i + 0.5))
+                    heights.append(value)
+        bars = ax.bar(xs, heights, width=width, label=label)
         ax.bar_label(bars, fmt="%.2f", fontsize=7)
     if relative:
         ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
         ax.set_ylabel(f"perf/$ relative to {report.baseline}", fontsize=8)
     else:
         ax.set_ylabel(f"perf/$ ({report.perf_unit})", fontsize=8)
-    ax.set_xticks(range(len(benches)), benches)
+    ticks = [f"{b}\n{_divisions(rows, b)}" for b in benches]
+    ax.set_xticks(range(len(benches)), ticks)
     ax.set_title("Performance per dollar (not an official MLPerf metric)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.text(0.02, 0.02, _footnote(report), fontsize=6, va="bottom", family="sans-serif")
-    fig.savefig(str(path), format=suffix[1:], metadata=_metadata(suffix))
+    # A fixed salt makes SVG element ids, hence the file, the same on every run.
+    with rc_context({"svg.hashsalt": "mllog-check"}):
+        fig.savefig(str(path), format=suffix[1:], metadata=_metadata(suffix))
+
+
+def _divisions(rows: list[CostRow], benchmark: str) -> str:
+    return "/".join(sorted({r.division for r in rows if r.benchmark == benchmark}))
+
+
+def _labels(rows: list[CostRow]) -> dict[int, str]:
+    """Bars are named by priced system; by folder too when one price covers two rows."""
+    seen = Counter((r.benchmark, r.price_system) for r in rows)
+    return {
+        id(r): r.price_system
+        if seen[(r.benchmark, r.price_system)] == 1
+        else f"{r.price_system} ({r.system})"
+        for r in rows
+    }
 
 
 def _footnote(report: CostReport) -> str:
