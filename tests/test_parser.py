@@ -86,3 +86,16 @@ def test_count_invariant_on_mixed_input() -> None:
     result = parse_text(text)
     assert result.marker_lines == 5
     assert len(result.records) + result.line_error_count == result.marker_lines
+
+
+def test_older_markers_inside_an_mllog_payload_do_not_split_the_record() -> None:
+    # The official v0.7+ parser strips up to the last ":::MLLOG " (with the space) only.
+    line = MLLOG.replace('"x.py"', '":::MLL 1 a: {} and :::MLLOG{ and :::MLPv0.5.0"')
+    (rec,) = parse_text("0: " + line + "\n").records
+    assert rec.column == 4 and rec.metadata["file"].startswith(":::MLL 1")
+
+
+def test_mllog_marker_without_space_is_a_bad_envelope() -> None:
+    result = parse_text(':::MLLOG{"key": "a", "time_ms": 1, "value": 1, "metadata": {}}\n')
+    assert [p.rule for p in result.problems] == ["MLS001"]
+    assert "space" in result.problems[0].message

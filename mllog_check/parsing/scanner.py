@@ -23,6 +23,9 @@ from .payload import LineError, build_record, line_problem
 
 _CANDIDATE = b":::ML"
 _MLLOG_PREFIX = b":::MLLOG "
+_MLLOG_MARKER = b":::MLLOG"
+_MLL_MARKER = b":::MLL"
+_MLP_MARKER = b":::MLPv"
 
 # Fast-path forms of the grammar's mll_record and mlp_record (same terminals).
 _SECONDS = rb"(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)"
@@ -42,17 +45,24 @@ _BARE_WORD = re.compile(rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*
 
 
 def last_marker(segment: bytes) -> tuple[int, Generation | None]:
-    """Position and generation of the last marker in a segment (official tools take the last)."""
-    pos = segment.rfind(_CANDIDATE)
-    while pos != -1:
-        tail = segment[pos + 5 : pos + 8]
-        if tail == b"LOG":
-            return pos, Generation.MLLOG
-        if tail[:1] == b"L":
-            return pos, Generation.MLL
-        if tail[:2] == b"Pv":
-            return pos, Generation.MLP
-        pos = segment.rfind(_CANDIDATE, 0, pos)
+    """Position and generation of the record's marker in a segment.
+
+    The official parsers strip everything up to the *last* occurrence of their
+    generation's token (``re.sub(".*" + TOKEN, TOKEN, line)``). A line is read as the
+    newest generation whose marker it holds, so a :::MLLOG record whose JSON mentions
+    ":::MLL" or ":::MLLOG" (no space) stays a record, as for the official v0.7+ parser.
+    """
+    pos = segment.rfind(_MLLOG_PREFIX)  # the official v0.7+ token includes the space
+    if pos == -1:
+        pos = segment.rfind(_MLLOG_MARKER)  # ":::MLLOG{": reported as a bad envelope
+    if pos != -1:
+        return pos, Generation.MLLOG
+    pos = segment.rfind(_MLL_MARKER)
+    if pos != -1:
+        return pos, Generation.MLL
+    pos = segment.rfind(_MLP_MARKER)
+    if pos != -1:
+        return pos, Generation.MLP
     return -1, None
 
 
@@ -290,7 +300,7 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
         pos = line.rfind(_MLLOG_PREFIX)
         if (
             pos != -1
-            and line.find(_CANDIDATE, pos + 5) == -1
+            and line.find(_MLLOG_PREFIX, pos + 1) == -1
             and b"\r" not in line
             and (pos == 0 or line[:pos].isascii())
         ):
