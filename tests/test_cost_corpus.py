@@ -181,3 +181,19 @@ def test_cli_refuses_open_vs_closed(oracle_backed: Path) -> None:
 def test_cli_unpriced_system_exits_2(oracle_backed: Path) -> None:
     code, out = run([str(oracle_backed / "Graphcore/results/ipu-pod64-TF1"), "--prices", SAMPLE])
     assert code == 2 and "no price for system 'ipu-pod64-TF1'" in out
+
+
+def test_open_vs_closed_from_the_logs(corpus: Path) -> None:
+    """The refusal and --allow-mixed with mllog-check's own scores of the logs."""
+    v10 = corpus / "v1.0"
+    paths = [
+        str(v10 / "Graphcore/results/ipu-pod64-POPART-open"),
+        str(v10 / "NVIDIA/results/dgxa100_ngc21.05_pytorch/bert"),
+    ]
+    catalogs = [SAMPLE, str(FIXTURES / "prices" / "hypothetical_pod64.csv")]
+    with pytest.raises(cost.CostError, match="different divisions: closed, open"):
+        cost.cost_report(paths, catalogs, "DGX A100 640GB")
+    report = cost.cost_report(paths, catalogs, "DGX A100 640GB", allow_mixed=True)
+    pod = next(r for r in report.rows if r.org == "Graphcore")
+    assert (pod.division, round(pod.minutes, 2), pod.accelerators) == ("open", 9.39, 64)
+    assert any("mixed divisions" in f for f in report.footnotes)
