@@ -18,7 +18,7 @@ from typing import Any
 from ..problems import Problem, Severity
 from ..records import Record
 from . import codes
-from .loader import KeySpec, Ruleset, Section
+from .loader import Fragment, KeySpec, Ruleset, Section
 from .schema import show
 
 
@@ -48,6 +48,8 @@ _MISSING = object()
 
 
 def _same(value: Any, expected: Any) -> bool:
+    if isinstance(expected, Fragment):  # `when: {matches: ...}`, e.g. a batch-size bound
+        return value is not _MISSING and expected.ok(value)
     return value is not _MISSING and type(value) is type(expected) and value == expected
 
 

@@ -206,12 +206,19 @@ def _compile(raw: dict[str, Any]) -> Ruleset:
             for key, spec in (data.get("keys") or {}).items()
         }
         sections[name] = Section(
-            name, label, data.get("parent"), (when["key"], when["equals"]) if when else None, keys
+            name, label, data.get("parent"), _when(when) if when else None, keys
         )
     for section in sections.values():
         if section.parent is not None and section.parent not in sections:
             raise RulesetError(f"{raw['ruleset']}: section {section.name} has unknown parent")
     return Ruleset(raw["ruleset"], sections, dict(raw.get("params", {})))
+
+
+def _when(when: dict[str, Any]) -> tuple[str, Any]:
+    """(key, expected): an equal value, or a Fragment the value must match (e.g. a bound)."""
+    if "matches" in when:
+        return when["key"], _fragment(when["matches"])
+    return when["key"], when["equals"]
 
 
 def _fragment(schema: dict[str, Any] | None, says: str | None = None) -> Fragment | None:

@@ -41,6 +41,13 @@ def power_of_two_times(value: Any, spec: dict[str, float]) -> bool:
     return _near_integer(math.log2(value / spec["base"]), spec["tolerance"])
 
 
+def divisor_of(value: Any, spec: dict[str, float]) -> bool:
+    """xDivisorOf: base / value is an integer within the tolerance (base = value · k)."""
+    if not _is_number(value) or not value > 0 or math.isinf(value):
+        return False
+    return _near_integer(spec["base"] / value, spec["tolerance"])
+
+
 def _keyword(check: Any, label: str) -> Any:
     def validate(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterator[Any]:
         from jsonschema.exceptions import ValidationError
@@ -60,6 +67,7 @@ def _validator_class() -> Any:
         {
             "xMultipleOf": _keyword(multiple_of, "a multiple of"),
             "xPowerOfTwoTimes": _keyword(power_of_two_times, "a power of two times"),
+            "xDivisorOf": _keyword(divisor_of, "a divisor of"),
         },
     )
 
@@ -118,7 +126,11 @@ def describe(schema: dict[str, Any]) -> str:
         inner = describe(sub)
         if inner:
             parts.append(f"{name} {inner}")
-    for keyword, words in (("xMultipleOf", "a multiple of"), ("xPowerOfTwoTimes", "2^N times")):
+    for keyword, words in (
+        ("xMultipleOf", "a multiple of"),
+        ("xPowerOfTwoTimes", "2^N times"),
+        ("xDivisorOf", "a divisor of"),
+    ):
         if keyword in schema:
             parts.append(f"must be {words} {show(schema[keyword]['base'])}")
     return "; ".join(parts) if parts else "must satisfy the rule"
