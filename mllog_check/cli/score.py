@@ -1,0 +1,188 @@
+"""``mllog-check score``: time to train per benchmark, as the MLCommons results table."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, BinaryIO, TextIO
+
+import click
+
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from .output import write_problems_text
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--ruleset",
+    default="auto",
+    show_default=True,
+    help="Round rules: 0.7.0, 1.0.0, 1.1.0, 2.0.0, or auto (from folder names such as v1.0).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json", "parquet"]),
+    default="table",
+    show_default=True,
+)
+@click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+def score(
+    paths: tuple[str, ...], ruleset: str, fmt: str, show_runs: bool, output: str | None
+) -> None:
+    """Score result folders: a results repository, an org, its results/, a system or a
+    system/benchmark folder. Problems (MLR rules) go to stderr.
+
+    Exit 0 when every score is valid and nothing is wrong, 1 when a score is invalid or
+    a problem was found, 2 on usage or input errors.
+    """
+    from ..results import compute_scores
+
+    if fmt == "parquet" and output is None and sys.stdout.isatty():
+        click.echo("error: parquet is binary: give --output FILE (or redirect stdout)", err=True)
+        sys.exit(EXIT_USAGE)
+    report = compute_scores(list(paths), ruleset=ruleset)
+    if not report.scores:
+        pass  # nothing to write; the exit code and stderr say why
+    elif output is not None and fmt == "parquet":
+        with open(output, "wb") as binary:
+            _write(report, fmt, show_runs, binary)
+    elif output is not None:
+        with open(output, "w", encoding="utf-8") as text:
+            _write(report, fmt, show_runs, text)
+    else:
+        _write(report, fmt, show_runs, sys.stdout.buffer if fmt == "parquet" else sys.stdout)
+    write_problems_text(report.problems, sys.stderr)
+    sys.exit(_exit_code(report))
+
+
+def _exit_code(report: Any) -> int:
+    if any(p.rule == "MLS010" and p.is_error for p in report.problems) or not report.scores:
+        if not report.scores:
+            click.echo("error: no result_*.txt files found", err=True)
+        return EXIT_USAGE
+    if any(p.is_error for p in report.problems) or not all(s.valid for s in report.scores):
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+def _write(report: Any, fmt: str, show_runs: bool, out: Any) -> None:
+    if fmt == "json":
+        _write_json(report, out)
+    elif fmt == "parquet":
+        _write_parquet(report, show_runs, out)
+    elif fmt == "csv":
+        frame = _frame(report, show_runs)
+        frame.to_csv(out, index=False, lineterminator="\n")
+    elif show_runs:
+        _runs_table(report, out)
+    else:
+        _scores_table(report, out)
+
+
+def _frame(report: Any, show_runs: bool) -> Any:
+    from ..results import runs_frame, scores_frame
+
+    return runs_frame(report) if show_runs else scores_frame(report)
+
+
+def _write_parquet(report: Any, show_runs: bool, out: BinaryIO) -> None:
+    frame = _frame(report, show_runs)
+    frame.to_parquet(out, index=False)
+
+
+def json_document(report: Any) -> dict[str, Any]:
+    """The JSON shape scripts rely on (issue 4)."""
+    from ..results.scores import run_row
+
+    scores = [
+        {
+            "org": s.org,
+            "system": s.system,
+            "system_name": s.system_name,
+            "benchmark": s.benchmark,
+            "division": s.division,
+            "ruleset": s.ruleset,
+            "minutes": s.minutes,
+            "valid": s.valid,
+            "reason": s.reason,
+            "runs_counted": s.runs_counted,
+            "rcp": {"verdict": s.rcp_verdict, "message": s.rcp_message},
+        }
+        for s in report.scores
+    ]
+    keys = (
+        "path",
+        "org",
+        "system",
+        "benchmark",
+        "minutes",
+        "status",
+        "converged",
+        "epochs_or_samples",
+        "global_batch_size",
+        "seeds",
+    )
+    runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
+    return {"scores": scores, "runs": runs}
+
+
+def _write_json(report: Any, out: TextIO) -> None:
+    import json
+
+    # json (not orjson): seeds and values are whatever the logs hold, Infinity included.
+    json.dump(json_document(report), out, indent=1, sort_keys=False, default=str)
+    out.write("\n")
+
+
+def _scores_table(report: Any, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    benchmarks = sorted({s.benchmark for s in report.scores})
+    rows: dict[tuple[Any, ...], dict[str, str]] = {}
+    for s in report.scores:
+        key = (s.org, s.system_name or s.system, s.division or "", s.status or "", s.accelerators)
+        cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
+        if s.rcp_verdict not in (None, "Pass"):
+            cell += f" (RCP {s.rcp_verdict})"
+        rows.setdefault(key, {})[s.benchmark] = cell
+    table = Table(box=None, header_style="bold", title="Time to train (minutes)")
+    for name in ("org", "system", "division", "availability", "accelerators", *benchmarks):
+        table.add_column(name, justify="right" if name in benchmarks else "left")
+    for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
+        org, system, division, status, accelerators = key
+        cells = [rows[key].get(b, "") for b in benchmarks]
+        table.add_row(org, system, division, status, _count(accelerators), *cells)
+    console = Console(file=out, width=None if out.isatty() else 200)
+    console.print(table)
+    for s in report.scores:
+        if not s.valid or (s.rcp_verdict not in (None, "Pass")):
+            why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
+            console.print(f"{s.org}/{s.system}/{s.benchmark}: {why}", highlight=False)
+
+
+def _count(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _runs_table(report: Any, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for name in ("path", "minutes", "status", "converged", "compliant", "epochs", "batch", "seeds"):
+        table.add_column(name)
+    for r in report.runs:
+        table.add_row(
+            r.path,
+            "" if r.minutes is None else f"{r.minutes:.2f}",
+            r.status or "",
+            "yes" if r.converged else "no",
+            "yes" if r.compliant else "no",
+            "" if r.epochs_or_samples is None else f"{r.epochs_or_samples:g}",
+            _count(r.global_batch_size),
+            ", ".join(str(s) for s in r.seeds),
+        )
+    Console(file=out, width=None if out.isatty() else 250).print(table)
