@@ -15,10 +15,12 @@ import click
 
 # name -> "module:function"; each command lives in its own module beside this one.
 COMMANDS: dict[str, str] = {
+    "check": "mllog_check.cli.check:check",
     "parse": "mllog_check.cli.parse:parse",
     "package": "mllog_check.cli.package:package",
     "audit": "mllog_check.cli.audit:audit",
     "cost": "mllog_check.cli.cost:cost",
+    "score": "mllog_check.cli.score:score",
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
