@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT
+
 from mllog_check import parse_text
 from mllog_check.problems import Severity
 from mllog_check.rules import (
@@ -62,13 +62,9 @@ def test_fixture_verdict(path: Path) -> None:
     else:
         assert not verdict.passed
         assert _errors(verdict) == [match.group(1)]
-    division, _, rest = path.name.partition("_")
-    assert verdict.division == (division if division != "sample" else "closed")
-    assert (
-        verdict.benchmark is not None
-        and rest.startswith(verdict.benchmark)
-        or (division == "sample")
-    )
+    division, _, rest = path.name.removeprefix("sample_").partition("_")
+    assert verdict.division == division
+    assert verdict.benchmark is not None and rest.startswith(verdict.benchmark)
 
 
 def test_message_names_section_value_and_requirement() -> None:

@@ -48,7 +48,8 @@ def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = Fal
     from . import engine
 
     rules = load_ruleset(canonical(ruleset))
-    found, _ = engine.run(rules, result.path, result.records)
+    # An unreadable input has only its input error: rules on no records would just add noise.
+    found = [] if result.input_error else engine.run(rules, result.path, result.records)[0]
     problems = list(result.problems) + found
     if strict:
         problems = engine.promote(problems)

@@ -140,6 +140,9 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
         state.collected.setdefault(rec.key, []).append(metadata.get(spec.collect[0]))
     for advisory in spec.advisories:
         subject = rec.value if advisory.subject == "value" else metadata
+        named = advisory.fragment.schema.get("properties")
+        if advisory.subject == "metadata" and named:  # show what the rule is about
+            subject = {k: metadata.get(k) for k in sorted(named)}
         if not advisory.fragment.ok(subject):
             state.report(
                 advisory.code,

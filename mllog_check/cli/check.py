@@ -1,0 +1,74 @@
+"""``mllog-check check``: compliance of result logs with a round's rules.
+
+Kept light for the pre-commit hook: no pandas, scipy, matplotlib or rich here.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from pathlib import Path
+
+import click
+
+from ..inputs import expand
+from ..reporters import REPORTERS
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+
+# Inside a directory, these files are result logs (explicitly named files are always checked).
+RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz", "*.log", "*.log.gz")
+
+
+def is_result_log(path: Path) -> bool:
+    return any(fnmatch.fnmatch(path.name, pattern) for pattern in RESULT_PATTERNS)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--ruleset", default="1.0.0", show_default=True, help="Round: 1.0.0 or training-1.0.0."
+)
+@click.option("--strict", is_flag=True, help="Checks beyond the official ones (MLC1xx) fail too.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(REPORTERS)),
+    default="text",
+    show_default=True,
+    help="Output format (stdout).",
+)
+def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str) -> None:
+    """Check MLPerf Training result logs (files, directories, '-') for compliance.
+
+    Directories are walked in sorted order for result_*.txt and *.log files (gzip too).
+    Exit 0 when every log is compliant, 1 when some is not, 2 on a usage or input error.
+    """
+    from .. import reporters
+    from ..parsing import parse_source
+    from ..records import ParseResult
+    from ..rules import UnknownRuleset, check_log, load_ruleset
+
+    try:
+        load_ruleset(ruleset)
+    except UnknownRuleset as err:
+        click.echo(f"mllog-check check: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    sources, input_problems = expand(list(paths), accept=is_result_log)
+    verdicts = []
+    input_error = False
+    for problem in input_problems:
+        result = ParseResult(path=problem.path, input_error=problem.is_error)
+        result.problems.append(problem)
+        input_error |= problem.is_error
+        verdicts.append(check_log(result, ruleset, strict=strict))
+    for source in sources:
+        result = parse_source(source)
+        input_error |= result.input_error
+        verdicts.append(check_log(result, ruleset, strict=strict))
+    if not verdicts:
+        click.echo("mllog-check check: no result logs found", err=True)
+        sys.exit(EXIT_USAGE)
+    reporters.get(fmt)(verdicts, sys.stdout)
+    if input_error:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_OK if all(v.passed for v in verdicts) else EXIT_PROBLEMS)

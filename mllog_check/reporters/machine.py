@@ -1,0 +1,134 @@
+"""Machine formats: JSON (shape fixed by issue 3), JUnit XML, SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from ..problems import Problem, Severity
+from . import ordered
+
+
+def _problem(p: Problem) -> dict[str, Any]:
+    return {
+        "line": p.line,
+        "column": p.column,
+        "rule": p.rule,
+        "name": p.name,
+        "severity": str(p.severity),
+        "message": p.message,
+    }
+
+
+def as_dict(files: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "files": [
+            {
+                "path": f.path,
+                "verdict": "pass" if f.passed else "fail",
+                "division": f.division,
+                "benchmark": f.benchmark,
+                "ruleset": f.ruleset,
+                "problems": [_problem(p) for p in sorted(f.problems)],
+            }
+            for f in ordered(files)
+        ]
+    }
+
+
+def write_json(files: Sequence[Any], out: TextIO) -> None:
+    json.dump(as_dict(files), out, indent=2, sort_keys=False)
+    out.write("\n")
+
+
+def write_junit(files: Sequence[Any], out: TextIO) -> None:
+    """One testcase per file; a failing file has a <failure> listing its errors."""
+    import xml.etree.ElementTree as ET
+
+    from .text import problem_line
+
+    files = ordered(files)
+    failures = sum(1 for f in files if not f.passed)
+    suites = ET.Element("testsuites", name="mllog-check", tests=str(len(files)))
+    suites.set("failures", str(failures))
+    suite = ET.SubElement(suites, "testsuite", name="compliance", tests=str(len(files)))
+    suite.set("failures", str(failures))
+    for f in files:
+        case = ET.SubElement(suite, "testcase", name=f.path)
+        case.set("classname", f"{f.ruleset}.{f.division or 'unknown'}.{f.benchmark or 'unknown'}")
+        errors = [p for p in sorted(f.problems) if p.severity is Severity.ERROR]
+        if not f.passed:
+            failure = ET.SubElement(case, "failure", type="non-compliant")
+            failure.set("message", errors[0].message if errors else "input error")
+            failure.text = "\n".join(problem_line(p) for p in errors)
+        others = [p for p in sorted(f.problems) if p.severity is not Severity.ERROR]
+        if others:
+            ET.SubElement(case, "system-out").text = "\n".join(problem_line(p) for p in others)
+    ET.indent(suites)
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(ET.tostring(suites, encoding="unicode"))
+    out.write("\n")
+
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def write_sarif(files: Sequence[Any], out: TextIO) -> None:
+    """SARIF 2.1.0: rules from the catalog (those reported), one result per problem."""
+    from .. import __version__, catalog
+
+    files = ordered(files)
+    problems = [p for f in files for p in sorted(f.problems)]
+    codes = sorted({p.rule for p in problems})
+    index = {code: i for i, code in enumerate(codes)}
+    rules = []
+    for code in codes:
+        try:
+            info = catalog.get(code)
+        except KeyError:
+            rules.append({"id": code})
+            continue
+        rules.append(
+            {
+                "id": code,
+                "name": info.name,
+                "shortDescription": {"text": info.summary.split(". ")[0]},
+                "fullDescription": {"text": info.summary},
+                "defaultConfiguration": {"level": _LEVEL[info.severity]},
+                "helpUri": "https://github.com/mllog-check/mllog-check/blob/main/docs/rules.md",
+            }
+        )
+    results = [_sarif_result(p, index[p.rule]) for p in problems]
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "mllog-check",
+                        "version": __version__,
+                        "informationUri": "https://github.com/mllog-check/mllog-check",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    json.dump(log, out, indent=2)
+    out.write("\n")
+
+
+def _sarif_result(p: Problem, rule_index: int) -> dict[str, Any]:
+    location: dict[str, Any] = {"artifactLocation": {"uri": p.path}}
+    if p.line > 0:
+        location["region"] = {"startLine": p.line, "startColumn": max(p.column, 1)}
+    return {
+        "ruleId": p.rule,
+        "ruleIndex": rule_index,
+        "level": _LEVEL[p.severity],
+        "message": {"text": p.message},
+        "locations": [{"physicalLocation": location}],
+    }

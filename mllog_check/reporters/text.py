@@ -1,0 +1,49 @@
+"""Human text and GitHub Actions workflow commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from ..problems import Problem, Severity
+from . import ordered
+
+
+def problem_line(p: Problem) -> str:
+    """``path:line:col: MLC020 closed resnet (lars): ... [bad-value]``; warnings say so."""
+    level = "" if p.severity is Severity.ERROR else f"{p.severity}: "
+    name = f" [{p.name}]" if p.name else ""
+    return f"{p.location()}: {p.rule} {level}{p.message}{name}"
+
+
+def write_text(files: Sequence[Any], out: TextIO) -> None:
+    passed = 0
+    for f in ordered(files):
+        for p in sorted(f.problems):
+            out.write(problem_line(p) + "\n")
+        verdict = "pass" if f.passed else "FAIL"
+        passed += bool(f.passed)
+        chain = f"{f.division or '?'} {f.benchmark or '?'}"
+        out.write(f"{f.path}: {verdict} ({chain}, {f.ruleset})\n")
+    if len(files) > 1:
+        out.write(f"{len(files)} files: {passed} pass, {len(files) - passed} fail\n")
+
+
+def _escape(text: str, in_property: bool = False) -> str:
+    # GitHub workflow command escaping: data escapes %, CR, LF; properties also : and ,.
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if in_property:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def write_github(files: Sequence[Any], out: TextIO) -> None:
+    """``::error file=...,line=...,col=...,title=...::message`` per problem."""
+    levels = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    for f in ordered(files):
+        for p in sorted(f.problems):
+            props = [f"file={_escape(p.path, True)}"]
+            if p.line > 0:
+                props += [f"line={p.line}", f"col={max(p.column, 1)}"]
+            props.append(f"title={_escape(f'{p.rule} {p.name}'.strip(), True)}")
+            out.write(f"::{levels[p.severity]} {','.join(props)}::{_escape(p.message)}\n")

@@ -1,0 +1,78 @@
+"""``mllog-check check``: exit codes, directory walk, formats, determinism, light imports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from mllog_check.cli import cli
+
+CHECK = FIXTURES / "check"
+GOOD = str(CHECK / "sample_closed_resnet_lars.pass.txt")
+BAD = str(CHECK / "closed_resnet_lars.fail.MLC020.txt")
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["check", *args])
+    return result.exit_code, result.output
+
+
+def test_exit_codes() -> None:
+    assert _run(GOOD)[0] == 0
+    assert _run(GOOD, BAD)[0] == 1
+    assert _run("no/such/file.txt")[0] == 2
+    code, out = _run("--ruleset", "0.1.0", GOOD)
+    assert code == 2 and "unknown ruleset" in out
+    assert _run("--format", "yaml", GOOD)[0] == 2
+    assert _run("--ruleset", "training-1.0.0", GOOD)[0] == 0
+
+
+def test_strict_turns_warnings_into_failure(tmp_path: Path) -> None:
+    log = tmp_path / "result_0.txt"
+    log.write_text(Path(GOOD).read_text().replace('"success"', '"aborted"'))
+    assert _run(str(log))[0] == 0
+    code, out = _run("--strict", str(log))
+    assert code == 1 and "MLC105" in out
+
+
+def test_directory_walk_takes_result_logs_only(tmp_path: Path) -> None:
+    tree = tmp_path / "results" / "sys" / "resnet"
+    tree.mkdir(parents=True)
+    shutil.copy(GOOD, tree / "result_0.txt")
+    shutil.copy(BAD, tree / "result_1.txt")
+    shutil.copy(BAD, tree / "train.log")
+    (tree / "README.md").write_text("not a log\n")
+    (tree / ".result_0.txt.swp").write_text("junk\n")
+    code, out = _run("--format", "json", str(tmp_path))
+    assert code == 1
+    paths = [f["path"] for f in json.loads(out)["files"]]
+    assert [Path(p).name for p in paths] == ["result_0.txt", "result_1.txt", "train.log"]
+    assert _run("--format", "json", str(tmp_path)) == (code, out)  # identical run to run
+
+
+def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:
+    code, out = _run(str(tmp_path))
+    assert code == 2 and "no result logs" in out
+
+
+def test_single_file_path_stays_light() -> None:
+    # The pre-commit hook runs this: no pandas, scipy, matplotlib, pyarrow or rich.
+    probe = (
+        "import sys\n"
+        "from mllog_check.cli import main\n"
+        "try:\n"
+        f"    main(['check', {GOOD!r}])\n"
+        "except SystemExit as e:\n"
+        "    assert e.code == 0, e.code\n"
+        "heavy = {'pandas', 'scipy', 'matplotlib', 'pyarrow', 'rich'} & set(sys.modules)\n"
+        "print(sorted(heavy))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"

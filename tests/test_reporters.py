@@ -1,0 +1,96 @@
+"""Every output format of the reporters registry, parsed back."""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from mllog_check import reporters
+from mllog_check.rules import check_file
+
+CHECK = FIXTURES / "check"
+GOOD = str(CHECK / "sample_closed_resnet_lars.pass.txt")
+BAD = str(CHECK / "closed_resnet_lars.fail.MLC020.txt")
+WARN_TEXT = (CHECK / "closed_ssd.pass.txt").read_text()
+
+
+def _render(fmt: str, paths: list[str]) -> str:
+    out = io.StringIO()
+    reporters.get(fmt)([check_file(p) for p in paths], out)
+    return out.getvalue()
+
+
+def test_registry_has_the_five_formats() -> None:
+    assert reporters.names() == ["github", "json", "junit", "sarif", "text"]
+    with pytest.raises(KeyError):
+        reporters.get("xml")
+
+
+def test_json_shape_and_order() -> None:
+    data = json.loads(_render("json", [GOOD, BAD]))
+    assert [f["path"] for f in data["files"]] == sorted([GOOD, BAD])
+    bad, good = data["files"]
+    assert good["verdict"] == "pass" and good["problems"] == []
+    assert bad["verdict"] == "fail"
+    assert (bad["division"], bad["benchmark"], bad["ruleset"]) == (
+        "closed",
+        "resnet",
+        "training-1.0.0",
+    )
+    [problem] = bad["problems"]
+    assert set(problem) == {"line", "column", "rule", "name", "severity", "message"}
+    assert (problem["line"], problem["rule"], problem["severity"]) == (11, "MLC020", "error")
+    assert _render("json", [BAD, GOOD]) == _render("json", [GOOD, BAD])
+
+
+def test_text_lines() -> None:
+    text = _render("text", [BAD, GOOD])
+    assert f"{BAD}:11:1: MLC020 closed resnet (lars): lars_opt_end_learning_rate is 0.001, " in text
+    assert f"{GOOD}: pass (closed resnet, training-1.0.0)" in text
+    assert text.endswith("2 files: 1 pass, 1 fail\n")
+
+
+def test_junit_parses_with_failures() -> None:
+    root = ET.fromstring(_render("junit", [GOOD, BAD]))
+    assert root.tag == "testsuites" and root.get("failures") == "1" and root.get("tests") == "2"
+    cases = root.findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == sorted([GOOD, BAD])
+    failing = [c for c in cases if c.find("failure") is not None]
+    assert [c.get("name") for c in failing] == [BAD]
+    assert "MLC020" in (failing[0].find("failure").text or "")  # type: ignore[union-attr]
+
+
+def test_sarif_structure() -> None:
+    log = json.loads(_render("sarif", [GOOD, BAD, "missing-file.txt"]))
+    assert log["version"] == "2.1.0" and "sarif-2.1.0" in log["$schema"]
+    [run] = log["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    ids = [r["id"] for r in rules]
+    assert ids == sorted(ids) and "MLC020" in ids
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["level"] in {"error", "warning", "note"}
+        loc = result["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"]["uri"]
+        assert "region" not in loc or loc["region"]["startLine"] >= 1
+    bad = [r for r in run["results"] if r["ruleId"] == "MLC020"]
+    assert bad[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 11
+
+
+def test_github_annotations(tmp_path: Path) -> None:
+    lines = _render("github", [BAD]).splitlines()
+    assert lines == [
+        f"::error file={BAD},line=11,col=1,title=MLC020 bad-value::closed resnet (lars): "
+        "lars_opt_end_learning_rate is 0.001, must be 0.0001"
+    ]
+    # A warning, in a file whose name needs escaping in a property.
+    path = tmp_path / "a,b:c.txt"
+    path.write_text(WARN_TEXT.replace("[44, 55]", "[43, 55]"))
+    [annotation] = _render("github", [str(path)]).splitlines()
+    assert annotation.startswith("::warning file=") and "a%2Cb%3Ac.txt,line=" in annotation
+    assert "title=MLC102 ssd-first-boundary::" in annotation
