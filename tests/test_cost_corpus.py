@@ -98,11 +98,14 @@ def test_acceptance_from_official_scores(corpus: Path, oracle: Path) -> None:
     check_acceptance(compare(scores, load_catalog(SAMPLE), "DGX A100 640GB", ["resnet", "bert"]))
 
 
-def test_acceptance_from_the_logs(corpus: Path) -> None:
+def test_acceptance_from_the_logs(corpus: Path, oracle: Path) -> None:
     """mllog-check's own scores (mllog_check.results.compute_scores) give the same answer."""
     paths = [str(corpus / "v1.0" / f) for f in FOLDERS]
     report = cost.cost_report(paths, [SAMPLE], "DGX A100 640GB", ["resnet", "bert"])
     check_acceptance(report)
+    official = {(s.system, s.benchmark): s.minutes for s in oracle_scores(corpus, oracle)}
+    for row in report.rows:
+        assert row.minutes == pytest.approx(official[(row.system, row.benchmark)], abs=1e-9)
 
 
 @pytest.fixture
