@@ -92,8 +92,12 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
 
     validator = Draft202012Validator(round_schema(round_name))
     problems = []
+    seen: set[str] = set()
     for error in validator.iter_errors(desc.data):
         key = str(error.path[0]) if error.path else ""
+        if key and key in seen:  # one message per field (e.g. minLength and pattern)
+            continue
+        seen.add(key)
         line, col = position(desc.text, key)
         problems.append(_problem(desc.path, line, col, codes.SCHEMA, _message(error, key)))
     held = [
