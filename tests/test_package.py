@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, read_oracle
+
 from mllog_check.submission.package import check_package
 
 PKG = FIXTURES / "package"

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
+
 from mllog_check.submission import sysdesc
 
 V10_REQUIRED = 33
@@ -57,17 +57,9 @@ def test_bad_values_have_clear_messages(
     assert [rule for rule, _, _ in found] == ["MLP011"]
     assert needle in found[0][2]
     key = next(iter(change))
-    expected_line = (
-        json.dumps(data, indent=2)
-        .splitlines()
-        .index(
-            next(
-                l
-                for l in json.dumps(data, indent=2).splitlines()
-                if l.strip().startswith(f'"{key}"')
-            )
-        )
-        + 1
+    lines = json.dumps(data, indent=2).splitlines()
+    expected_line = 1 + next(
+        i for i, text in enumerate(lines) if text.strip().startswith(f'"{key}"')
     )
     assert found[0][1] == expected_line
 
