@@ -70,8 +70,10 @@ def compute_scores(paths: list[str], ruleset: str = "1.0.0") -> ScoreReport:
 def _ruleset(requested: str, result_set: ResultSet, results: list[ParseResult]) -> str:
     if requested != "auto":
         return requested
-    if result_set.round_hint in ROUND_RULESETS:
-        return ROUND_RULESETS[result_set.round_hint]
+    hint = result_set.round_hint
+    if hint is not None:
+        # v0.5 and v0.6 have no scoring data: their scores say so instead of guessing.
+        return ROUND_RULESETS.get(hint, f"{hint[1:]}.0")
     # From the logs: benchmarks that exist in one round only (refined elsewhere later).
     keys = {str(r.value) for res in results for r in res.records if r.key == "submission_benchmark"}
     if keys & {"gnmt", "transformer"}:
