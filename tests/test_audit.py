@@ -1,0 +1,129 @@
+"""The audit: every anomaly kind on hand-made fixtures, outputs, and the v1.0 corpus."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import FIXTURES, read_oracle
+
+from mllog_check.submission import codes
+from mllog_check.submission.audit import AuditError, check_output_dir, run_audit, write_outputs
+
+ROUND = FIXTURES / "audit/round"
+
+# One hand-made anomaly of each kind (fixtures/package/build.py writes them).
+EXPECTED = {
+    ("lines-after-run-stop", "Acme/results/acme-8x/resnet/result_0.txt"),
+    ("time-zero", "Acme/results/acme-8x/resnet/result_1.txt"),
+    ("time-constant", "Acme/results/acme-8x/resnet/result_2.txt"),
+    ("time-backwards", "Acme/results/acme-8x/resnet/result_3.txt"),
+    ("not-converged", "Acme/results/acme-8x/resnet/result_4.txt"),
+    ("aborted-run", "Acme/results/acme-16x/resnet/result_0.txt"),
+    ("repeated-seed", "Acme/results/acme-16x/resnet/result_2.txt"),
+    ("published-but-failing", "Acme/results/acme-16x/resnet/result_4.txt"),
+    ("duplicate-log", "Beta/results/beta-1/resnet/result_0.txt"),
+    ("org-mismatch", "Beta/results/beta-1/resnet/result_0.txt"),
+    ("stray-file", "Acme/systems/.acme-16x.json.swp"),
+}
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    code = "from mllog_check.cli import main; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+
+
+def test_every_kind_is_found_once_where_planted() -> None:
+    result = run_audit(ROUND, "1.0.0", jobs=1)
+    found = {(a.kind, a.path) for a in result.anomalies}
+    assert found >= EXPECTED
+    assert {kind for kind, _ in EXPECTED} == set(codes.ANOMALY_KINDS)
+    # Nothing planted in these files:
+    assert not {p for k, p in found if p.endswith("acme-16x/resnet/result_1.txt")}
+    lines = {
+        (a.kind, a.line) for a in result.anomalies if a.path.endswith("acme-8x/resnet/result_0.txt")
+    }
+    assert ("lines-after-run-stop", 30) in lines
+
+
+def test_clean_round_has_no_anomaly(tmp_path: Path) -> None:
+    result = run_audit(FIXTURES / "audit/clean", "1.0.0", jobs=1)
+    assert result.anomalies == [] and result.clean
+    assert len(result.runs) == 5 and [o["passed"] for o in result.orgs] == [True]
+
+
+def test_parallel_and_serial_agree() -> None:
+    one = run_audit(ROUND, "1.0.0", jobs=1)
+    two = run_audit(ROUND, "1.0.0", jobs=2)
+    assert one.anomalies == two.anomalies and one.runs == two.runs and one.orgs == two.orgs
+
+
+def test_outputs_load_with_pandas(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = run_cli("audit", str(ROUND), "--ruleset", "1.0.0", "--out", str(out), "--jobs", "2")
+    assert done.returncode == 1, done.stderr  # anomalies found
+    assert "Traceback" not in done.stderr and done.stderr == ""  # not a TTY: no progress bar
+    anomalies = pd.read_csv(out / "anomalies.csv")
+    assert list(anomalies.columns)[:7] == [
+        "org",
+        "system",
+        "benchmark",
+        "path",
+        "line",
+        "kind",
+        "message",
+    ]
+    assert set(anomalies["kind"]) <= set(codes.ANOMALY_KINDS)
+    assert pd.read_json(out / "anomalies.json").shape == anomalies.shape
+    runs = pd.read_parquet(out / "runs.parquet")
+    assert len(runs) == 15 and len(pd.read_csv(out / "runs.csv")) == 15
+    scores = pd.read_parquet(out / "scores.parquet")
+    assert {"org", "system", "benchmark"} <= set(scores.columns) and len(scores) == 3
+    assert set(pd.read_csv(out / "orgs.csv")["org"]) == {"Acme", "Beta"}
+
+
+def test_output_never_inside_the_audited_tree(tmp_path: Path) -> None:
+    with pytest.raises(AuditError):
+        check_output_dir(ROUND, ROUND / "Acme" / "out")
+    done = run_cli("audit", str(ROUND), "--out", str(ROUND / "report"))
+    assert done.returncode == 2 and not (ROUND / "report").exists()
+    assert run_cli("audit", str(tmp_path / "nope"), "--out", str(tmp_path / "o")).returncode == 2
+    # The round is not in the folder name: the ruleset must be given.
+    assert run_cli("audit", str(ROUND), "--out", str(tmp_path / "o")).returncode == 2
+
+
+def test_write_outputs_with_no_rows(tmp_path: Path) -> None:
+    empty = tmp_path / "v1.0"
+    empty.mkdir()
+    result = run_audit(empty)
+    assert result.ruleset == "1.0.0" and result.orgs == []
+    write_outputs(result, tmp_path / "out")
+    assert pd.read_parquet(tmp_path / "out/runs.parquet").columns[0] == "org"
+
+
+@pytest.mark.corpus
+def test_corpus_v1_0(corpus: Path, oracle: Path, tmp_path: Path) -> None:
+    out = tmp_path / "audit"
+    done = run_cli("audit", str(corpus / "v1.0"), "--out", str(out))
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    anomalies = pd.read_csv(out / "anomalies.csv")
+    strays = set(anomalies.loc[anomalies["kind"] == "stray-file", "path"])
+    assert {
+        "Graphcore/systems/.ipu-pod16-POPART.json.swp",
+        "Graphcore/systems/.ipu-pod64-POPART.json.swp",
+    } <= strays
+    failed = {
+        r["file"] for r in read_oracle(oracle, "runs_v1.0.csv") if r["run_stop_status"] != "success"
+    }
+    assert len(failed) == 5
+    assert failed == set(anomalies.loc[anomalies["kind"] == "not-converged", "path"])
+    runs = pd.read_parquet(out / "runs.parquet")
+    oracle_runs = {r["file"]: r for r in read_oracle(oracle, "runs_v1.0.csv")}
+    assert set(runs["path"]) == set(oracle_runs)
+    for row in runs.itertuples():
+        expected = oracle_runs[row.path]
+        assert row.run_stop_status == expected["run_stop_status"]
+        assert abs(row.minutes - float(expected["raw_minutes"])) < 1e-4
