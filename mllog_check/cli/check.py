@@ -26,8 +26,13 @@ def is_result_log(path: Path) -> bool:
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
-    "--ruleset", default="1.0.0", show_default=True, help="Round: 1.0.0 or training-1.0.0."
+    "--ruleset",
+    default="1.0.0",
+    show_default=True,
+    help="Round: 1.0.0 or training-1.0.0; 'auto' picks it per log from a round folder in the "
+    "path (v1.1/, training_results_v1.1/) or the log's content. 0.5.0: parse checks only.",
 )
+@click.option("-v", "--verbose", is_flag=True, help="Say which ruleset each log got, and why.")
 @click.option("--strict", is_flag=True, help="Checks beyond the official ones (MLC1xx) fail too.")
 @click.option(
     "--format",
@@ -37,7 +42,7 @@ def is_result_log(path: Path) -> bool:
     show_default=True,
     help="Output format (stdout).",
 )
-def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str) -> None:
+def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str, verbose: bool) -> None:
     """Check MLPerf Training result logs (files, directories, '-') for compliance.
 
     Directories are walked in sorted order for result_*.txt and *.log files (gzip too).
@@ -46,10 +51,12 @@ def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str) -> None:
     from .. import reporters
     from ..parsing import parse_source
     from ..records import ParseResult
-    from ..rules import UnknownRuleset, check_log, load_ruleset
+    from ..rules import UnknownRuleset, check_log, detect, load_ruleset
 
+    auto = detect.needs_detection(ruleset)
     try:
-        load_ruleset(ruleset)
+        if not auto:
+            load_ruleset(ruleset)
     except UnknownRuleset as err:
         click.echo(f"mllog-check check: {err}", err=True)
         sys.exit(EXIT_USAGE)
@@ -60,11 +67,30 @@ def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str) -> None:
         result = ParseResult(path=problem.path, input_error=problem.is_error)
         result.problems.append(problem)
         input_error |= problem.is_error
+        if auto:  # nothing was read, so no round to detect
+            verdicts.append(detect.parse_only(result, ruleset))
+            continue
         verdicts.append(check_log(result, ruleset, strict=strict))
     for source in sources:
         result = parse_source(source)
         input_error |= result.input_error
-        verdicts.append(check_log(result, ruleset, strict=strict))
+        if not auto:
+            verdicts.append(check_log(result, ruleset, strict=strict))
+            continue
+        try:  # --ruleset auto (or 0.5.0): never guess; no evidence is a usage error
+            verdict, found = detect.check_detected(result, ruleset, strict=strict)
+        except detect.DetectionError as err:
+            click.echo(f"mllog-check check: {err}", err=True)
+            sys.exit(EXIT_USAGE)
+        if verbose:
+            click.echo(f"{result.path}: {found.describe()}", err=True)
+        if not found.has_rules:
+            click.echo(
+                f"{result.path}: no compliance rules exist for round {found.ruleset}; "
+                "parse checks only",
+                err=True,
+            )
+        verdicts.append(verdict)
     if not verdicts:
         click.echo("mllog-check check: no result logs found", err=True)
         sys.exit(EXIT_USAGE)

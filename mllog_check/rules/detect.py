@@ -13,8 +13,12 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..records import Generation, Record
+from ..records import Generation, ParseResult, Record
+
+if TYPE_CHECKING:
+    from . import LogVerdict
 
 # Rounds mllog-check knows, oldest first. v0.5 has no compliance rules (parse-level only).
 ROUNDS: tuple[str, ...] = ("0.5.0", "0.6.0", "0.7.0", "1.0.0", "1.1.0", "2.0.0")
@@ -140,3 +144,43 @@ def _benchmarks(records: Sequence[Record]) -> set[str]:
 
 def _marker(generation: str) -> str:
     return {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}.get(generation, generation)
+
+
+def needs_detection(flag: str) -> bool:
+    """Whether a --ruleset value goes through detection: 'auto', or a round without rules."""
+    if flag.strip().lower() == "auto":
+        return True
+    try:
+        return normalize_ruleset(flag) in NO_RULES_ROUNDS
+    except DetectionError:
+        return False  # a ruleset file path or a name the loader judges
+
+
+def check_detected(
+    result: ParseResult, flag: str = "auto", *, strict: bool = False
+) -> tuple[LogVerdict, Detection]:
+    """Check one parsed log with the round detection picks (DetectionError when none).
+
+    A round without compliance rules (v0.5) gets a parse-only verdict.
+    """
+    from . import check_log
+    from .loader import PREFIX
+
+    detection = detect(result.path, result.records, flag)
+    if detection.has_rules:
+        return check_log(result, detection.ruleset, strict=strict), detection
+    return parse_only(result, PREFIX + detection.ruleset), detection
+
+
+def parse_only(result: ParseResult, ruleset: str) -> LogVerdict:
+    """The verdict of the parse alone (no compliance rules apply, or none could be chosen)."""
+    from . import LogVerdict
+
+    return LogVerdict(
+        path=result.path,
+        passed=result.ok,
+        division=None,
+        benchmark=None,
+        ruleset=ruleset,
+        problems=sorted(result.problems),
+    )
