@@ -11,6 +11,7 @@ Rule ids are ``<section>.<key>``.
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -138,25 +139,46 @@ def _locate(name: str, here: Path) -> Path:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """A rule file's data, validated against ruleset.schema.json (jsonschema).
+
+    The validated data is remembered by content (sha256 of the file and the schema) as
+    JSON in the user's cache folder, so that the pre-commit hook neither parses YAML nor
+    imports jsonschema on every run; any change to either file validates again. A cache
+    that cannot be read or written is simply not used.
+    """
+    import hashlib
+    import json
+
+    raw = path.read_bytes()
+    schema_path = rules_dir() / "ruleset.schema.json"
+    digest = hashlib.sha256(raw + b"\0" + schema_path.read_bytes()).hexdigest()
+    stamp = _cache_dir() / f"{digest}.json"
+    try:
+        cached: dict[str, Any] = json.loads(stamp.read_text(encoding="utf-8"))
+        return cached
+    except (OSError, ValueError):
+        pass
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    with open(path, encoding="utf-8") as handle:
-        document = yaml.load(handle, Loader=loader)
-    errors = validate_document(document, _format_schema())
+    document = yaml.load(raw.decode("utf-8"), Loader=loader)
+    errors = validate_document(document, json.loads(schema_path.read_text(encoding="utf-8")))
     if errors:
         raise RulesetError(f"{path}: " + "; ".join(errors))
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        temporary = stamp.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(document), encoding="utf-8")
+        temporary.replace(stamp)  # atomic: concurrent hooks never read half a file
+    except OSError:
+        pass
     assert isinstance(document, dict)
     return document
 
 
-@cache
-def _format_schema() -> dict[str, Any]:
-    import json
-
-    with open(rules_dir() / "ruleset.schema.json", encoding="utf-8") as handle:
-        schema: dict[str, Any] = json.load(handle)
-    return schema
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mllog-check" / "validated-rules"
 
 
 def _resolve(name: str, here: Path, seen: tuple[str, ...]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
@@ -73,9 +74,123 @@ def _validator_class() -> Any:
 
 
 def compile_fragment(schema: dict[str, Any]) -> Compiled:
-    """A validator for one fragment; built at ruleset load, reused for every record."""
+    """A validator for one fragment; built at ruleset load, reused for every record.
+
+    Fragments that use only the keywords below run on a small direct evaluator with
+    jsonschema's semantics (tests/test_rules_schema.py checks the two agree), so that a
+    single-file check does not import jsonschema; any other keyword goes to jsonschema.
+    """
+    if _supported(schema):
+        return _Fast(schema)
     validator: Compiled = _validator_class()(schema)
     return validator
+
+
+def jsonschema_validator(schema: dict[str, Any]) -> Compiled:
+    """The reference validator (jsonschema with the two extra keywords)."""
+    validator: Compiled = _validator_class()(schema)
+    return validator
+
+
+_SUB = ("not",)
+_LEAF = {
+    "type",
+    "const",
+    "enum",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "required",
+    "minItems",
+    "maxItems",
+    "xMultipleOf",
+    "xPowerOfTwoTimes",
+}
+_TYPES: dict[str, Any] = {
+    "number": lambda v: _is_number(v),
+    "integer": lambda v: _is_number(v) and float(v).is_integer(),
+    "string": lambda v: isinstance(v, str),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _supported(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    for keyword, arg in schema.items():
+        if keyword in _LEAF:
+            if keyword == "type" and arg not in _TYPES:
+                return False
+        elif keyword in _SUB:
+            if not _supported(arg):
+                return False
+        elif keyword == "properties":
+            if not all(_supported(sub) for sub in arg.values()):
+                return False
+        elif keyword == "prefixItems":
+            if not all(_supported(sub) for sub in arg):
+                return False
+        else:
+            return False
+    return True
+
+
+def equal(a: Any, b: Any) -> bool:
+    """JSON equality as jsonschema's const/enum see it: true is not 1, 1 is 1.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(equal(a[k], b[k]) for k in a)
+    if isinstance(a, list | dict) or isinstance(b, list | dict):
+        return False
+    return bool(a == b)
+
+
+@dataclass(frozen=True, eq=True)
+class _Fast:
+    """Direct evaluation of a supported fragment (no jsonschema import)."""
+
+    schema: dict[str, Any]
+
+    def is_valid(self, instance: Any) -> bool:
+        return _valid(self.schema, instance)
+
+
+def _valid(schema: dict[str, Any], v: Any) -> bool:
+    return all(_KEYWORDS[keyword](arg, v) for keyword, arg in schema.items())
+
+
+def _bound(test: Any) -> Any:
+    return lambda arg, v: not _is_number(v) or test(v, arg)
+
+
+_KEYWORDS: dict[str, Any] = {
+    "type": lambda arg, v: _TYPES[arg](v),
+    "const": lambda arg, v: equal(v, arg),
+    "enum": lambda arg, v: any(equal(v, x) for x in arg),
+    "not": lambda arg, v: not _valid(arg, v),
+    "minimum": _bound(lambda v, a: v >= a),
+    "maximum": _bound(lambda v, a: v <= a),
+    "exclusiveMinimum": _bound(lambda v, a: v > a),
+    "exclusiveMaximum": _bound(lambda v, a: v < a),
+    "required": lambda arg, v: not isinstance(v, dict) or all(k in v for k in arg),
+    "properties": lambda arg, v: (
+        not isinstance(v, dict) or all(_valid(sub, v[k]) for k, sub in arg.items() if k in v)
+    ),
+    "minItems": lambda arg, v: not isinstance(v, list) or len(v) >= arg,
+    "maxItems": lambda arg, v: not isinstance(v, list) or len(v) <= arg,
+    "prefixItems": lambda arg, v: (
+        not isinstance(v, list) or all(_valid(sub, x) for sub, x in zip(arg, v, strict=False))
+    ),
+    "xMultipleOf": lambda arg, v: multiple_of(v, arg),
+    "xPowerOfTwoTimes": lambda arg, v: power_of_two_times(v, arg),
+}
 
 
 def validate_document(document: Any, schema: dict[str, Any]) -> list[str]:
