@@ -181,9 +181,14 @@ def test_cli_refuses_open_vs_closed(oracle_backed: Path) -> None:
     assert "mixed divisions (closed, open)" in doc["note"]
 
 
+def test_cli_unreadable_path_exits_2(corpus: Path) -> None:
+    code, out = run([str(corpus / "v1.0" / "Nobody"), "--prices", SAMPLE])
+    assert code == 2 and "Nobody: no such results folder" in out
+
+
 def test_cli_unpriced_system_exits_2(oracle_backed: Path) -> None:
     code, out = run([str(oracle_backed / "Graphcore/results/ipu-pod64-TF1"), "--prices", SAMPLE])
-    assert code == 2 and "no price for system 'ipu-pod64-TF1'" in out
+    assert code == 2 and "no price for system(s) ipu-pod64-TF1 (IPU-POD64, resnet)" in out
 
 
 def test_open_vs_closed_from_the_logs(corpus: Path) -> None:

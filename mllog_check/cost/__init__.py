@@ -12,6 +12,8 @@ from typing import Any
 from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
 from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs
 
+INPUT_ERROR = "MLS010"  # the parser's "input could not be read" code (catalog.py)
+
 __all__ = [
     "NOTE",
     "CostError",
@@ -50,5 +52,9 @@ def cost_report(
 ) -> CostReport:
     """Scores from the logs + prices from the catalogs → the comparison."""
     prices = load_catalogs(list(price_files))
-    scores = scores_from_logs(paths, ruleset=ruleset).scores
-    return compare(scores, prices, baseline, benchmarks, allow_mixed)
+    scored = scores_from_logs(paths, ruleset=ruleset)
+    # An unreadable input (MLS010) would silently drop a row from the comparison.
+    unread = [p for p in scored.problems if p.rule == INPUT_ERROR]
+    if unread:
+        raise CostError("; ".join(f"{p.location()}: {p.message}" for p in sorted(unread)))
+    return compare(scored.scores, prices, baseline, benchmarks, allow_mixed)

@@ -103,8 +103,7 @@ class CostReport:
 
 def find_price(score: ScoreLike, prices: Sequence[PriceEntry]) -> PriceEntry:
     """The one catalog entry naming this score's folder or system_name; else CostError."""
-    name = score.system_name or ""
-    found = [p for p in prices if p.matches(score.system) or (name and p.matches(name))]
+    found = [p for p in prices if _names(score, p)]
     if not found:
         raise CostError(
             f"no price for system {score.system!r} (system_name {score.system_name!r}, "
@@ -125,12 +124,13 @@ def compare(
     allow_mixed: bool = False,
 ) -> CostReport:
     """Price every score, check the comparison is fair, and compute the columns."""
-    chosen = [s for s in scores if not benchmarks or s.benchmark in benchmarks]
+    wanted = {b.lower() for b in benchmarks}
+    chosen = [s for s in scores if not wanted or s.benchmark.lower() in wanted]
     if not chosen:
         raise CostError("no scores to compare (check the paths and --benchmark)")
     # Fairness first: a refused comparison is refused whatever the catalog says.
     footnotes = _check_mix(chosen, allow_mixed)
-    priced = [(s, find_price(s, prices)) for s in chosen]
+    priced = _price_all(chosen, prices)
     _check_prices([p for _, p in priced])
     rows: list[CostRow] = []
     for bench in sorted({s.benchmark for s, _ in priced}):
@@ -139,8 +139,9 @@ def compare(
     if baseline is not None and not any(r.is_baseline for r in rows):
         raise CostError(f"baseline {baseline!r} matches no priced result")
     for score, _ in priced:
+        # v1.0 RCP checks are pass/fail (shared NOTES); anything but a pass is disclosed.
         verdict = str(getattr(score, "rcp_verdict", "") or "")
-        if "fail" in verdict.lower():
+        if verdict and verdict.lower() != "pass":
             footnotes.append(f"{score.system} {score.benchmark}: RCP verdict {verdict!r}")
         if not score.valid or score.minutes is None:
             footnotes.append(
@@ -148,6 +149,30 @@ def compare(
                 f"({score.reason or 'no score'}); no perf/$ computed"
             )
     return CostReport(rows=rows, footnotes=footnotes, baseline=baseline)
+
+
+def _price_all(
+    scores: list[ScoreLike], prices: Sequence[PriceEntry]
+) -> list[tuple[ScoreLike, PriceEntry]]:
+    """Price every score; name every unpriced system at once, not only the first."""
+    priced, missing = [], []
+    for score in scores:
+        if any(_names(score, p) for p in prices):
+            priced.append((score, find_price(score, prices)))
+        else:
+            missing.append(f"{score.system} ({score.system_name or '?'}, {score.benchmark})")
+    if missing:
+        raise CostError(
+            f"no price for system(s) {', '.join(sorted(set(missing)))}: add them (or aliases) "
+            "to a price catalog, or leave their logs out"
+        )
+    return priced
+
+
+def _names(score: ScoreLike, price: PriceEntry) -> bool:
+    return price.matches(score.system) or bool(
+        score.system_name and price.matches(score.system_name)
+    )
 
 
 def _check_prices(priced: list[PriceEntry]) -> None:
@@ -183,7 +208,7 @@ def _check_mix(scores: list[ScoreLike], allow_mixed: bool) -> list[str]:
 def _division(value: str | None) -> str:
     # v1.0 PCL writes "close"; capitalised "Closed" occurs (shared NOTES, system descriptions).
     low = (value or "").strip().lower()
-    return "closed" if low in ("close", "closed") else low
+    return "closed" if low in ("close", "closed") else low or "unknown"
 
 
 def _is_baseline(score: ScoreLike, price: PriceEntry, baseline: str | None) -> bool:
