@@ -86,7 +86,8 @@ UNREADABLE = _p(
     "MLP008",
     "unreadable-file",
     E,
-    "A file of the submission cannot be read (permissions, broken link, a folder).",
+    "A system description or a folder of the submission cannot be read (permissions, "
+    "broken link, a folder named like a file); unreadable logs are the parser's MLS010.",
     "a systems/<system>.json that is a folder (built by tests/test_package.py)",
 )
 INVALID_JSON = _p(
@@ -187,7 +188,8 @@ TIME_CONSTANT = _a(
 TIME_BACKWARDS = _a(
     "MLA004",
     "time-backwards",
-    "time_ms goes backwards by more than a second between consecutive records.",
+    "time_ms goes backwards by more than a second between consecutive timed records "
+    "(init/run/epoch/block/eval; interleaved ranks jitter by milliseconds).",
 )
 DUPLICATE_LOG = _a(
     "MLA005",
