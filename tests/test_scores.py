@@ -1,0 +1,209 @@
+"""Scores on small hand-specified results trees (fixtures/score/, see generate.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from mllog_check.cli import cli
+from mllog_check.results import compute_scores, olympic_mean, runs_frame, scores_frame
+from mllog_check.results.scoring import UnknownRound, scoring_for, target_reached
+
+SCORE = FIXTURES / "score"
+
+
+def _one(case: str, ruleset: str = "1.0.0"):  # type: ignore[no-untyped-def]
+    report = compute_scores([str(SCORE / case)], ruleset=ruleset)
+    (score,) = report.scores
+    return score, report
+
+
+def test_olympic_mean_drops_fastest_and_slowest() -> None:
+    assert olympic_mean([10.0, 14.0, 11.0, 13.0, 12.0], 1) == 12.0
+    assert olympic_mean([1.0, 2.0, 3.0, 4.0, 100.0, 0.5], 1) == 2.5
+    # unet3d: 4 + 4 from 40 runs
+    assert olympic_mean([float(i) for i in range(40)], 4) == pytest.approx(19.5)
+    # one failed run already stands for the slowest: only the fastest is dropped
+    assert olympic_mean([10.0, 11.0, 12.0, 13.0], 1, already_dropped=1) == 12.0
+    assert olympic_mean([5.0], 1) is None
+
+
+def test_valid_score_and_columns() -> None:
+    score, report = _one("olympic")
+    assert (score.org, score.system, score.benchmark, score.division) == (
+        "Example",
+        "sys8",
+        "resnet",
+        "closed",
+    )
+    assert score.minutes == pytest.approx(12.0) and score.valid and score.runs_counted == 5
+    assert (score.system_name, score.status, score.accelerators) == ("Example 8x", "onprem", 8)
+    assert report.problems == []
+    run = report.runs[0]
+    assert (run.minutes, run.status, run.converged, run.compliant) == (10.0, "success", True, True)
+    assert (run.epochs_or_samples, run.global_batch_size, run.seeds) == (40.0, 3264, (0,))
+
+
+def test_one_failed_run_counts_as_the_slowest() -> None:
+    score, report = _one("one_failed")
+    # 10, 11, 12, 13 + an aborted run: drop 10 (fastest); the abort is the dropped slowest
+    assert score.valid and score.minutes == pytest.approx(12.0) and score.runs_counted == 4
+    assert "1 failed run" in score.reason
+    aborted = [r for r in report.runs if r.status == "abort"]
+    assert len(aborted) == 1 and not aborted[0].converged and aborted[0].epochs_or_samples is None
+
+
+@pytest.mark.parametrize(
+    ("case", "rule", "reason"),
+    [
+        ("too_few", "MLR001", "4 runs; round v1.0 requires exactly 5"),
+        ("two_failed", "MLR002", "2 runs failed"),
+    ],
+)
+def test_invalid_results_say_why(case: str, rule: str, reason: str) -> None:
+    score, report = _one(case)
+    assert not score.valid and score.minutes is None and reason in score.reason
+    assert rule in {p.rule for p in report.problems}
+
+
+def test_untimed_run_is_dropped_and_reported() -> None:
+    score, report = _one("no_run_stop")
+    assert score.valid and score.runs_counted == 4
+    (problem,) = [p for p in report.problems if p.rule == "MLR003"]
+    assert problem.path.endswith("result_4.txt")
+
+
+def test_run_count_is_a_minimum_from_v1_1() -> None:
+    score, _ = _one("too_few", ruleset="1.1.0")
+    assert not score.valid and "at least 5" in score.reason
+    score, _ = _one("olympic", ruleset="1.1.0")
+    assert score.valid
+
+
+def test_six_runs_are_invalid_in_v1_0_but_fine_in_v1_1(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    shutil.copytree(SCORE / "olympic", tree)
+    folder = tree / "Example" / "results" / "sys8" / "resnet"
+    text = (folder / "result_4.txt").read_text().replace('"seed", "value": 4', '"seed", "value": 5')
+    (folder / "result_5.txt").write_text(text)
+    v10 = compute_scores([str(tree)], "1.0.0").scores[0]
+    v11 = compute_scores([str(tree)], "1.1.0").scores[0]
+    assert not v10.valid and "exactly 5" in v10.reason
+    assert v11.valid and v11.runs_counted == 6
+
+
+def test_scaling_json_is_read_not_written(tmp_path: Path) -> None:
+    tree = tmp_path / "t"
+    shutil.copytree(SCORE / "olympic", tree)
+    scaling = tree / "Example" / "results" / "sys8" / "resnet" / "scaling.json"
+    scaling.write_text('{"scaling_factor": 1.5}')
+    score = compute_scores([str(tree)], "1.0.0").scores[0]
+    assert score.raw_minutes == pytest.approx(12.0) and score.minutes == pytest.approx(18.0)
+    assert score.scaling_factor == 1.5 and "scaled by 1.5" in score.reason
+    assert scaling.read_text() == '{"scaling_factor": 1.5}'
+
+
+def test_unknown_ruleset_and_benchmark_are_invalid_with_reason(tmp_path: Path) -> None:
+    score, _ = _one("olympic", ruleset="9.9.9")
+    assert not score.valid and "no scoring data for ruleset 9.9.9" in score.reason
+    tree = tmp_path / "t"
+    shutil.copytree(SCORE / "olympic", tree)
+    (tree / "Example" / "results" / "sys8" / "resnet").rename(
+        tree / "Example" / "results" / "sys8" / "gnmt"
+    )
+    score = compute_scores([str(tree)], "1.0.0").scores[0]
+    assert not score.valid and "gnmt is not a benchmark of round v1.0" in score.reason
+
+
+def test_auto_ruleset_from_folder_name(tmp_path: Path) -> None:
+    tree = tmp_path / "training_results_v1.1"
+    shutil.copytree(SCORE / "too_few", tree)
+    score = compute_scores([str(tree)], "auto").scores[0]
+    assert score.ruleset == "1.1.0"
+
+
+def test_scoring_data_inherits_round_by_round() -> None:
+    v07, v10, v20 = scoring_for("0.7.0"), scoring_for("v1.0"), scoring_for("2.0.0")
+    assert {"gnmt", "transformer"} <= set(v07.benchmarks) and "rnnt" not in v07.benchmarks
+    assert "gnmt" not in v10.benchmarks and v10.benchmarks["unet3d"].runs == 40
+    assert v10.benchmarks["unet3d"].drop == 4 and v10.benchmarks["bert"].runs == 10
+    assert v07.benchmarks["bert"].target == {"min": 0.712}
+    assert v10.benchmarks["bert"].target == {"min": 0.72}
+    assert v20.benchmarks["ssd"].target == {"min": 0.34} and v20.run_count == "minimum"
+    assert v10.run_count == "exact" and v20.rcp == "training_2.0.0"
+    with pytest.raises(UnknownRound):
+        scoring_for("0.6.0")
+
+
+def test_quality_targets() -> None:
+    assert target_reached({"min": 0.759}, 0.7601) and not target_reached({"min": 0.759}, 0.75)
+    assert not target_reached({"min": 0.759}, 1.0)  # accuracies stay below 1
+    assert target_reached({"max": 0.058}, 0.05) and not target_reached({"max": 0.058}, 0.0)
+    mask = {"min": {"BBOX": 0.377, "SEGM": 0.339}}
+    assert target_reached(mask, {"BBOX": 0.38, "SEGM": 0.34})
+    assert not target_reached(mask, {"BBOX": 0.38, "SEGM": 0.3}) and not target_reached(mask, 0.5)
+
+
+def test_frames() -> None:
+    report = compute_scores([str(SCORE / "olympic"), str(SCORE / "two_failed")], "1.0.0")
+    scores, runs = scores_frame(report), runs_frame(report)
+    assert len(scores) == 2 and len(runs) == 10
+    assert {"minutes", "valid", "reason", "rcp_verdict", "accelerators"} <= set(scores.columns)
+    assert list(runs["seeds"].iloc[0]) == [0]
+
+
+def test_cli_json_shape_and_exit_codes() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["score", str(SCORE / "olympic"), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"scores", "runs"}
+    assert set(doc["scores"][0]) == {
+        "org",
+        "system",
+        "system_name",
+        "benchmark",
+        "division",
+        "ruleset",
+        "minutes",
+        "valid",
+        "reason",
+        "runs_counted",
+        "rcp",
+    }
+    assert set(doc["scores"][0]["rcp"]) == {"verdict", "message"}
+    assert set(doc["runs"][0]) == {
+        "path",
+        "org",
+        "system",
+        "benchmark",
+        "minutes",
+        "status",
+        "converged",
+        "epochs_or_samples",
+        "global_batch_size",
+        "seeds",
+    }
+    bad = runner.invoke(cli, ["score", str(SCORE / "two_failed")])
+    assert bad.exit_code == 1 and "MLR002" in bad.stderr
+    missing = runner.invoke(cli, ["score", str(SCORE / "does-not-exist")])
+    assert missing.exit_code == 2
+
+
+def test_cli_table_csv_and_parquet(tmp_path: Path) -> None:
+    runner = CliRunner()
+    table = runner.invoke(cli, ["score", str(SCORE / "olympic")])
+    assert table.exit_code == 0 and "Example 8x" in table.stdout and "12.00" in table.stdout
+    csv_runs = runner.invoke(cli, ["score", str(SCORE / "olympic"), "--runs", "--format", "csv"])
+    assert csv_runs.stdout.splitlines()[0].startswith("path,org,system,benchmark")
+    assert len(csv_runs.stdout.splitlines()) == 6
+    out = tmp_path / "s.parquet"
+    runner.invoke(cli, ["score", str(SCORE / "olympic"), "--format", "parquet", "-o", str(out)])
+    import pandas as pd
+
+    assert pd.read_parquet(out)["minutes"].tolist() == [12.0]
