@@ -37,11 +37,19 @@ def _check(text: str) -> set[str]:
     return {p.rule for p in check_log(parse_text(text, "example.txt")).problems}
 
 
+def _score(folder: str) -> set[str]:
+    # "score" examples name a fixture folder (fixtures/score/<case>), not log text.
+    from mllog_check.results.codes import run_example
+
+    return {p.rule for p in run_example(folder)}
+
+
 # stage -> runner; other stages ("score", "package", "audit") add theirs here.
 RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "parse": _parse,
     "parse-utf16": _parse_utf16,
     "check": _check,
+    "score": _score,
 }
 
 # Rules whose example is empty on purpose, with the reason (tested elsewhere).
