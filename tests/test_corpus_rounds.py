@@ -85,9 +85,7 @@ def test_official_failures_are_quality_targets(
     assert set(found) == codes
 
 
-def test_v1_1_differs_from_today_only_on_weights_initialization(
-    corpus: Path, oracle: Path
-) -> None:
+def test_v1_1_differs_from_today_only_on_weights_initialization(corpus: Path, oracle: Path) -> None:
     """4.1.68 fails v1.1 logs the era tool passed; all and only the listed files, all weights."""
     listed = _differences("v1.1")
     assert listed, "tests/data/compliance_differences_v1.1.yaml is empty"
@@ -117,7 +115,7 @@ def test_v0_6_failures_match_the_official_reasons(corpus: Path) -> None:
         messages = " ".join(p.message for p in verdict.problems)
         first = row["first_message"]
         if row["official_crash"]:  # 'mask' is not a v0.6 benchmark name
-            assert "submission_benchmark is \"mask\"" in messages
+            assert 'submission_benchmark is "mask"' in messages
         elif first.startswith("Required") or first.startswith("CHECK for"):
             key = first.split("'")[1]
             assert key in messages, (row["file"], first)
