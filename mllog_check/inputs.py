@@ -7,7 +7,7 @@ target stays inside the tree; a link leaving it is reported, never read.
 from __future__ import annotations
 
 import codecs
-import gzip
+import itertools
 import os
 import sys
 import zlib
@@ -99,6 +99,10 @@ def walk(
                 continue
             if accept is None or accept(file):
                 sources.append(Source(str(file), file))
+    # os.walk gives a folder's files before its subfolders; sort whole paths instead
+    # (by components, so "a/z" comes before "a.txt/..." and "b").
+    sources.sort(key=lambda s: s.path.parts if s.path else ())
+    problems.sort(key=lambda p: Path(p.path).parts)
     return sources, problems
 
 
@@ -141,65 +145,84 @@ def read_chunks(stream: BinaryIO, state: ReadState) -> Iterator[bytes]:
 
     gzip is recognised by its magic number, UTF-16 and UTF-8 by their byte-order
     marks. A failure midway (truncated gzip, I/O error) ends the stream and is
-    recorded in ``state.error``; what was read before it is kept.
+    recorded in ``state.error``; everything decoded before it is yielded first.
     """
     try:
         head = stream.read(CHUNK)
+        raw: Iterator[bytes]
         if head[:2] == b"\x1f\x8b":
             state.gzip = True
-            inner: BinaryIO = gzip.GzipFile(fileobj=_Prepend(head, stream))  # type: ignore[call-overload]
-            head = inner.read(CHUNK)
-            stream = inner
-        if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-            yield from _utf16(head, stream, state)
+            raw = _gunzip(head, stream)
+        else:
+            raw = _plain(head, stream)
+        first = b""
+        for chunk in raw:  # at least 3 bytes to see a byte-order mark
+            first += chunk
+            if len(first) >= 3:
+                break
+        if first[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+            yield from _utf16(first, raw, state)
             return
-        if head[:3] == codecs.BOM_UTF8:
-            head = head[3:]
-        while head:
-            if b"\x00" in head:
+        if first[:3] == codecs.BOM_UTF8:
+            first = first[3:]
+        for chunk in itertools.chain((first,), raw):
+            if b"\x00" in chunk:
                 state.nul_bytes = True
-            yield head
-            head = stream.read(CHUNK)
+            if chunk:
+                yield chunk
     except (OSError, EOFError, zlib.error) as err:
         state.error = _describe(err, state)
     finally:
         stream.close() if stream is not sys.stdin.buffer else None
 
 
-def _utf16(head: bytes, stream: BinaryIO, state: ReadState) -> Iterator[bytes]:
-    state.utf16 = "UTF-16-LE" if head[:2] == codecs.BOM_UTF16_LE else "UTF-16-BE"
-    decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
+def _plain(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
+    while head:
+        yield head
+        head = stream.read(CHUNK)
+
+
+def _gunzip(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
+    """Decompress gzip (members may be concatenated), yielding output as it comes.
+
+    zlib's decompressobj rather than GzipFile: GzipFile.read() drops what it had
+    decompressed when the stream turns out truncated, and we keep every record
+    before the break.
+    """
     data = head
-    while data:
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    while True:
+        out = inflater.decompress(data, CHUNK)  # bounded output: memory stays flat
+        if out:
+            yield out
+        data = inflater.unconsumed_tail
+        if inflater.eof:
+            rest = inflater.unused_data + data
+            if not rest.strip(b"\x00"):  # trailing zero padding after the last member
+                rest = stream.read(CHUNK)
+                if not rest.strip(b"\x00"):
+                    return
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            data = rest
+            continue
+        if not data:
+            data = stream.read(CHUNK)
+            if not data:
+                raise EOFError("compressed file ended before the end-of-stream marker")
+
+
+def _utf16(first: bytes, raw: Iterator[bytes], state: ReadState) -> Iterator[bytes]:
+    state.utf16 = "UTF-16-LE" if first[:2] == codecs.BOM_UTF16_LE else "UTF-16-BE"
+    decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
+    for data in itertools.chain((first,), raw):
         yield decoder.decode(data).encode("utf-8")
-        data = stream.read(CHUNK)
     yield decoder.decode(b"", final=True).encode("utf-8")
 
 
 def _describe(err: BaseException, state: ReadState) -> str:
-    if state.gzip or isinstance(err, EOFError | zlib.error | gzip.BadGzipFile):
+    if state.gzip or isinstance(err, EOFError | zlib.error):
         detail = str(err) or type(err).__name__
         return f"broken gzip stream ({detail}); records before the break are kept"
     if isinstance(err, OSError):
         return f"read error: {err.strerror or err}"
     return str(err)
-
-
-class _Prepend:
-    """A file object that replays bytes already read before the rest of a stream."""
-
-    def __init__(self, head: bytes, stream: BinaryIO) -> None:
-        self._head = head
-        self._stream = stream
-
-    def read(self, size: int = -1) -> bytes:
-        if self._head:
-            if size < 0:
-                data, self._head = self._head + self._stream.read(), b""
-                return data
-            data, self._head = self._head[:size], self._head[size:]
-            return data
-        return self._stream.read(size)
-
-    def close(self) -> None:
-        self._stream.close()

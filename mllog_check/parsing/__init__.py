@@ -63,17 +63,20 @@ def parse_paths(paths: list[str]) -> Iterator[ParseResult]:
         yield parse_source(source)
 
 
-def _input_problem(path: str, message: str, line: int = 0) -> Problem:
+def _input_problem(path: str, message: str) -> Problem:
     return Problem(
-        path, line, 0, rules.INPUT_ERROR.code, Severity.ERROR, message, rules.INPUT_ERROR.name
+        path, 0, 0, rules.INPUT_ERROR.code, Severity.ERROR, message, rules.INPUT_ERROR.name
     )
 
 
 def _finish(result: ParseResult, state: ReadState) -> None:
     """File-level findings, after the lines."""
     if state.error:
+        # Line 0 (the file as a whole): a line number would make this error count as a
+        # marker line in the invariant records + line errors == marker lines.
         result.input_error = True
-        result.problems.append(_input_problem(result.path, state.error, result.lines + 1))
+        read = f"; the failure came after line {result.lines}" if result.lines else ""
+        result.problems.append(_input_problem(result.path, state.error + read))
     if state.utf16:
         result.problems.append(
             Problem(

@@ -182,10 +182,10 @@ def _mllog_record(
         )
     time_ms = data["time_ms"]
     if isinstance(time_ms, bool) or not isinstance(time_ms, int | float):
-        time_ms = _time_from_string(time_ms, payload_col)
-        warn.append(
-            _warn(rules.TIME_AS_STRING, path, line, column, text, f"'time_ms' is {time_ms!r}")
-        )
+        raw = time_ms
+        time_ms = _time_from_string(raw, payload_col)
+        message = f"'time_ms' is the string {raw!r}; read as {time_ms!r}"
+        warn.append(_warn(rules.TIME_AS_STRING, path, line, column, text, message))
     absent = [f for f in ("value", "metadata") if f not in data]
     if absent:
         warn.append(
