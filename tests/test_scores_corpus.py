@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import corpus_dir, oracle_dir, read_oracle
 
-from mllog_check.results import Score, compute_scores
+from mllog_check.results import Run, Score, compute_scores
 
 pytestmark = pytest.mark.corpus
 
@@ -159,3 +159,31 @@ def test_minigo_has_no_rcp_in_v1_0_and_open_division_is_not_checked(corpus: Path
 def test_unet3d_drops_four_failed_runs(corpus: Path) -> None:
     score = _scores("v1.0")[("Google", "tpu-v4-1024-JAX", "unet3d")]
     assert score.valid and score.runs_counted == 36 and score.runs_total == 40
+
+
+_RUNS: dict[str, dict[str, Run]] = {}
+
+
+def _runs(round_name: str, corpus: Path) -> dict[str, Run]:
+    if round_name not in _RUNS:
+        report = compute_scores([str(corpus / round_name)], ruleset="auto")
+        base = str(corpus / round_name) + "/"
+        _RUNS[round_name] = {r.path.removeprefix(base): r for r in report.runs}
+    return _RUNS[round_name]
+
+
+@pytest.mark.parametrize("round_name", sorted(SCORE_COLUMN))
+def test_runs_equal_the_crosscheck_and_compliance_verdicts(
+    round_name: str, corpus: Path, oracle: Path
+) -> None:
+    runs = _runs(round_name, corpus)
+    times = read_oracle(oracle, f"runs_{round_name}.csv")
+    verdicts = {r["file"]: r for r in read_oracle(oracle, f"compliance_{round_name}.csv")}
+    assert {r["file"] for r in times} == set(runs)
+    for row in times:
+        run = runs[row["file"]]
+        assert run.minutes == pytest.approx(float(row["raw_minutes"]), abs=1e-5), row["file"]
+        assert (run.status or "") == row["run_stop_status"], row["file"]
+        verdict = verdicts[row["file"]]
+        official = verdict.get("era_verdict") or verdict["official_verdict"]
+        assert run.compliant == (official == "pass"), row["file"]
