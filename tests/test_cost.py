@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mllog_check.cost import NOTE, CostError, compare, load_catalog, load_catalogs, output
 from mllog_check.cost.compare import PERF_SCALE
@@ -195,3 +197,23 @@ def test_plot_is_deterministic(tmp_path: Path) -> None:
     render(report, first)
     render(report, second)
     assert first.read_bytes() == second.read_bytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    minutes=st.tuples(st.floats(0.5, 5000), st.floats(0.5, 5000)),
+    prices=st.tuples(st.floats(1, 1e8), st.floats(1, 1e8)),
+)
+def test_break_even_price_makes_the_ratio_one(
+    minutes: tuple[float, float], prices: tuple[float, float]
+) -> None:
+    pod_price, dgx_price = sample()
+    pod = replace(POD, minutes=minutes[0])
+    dgx = replace(DGX, minutes=minutes[1])
+    catalog = [replace(pod_price, price=prices[0]), replace(dgx_price, price=prices[1])]
+    row = next(r for r in compare([pod, dgx], catalog, "DGX A100 640GB").rows if r.org != "NVIDIA")
+    assert row.ratio_to_baseline == pytest.approx(minutes[1] * prices[1] / (minutes[0] * prices[0]))
+    # Priced at the break-even, the baseline ties with the row.
+    at_break_even = [catalog[0], replace(dgx_price, price=row.break_even_price)]
+    tied = compare([pod, dgx], at_break_even, "DGX A100 640GB").rows
+    assert next(r for r in tied if r.org != "NVIDIA").ratio_to_baseline == pytest.approx(1.0)

@@ -132,3 +132,9 @@ def test_malformed_catalog_files(tmp_path: Path, text: str, suffix: str, message
 def test_unreadable_catalog(tmp_path: Path) -> None:
     with pytest.raises(PriceCatalogError, match="cannot read price catalog"):
         load_catalog(tmp_path / "absent.csv")
+
+
+def test_spreadsheet_bom_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "excel.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + (PRICES / "sample.csv").read_bytes())
+    assert [e.system for e in load_catalog(path)] == ["IPU-POD16", "DGX A100 640GB"]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
+from .output import to_frame, to_json
 from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs
 
 INPUT_ERROR = "MLS010"  # the parser's "input could not be read" code (catalog.py)
@@ -27,6 +28,8 @@ __all__ = [
     "load_catalog",
     "load_catalogs",
     "scores_from_logs",
+    "to_frame",
+    "to_json",
 ]
 
 

@@ -90,7 +90,7 @@ def load_catalog(path: str | Path) -> list[PriceEntry]:
     """Read one catalog (``.csv``, ``.yaml``/``.yml``); raise PriceCatalogError when bad."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # spreadsheets write a BOM
     except (OSError, UnicodeDecodeError) as exc:
         raise PriceCatalogError(f"{name}: cannot read price catalog: {exc}") from exc
     suffix = Path(path).suffix.lower()
