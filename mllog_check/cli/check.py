@@ -53,6 +53,7 @@ def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str, verbose:
     from ..records import ParseResult
     from ..rules import UnknownRuleset, check_log, detect, load_ruleset
 
+    ruleset = detect.spelled_out(ruleset)
     auto = detect.needs_detection(ruleset)
     try:
         if not auto:

@@ -146,6 +146,14 @@ def _marker(generation: str) -> str:
     return {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}.get(generation, generation)
 
 
+def spelled_out(flag: str) -> str:
+    """'v1.1' or '1.1' -> '1.1.0' for the loader; anything else (auto, a path) unchanged."""
+    try:
+        return normalize_ruleset(flag)
+    except DetectionError:
+        return flag
+
+
 def needs_detection(flag: str) -> bool:
     """Whether a --ruleset value goes through detection: 'auto', or a round without rules."""
     if flag.strip().lower() == "auto":
