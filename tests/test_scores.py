@@ -207,3 +207,26 @@ def test_cli_table_csv_and_parquet(tmp_path: Path) -> None:
     import pandas as pd
 
     assert pd.read_parquet(out)["minutes"].tolist() == [12.0]
+
+
+def test_cli_refuses_parquet_to_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from mllog_check.cli import score as score_cli
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(score_cli.sys, "stdout", Terminal())
+    callback = score_cli.score.callback
+    assert callback is not None
+    with pytest.raises(SystemExit) as stop:
+        callback(
+            paths=(str(SCORE / "olympic"),),
+            ruleset="1.0.0",
+            fmt="parquet",
+            show_runs=False,
+            output=None,
+        )
+    assert stop.value.code == 2
