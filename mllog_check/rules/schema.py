@@ -93,6 +93,7 @@ def jsonschema_validator(schema: dict[str, Any]) -> Compiled:
 
 
 _SUB = ("not",)
+_SUBLISTS = ("anyOf", "prefixItems")
 _LEAF = {
     "type",
     "const",
@@ -104,8 +105,10 @@ _LEAF = {
     "required",
     "minItems",
     "maxItems",
+    "minLength",
     "xMultipleOf",
     "xPowerOfTwoTimes",
+    "xDivisorOf",
 }
 _TYPES: dict[str, Any] = {
     "number": lambda v: _is_number(v),
@@ -131,7 +134,7 @@ def _supported(schema: Any) -> bool:
         elif keyword == "properties":
             if not all(_supported(sub) for sub in arg.values()):
                 return False
-        elif keyword == "prefixItems":
+        elif keyword in _SUBLISTS:
             if not all(_supported(sub) for sub in arg):
                 return False
         else:
@@ -188,6 +191,9 @@ _KEYWORDS: dict[str, Any] = {
     "prefixItems": lambda arg, v: (
         not isinstance(v, list) or all(_valid(sub, x) for sub, x in zip(arg, v, strict=False))
     ),
+    "anyOf": lambda arg, v: any(_valid(sub, v) for sub in arg),
+    "minLength": lambda arg, v: not isinstance(v, str) or len(v) >= arg,
+    "xDivisorOf": lambda arg, v: divisor_of(v, arg),
     "xMultipleOf": lambda arg, v: multiple_of(v, arg),
     "xPowerOfTwoTimes": lambda arg, v: power_of_two_times(v, arg),
 }
