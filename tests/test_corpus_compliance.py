@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import ROOT, read_oracle
+
 from mllog_check.rules import check_file
 
 pytestmark = pytest.mark.corpus

@@ -1,0 +1,79 @@
+"""The real pre-commit runs the hook on a temporary repository: one good log, one bad."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import FIXTURES, ROOT
+
+pytestmark = pytest.mark.slow
+
+GOOD = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
+BAD = FIXTURES / "check" / "closed_resnet_lars.fail.MLC020.txt"
+
+
+def _hook() -> dict[str, object]:
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    return dict(hook)
+
+
+def test_hook_definition() -> None:
+    hook = _hook()
+    assert hook["id"] == "mllog-check" and hook["entry"] == "mllog-check check"
+
+    pattern = re.compile(str(hook["files"]))
+    assert pattern.search("results/dgx/resnet/result_0.txt")
+    assert not pattern.search("results/dgx/resnet/notes.txt")
+    assert not pattern.search("systems/dgx.json")
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def _pre_commit(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["pre-commit", "run", "--all-files", "--color", "never"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-commit not installed")
+@pytest.mark.skipif(shutil.which("mllog-check") is None, reason="mllog-check not installed")
+def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
+    repo = tmp_path / "submission"
+    logs = repo / "results" / "dgx" / "resnet"
+    logs.mkdir(parents=True)
+    hook = _hook()
+    # A local hook with the same entry and file pattern as .pre-commit-hooks.yaml: no
+    # network needed (a remote hook would build a virtualenv from a git tag).
+    hook.update(language="system")
+    config = {"repos": [{"repo": "local", "hooks": [hook]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    shutil.copy(GOOD, logs / "result_0.txt")
+    (logs / "notes.txt").write_text("not a log: the hook must not look at it\n")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    passed = _pre_commit(repo, env)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "Passed" in passed.stdout
+
+    shutil.copy(BAD, logs / "result_1.txt")
+    _git(repo, "add", ".")
+    failed = _pre_commit(repo, env)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "Failed" in failed.stdout
+    assert "result_1.txt:11:1: MLC020 closed resnet (lars): lars_opt_end_learning_rate" in (
+        failed.stdout
+    )
+    assert "result_0.txt" in failed.stdout  # the good log is checked too and passes
