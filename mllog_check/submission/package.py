@@ -129,18 +129,48 @@ class _Stages:
             return "error", [_stage_problem(result.path, codes.STAGE_FAILED, msg)]
         return ("pass" if verdict.passed else "fail"), list(verdict.problems)
 
-    def scores(self, files: list[str]) -> tuple[list[dict[str, Any]], list[Problem]]:
-        if self.compute_scores is None or not files:
+    def scores(
+        self, org: str, rs: ResultSet, results: list[Any], system_json: Path | None
+    ) -> tuple[list[dict[str, Any]], list[Problem]]:
+        if self.compute_scores is None or not rs.files:
             return [], []
         try:
-            report = self.compute_scores(files, self.ruleset)
+            scored = _score_parsed(org, rs, results, system_json, self.ruleset)
+            if scored is None:  # the results stage lacks score_set: the public entry point
+                files = [str(p) for p in rs.files]
+                report = self.compute_scores(files, self.ruleset)
+                scored = list(report.scores), list(report.problems)
         except Exception as err:  # reported as MLP031, see compliance()
             msg = f"scores stage failed: {type(err).__name__}: {err}"
-            return [], [_stage_problem(str(Path(files[0]).parent), codes.STAGE_FAILED, msg)]
-        rows = [_as_row(score) for score in report.scores]
+            return [], [_stage_problem(str(rs.folder), codes.STAGE_FAILED, msg)]
+        scores, problems = scored
         # The results stage re-reads system descriptions leniently; their errors are ours.
-        kept = [p for p in report.problems if p.name != "system-description-unreadable"]
-        return rows, kept
+        kept = [p for p in problems if p.name != "system-description-unreadable"]
+        return [_as_row(score) for score in scores], kept
+
+
+def _score_parsed(
+    org: str, rs: ResultSet, results: list[Any], system_json: Path | None, ruleset: str
+) -> tuple[list[Any], list[Problem]] | None:
+    """Score already-parsed logs with the results stage's score_set (no second parse)."""
+    try:
+        from ..results.scores import score_set
+        from ..results.tree import ResultSet as TreeSet
+        from ..results.tree import load_system
+    except ImportError:
+        return None
+    tree_set = TreeSet(
+        org=org,
+        system=rs.system,
+        benchmark=rs.benchmark,
+        folder=str(rs.folder),
+        files=tuple(str(p) for p in rs.files),
+        system_json=str(system_json) if system_json is not None else None,
+        round_hint=None,
+    )
+    system, _ = load_system(tree_set.system_json)
+    score, _runs, problems = score_set(tree_set, results, ruleset, system)
+    return [score], list(problems)
 
 
 def _as_row(item: Any) -> dict[str, Any]:
@@ -202,8 +232,10 @@ def _check_result_set(
     declared: list[Declared] = []
     seeds: list[tuple[str, Any, int]] = []
     compliance: list[Problem] = []
+    results = []  # one result set's records, released when it is scored
     for path in rs.files:
         result = parse_file(path)
+        results.append(result)
         report.problems.extend(result.problems)
         verdict, found = stages.compliance(result) if not result.input_error else ("", [])
         compliance.extend(found)
@@ -216,7 +248,7 @@ def _check_result_set(
             for finding in anomalies.detect(result.records):
                 report.anomalies.append(_anomaly(layout.org, rs, str(path), finding))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found = stages.scores([str(p) for p in rs.files])
+    rows, found = stages.scores(layout.org, rs, results, layout.systems.get(rs.system))
     # The layout check (MLP003) already counts this folder's result files.
     report.problems.extend(p for p in found if p.name != "wrong-run-count")
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
