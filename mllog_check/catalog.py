@@ -73,7 +73,7 @@ def load_all() -> None:
 # Modules that register rules; each stage adds itself here.
 _RULE_MODULES = [
     "mllog_check.parsing.syntax_rules",
-    "mllog_check.rules.codes",
+    "mllog_check.rules.catalog_entries",
     "mllog_check.submission.codes",
     "mllog_check.results.codes",
 ]

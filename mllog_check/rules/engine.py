@@ -72,12 +72,11 @@ class _State:
     zero_ts: list[Record] = field(default_factory=list)
 
     def report(self, code: str, rec: Record | None, message: str, key: str = "") -> None:
-        info = codes.INFO[code]
+        name, severity = codes.TABLE[code]
         line, column = (rec.line, rec.column) if rec is not None else (0, 0)
-        severity = info.severity
         if (key or (rec.key if rec is not None else "")) in self.warn_only:
             severity = Severity.WARNING
-        self.problems.append(Problem(self.path, line, column, code, severity, message, info.name))
+        self.problems.append(Problem(self.path, line, column, code, severity, message, name))
 
 
 def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Problem], list[Section]]:

@@ -1,0 +1,261 @@
+"""Catalog entries of the compliance codes: summary, passing and failing example logs.
+
+Registered through ``catalog._RULE_MODULES`` (docs, tests); the engine itself only
+needs the light table in ``codes.py``, so a single-file check does not build these
+example logs.
+"""
+
+from __future__ import annotations
+
+from ..catalog import RuleInfo, register
+from ..problems import Severity
+from .codes import (
+    BAD_METADATA,
+    BAD_VALUE,
+    HEADER_CONFLICT,
+    INCOMPLETE_SET,
+    INIT_TOO_LONG,
+    MISSING_ALTERNATIVE,
+    MISSING_KEY,
+    NO_RECORDS,
+    OUT_OF_ORDER,
+    REPEATED_DIFFERENT,
+    REPEATED_SAME,
+    RUN_NOT_SUCCESS,
+    SGD_MOMENTUM,
+    SGD_POLY_POWER,
+    SSD_FIRST_BOUNDARY,
+    TABLE,
+    TARGET_NOT_REACHED,
+    TIME_BACKWARDS,
+    TIME_ZERO,
+)
+from .examples import GOOD, RNNT_TENSORS, build, good, line, rnnt
+
+E, W = Severity.ERROR, Severity.WARNING
+
+
+def _swap(old: str, new: str, text: str = GOOD) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+_SGD_PARAMS = [
+    ("sgd_opt_base_learning_rate", 5.0),
+    ("sgd_opt_end_learning_rate", 0.0001),
+    ("sgd_opt_learning_rate_decay_poly_power", 2),
+    ("sgd_opt_learning_rate_decay_steps", 14000),
+    ("sgd_opt_weight_decay", 5e-05),
+    ("sgd_opt_momentum", 0.9),
+    ("model_bn_span", 32),
+    ("opt_learning_rate_warmup_epochs", 2),
+]
+
+
+def _sgd(momentum: float = 0.9, power: int = 2) -> str:
+    change = {"sgd_opt_momentum": momentum, "sgd_opt_learning_rate_decay_poly_power": power}
+    params = [("global_batch_size", 3264), ("opt_name", "sgd")]
+    params += [(k, change.get(k, v)) for k, v in _SGD_PARAMS]
+    params += [("gradient_accumulation_steps", 1), ("train_samples", 1281167)]
+    return build("resnet", [*params, ("eval_samples", 50000)], (0.5, 0.7601))
+
+
+def _ssd(first_boundary: int) -> str:
+    params = [
+        ("global_batch_size", 2048),
+        ("gradient_accumulation_steps", 1),
+        ("model_bn_span", 32),
+        ("opt_learning_rate_warmup_factor", 0),
+        ("opt_learning_rate_warmup_steps", 1200),
+        ("opt_weight_decay", 0.0005),
+        ("opt_base_learning_rate", 0.003),
+        ("max_samples", 1),
+        ("opt_learning_rate_decay_boundary_epochs", [first_boundary, 55]),
+        ("train_samples", 117266),
+        ("eval_samples", 5000),
+    ]
+    return build("ssd", params, (0.2, 0.2301))
+
+
+_RULES = [
+    (
+        NO_RECORDS,
+        "no-mllog-records",
+        E,
+        "The file has no `:::MLLOG` record at all (official: 'No log lines detected').",
+        GOOD,
+        "training started\nloss 3.2\n",
+    ),
+    (
+        MISSING_KEY,
+        "missing-key",
+        E,
+        "A key the rules require (exactly once or at least once) "
+        "is not logged. Reported at line 0 with the reason the key is required.",
+        GOOD,
+        good({"lars_epsilon": None}),
+    ),
+    (
+        REPEATED_DIFFERENT,
+        "key-repeated-different-values",
+        E,
+        "A key required exactly once appears several times with different values.",
+        GOOD,
+        _swap(
+            line("opt_name", "lars", t=1500),
+            line("opt_name", "lars", t=1500) + line("global_batch_size", 1632, t=1500),
+        ),
+    ),
+    (
+        MISSING_ALTERNATIVE,
+        "missing-alternative",
+        E,
+        "None of a group of alternative keys (epoch_* or block_*, eval_* or block_*) is logged.",
+        GOOD,
+        "".join(x for x in GOOD.splitlines(True) if '"block_' not in x),
+    ),
+    (
+        BAD_VALUE,
+        "bad-value",
+        E,
+        "A key's value breaks the rule (fixed hyperparameter, "
+        "allowed set, bound or arithmetic form such as 0.0001·2^N).",
+        GOOD,
+        good({"lars_opt_end_learning_rate": 0.001}),
+    ),
+    (
+        BAD_METADATA,
+        "bad-metadata",
+        E,
+        "A record lacks metadata the rules require "
+        "(epoch_num on eval records, status on run_stop, epoch_count on block_start).",
+        GOOD,
+        _swap('"value": 0.7601, "metadata": {"epoch_num": 2}', '"value": 0.7601, "metadata": {}'),
+    ),
+    (
+        OUT_OF_ORDER,
+        "out-of-order",
+        E,
+        "init_start, init_stop, run_start, run_stop and block_start must come in that order.",
+        GOOD,
+        _swap('"key": "init_stop"', '"key": "init_stop_late"').replace(
+            ':::MLLOG {"namespace": "", "time_ms": 1621118666001, "event_type": "POINT_IN_TIME", '
+            '"key": "run_start", "value": null, "metadata": {}}\n',
+            ':::MLLOG {"namespace": "", "time_ms": 1621118666001, "event_type": "POINT_IN_TIME", '
+            '"key": "run_start", "value": null, "metadata": {}}\n' + line("init_stop", t=60002),
+        ),
+    ),
+    (
+        INIT_TOO_LONG,
+        "init-too-long",
+        E,
+        "v1.0: init_stop must come less than 30 minutes after the first init_start.",
+        GOOD,
+        _swap(
+            '"time_ms": 1621118666000, "event_type": "POINT_IN_TIME", "key": "init_stop"',
+            '"time_ms": 1621120607000, "event_type": "POINT_IN_TIME", "key": "init_stop"',
+        ),
+    ),
+    (
+        TARGET_NOT_REACHED,
+        "quality-target-not-reached",
+        E,
+        "No eval_accuracy reaches the "
+        "benchmark's quality target (closed) or the open bound (< 1.0).",
+        GOOD,
+        good(accuracy=0.7579),
+    ),
+    (
+        INCOMPLETE_SET,
+        "incomplete-tensor-set",
+        E,
+        "Closed RNN-T: weights_initialization must name each of the seven tensors exactly once.",
+        rnnt(),
+        rnnt(RNNT_TENSORS[:-1]),
+    ),
+    (
+        REPEATED_SAME,
+        "key-repeated-same-value",
+        W,
+        "A key required exactly once is repeated "
+        "with the same value (typically one copy per rank); the official checker warns too.",
+        GOOD,
+        _swap(line("lars_epsilon", 0.0, t=1500), line("lars_epsilon", 0.0, t=1500) * 2),
+    ),
+    (
+        SSD_FIRST_BOUNDARY,
+        "ssd-first-boundary",
+        W,
+        "Closed SSD: the first LR decay boundary "
+        "must be 40·(1 + k/10) epochs. The official file states this CHECK but its YAML loader "
+        "drops it (two CHECK entries under one mapping keep only the last).",
+        _ssd(44),
+        _ssd(43),
+    ),
+    (
+        SGD_MOMENTUM,
+        "sgd-momentum",
+        W,
+        "Closed ResNet with SGD: momentum must be 0.9 (rules "
+        "table); the official file does not check it.",
+        _sgd(),
+        _sgd(momentum=0.95),
+    ),
+    (
+        SGD_POLY_POWER,
+        "sgd-poly-power",
+        W,
+        "Closed ResNet with SGD: polynomial decay power "
+        "must be 2 (rules table); the official file does not check it.",
+        _sgd(),
+        _sgd(power=1),
+    ),
+    (
+        RUN_NOT_SUCCESS,
+        "run-not-successful",
+        W,
+        "run_stop's status is not `success`: the run "
+        "did not converge (the official checker ignores it; the scorer counts it as failed).",
+        GOOD,
+        _swap('{"status": "success"}', '{"status": "aborted"}'),
+    ),
+    (
+        TIME_BACKWARDS,
+        "timestamp-backwards",
+        W,
+        "A record's time_ms is more than 1 s before an "
+        "earlier record's (interleaved ranks step back a few ms; more suggests a clock or "
+        "concatenation problem). Reported once per file with the count.",
+        GOOD,
+        _swap('"time_ms": 1621119506000', '"time_ms": 1621118506000'),
+    ),
+    (
+        TIME_ZERO,
+        "time-ms-zero",
+        W,
+        "A record has time_ms 0 (post-processed or hand-written "
+        "logs); timing built on it is meaningless.",
+        GOOD,
+        _swap(
+            '"time_ms": 1621118606000, "event_type": "POINT_IN_TIME", "key": "submission_org"',
+            '"time_ms": 0, "event_type": "POINT_IN_TIME", "key": "submission_org"',
+        ),
+    ),
+    (
+        HEADER_CONFLICT,
+        "header-key-conflict",
+        W,
+        "A key logged before run_start that no "
+        "exactly-once rule covers is repeated with a different value.",
+        GOOD,
+        _swap(
+            line("cache_clear", True), line("cache_clear", True) + line("seed", 1) + line("seed", 2)
+        ),
+    ),
+]
+
+INFO: dict[str, RuleInfo] = {}
+for _code, _name, _sev, _summary, _good, _bad in _RULES:
+    # The light table the engine uses must say the same.
+    assert TABLE[_code] == (_name, _sev), _code
+    INFO[_code] = register(RuleInfo(_code, _name, _sev, _summary, _good, _bad, stage="check"))
