@@ -40,6 +40,12 @@ MLP_FAST = re.compile(
 )
 
 
+# First bytes of a JSON text that orjson may accept (whitespace, object, array, string,
+# number, true/false/null); anything else is not JSON for orjson.
+_JSON_START = frozenset(b' \t{["-0123456789tfn')
+_NOT_JSON = object()
+_new = tuple.__new__  # Record(...) through NamedTuple.__new__ costs a Python-level call
+
 # A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
 _BARE_WORD = re.compile(rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*")
 
@@ -149,52 +155,70 @@ class Scanner:
             return None
 
     def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
+        """A well-formed v0.6 record (MLL_FAST + orjson), else None for the grammar path."""
         match = MLL_FAST.fullmatch(text)
         if match is None:
             return None
         seconds, key, payload = match.groups()
-        data = self._orjson_loads(payload)
+        try:
+            data = self._orjson_loads(payload)
+        except orjson.JSONDecodeError:
+            return None
         if type(data) is not dict or "value" not in data:
             return None
         metadata = data.get("metadata")
-        return Record(
-            self.path,
-            line_no,
-            column,
-            Generation.MLL,
-            None,
-            float(seconds) * 1000.0,
-            None,
-            key.decode(),
-            data["value"],
-            metadata if type(metadata) is dict else {},
+        return _new(
+            Record,
+            (
+                self.path,
+                line_no,
+                column,
+                Generation.MLL,
+                None,
+                float(seconds) * 1000.0,
+                None,
+                key.decode(),
+                data["value"],
+                metadata if type(metadata) is dict else {},
+            ),
         )
 
     def _fast_mlp(self, text: bytes, line_no: int, column: int) -> Record | None:
+        """A well-formed ASCII v0.5 record (MLP_FAST + orjson or a bare word), else None."""
         match = MLP_FAST.fullmatch(text)
         if match is None or not text.isascii():
             return None
         benchmark, seconds, source, key, payload = match.groups()
         value: Any = None
         if payload is not None:
-            try:
-                value = self._orjson_loads(payload)
-            except orjson.JSONDecodeError:
+            # Only try JSON where JSON can start: a failed orjson call costs an exception,
+            # and bare words ("adam") are common in v0.5 logs.
+            if payload[0] in _JSON_START:
+                try:
+                    value = self._orjson_loads(payload)
+                except orjson.JSONDecodeError:
+                    value = _NOT_JSON
+            else:
+                value = _NOT_JSON
+            if value is _NOT_JSON:
                 if _BARE_WORD.fullmatch(payload) is None:
                     return None  # Infinity, truncated JSON...: the grammar path explains
                 value = payload.decode().rstrip()
         file, _, lineno = source[1:-1].decode().rpartition(":")
-        return Record(
-            self.path,
-            line_no,
-            column,
-            Generation.MLP,
-            benchmark.decode(),
-            float(seconds) * 1000.0,
-            None,
-            key.decode(),
-            value,
-            {"file": file, "lineno": int(lineno)},
+        return _new(
+            Record,
+            (
+                self.path,
+                line_no,
+                column,
+                Generation.MLP,
+                benchmark.decode(),
+                float(seconds) * 1000.0,
+                None,
+                key.decode(),
+                value,
+                {"file": file, "lineno": int(lineno)},
+            ),
         )
 
     def _slow(self, line: bytes, raw: bytes, start: int, line_no: int, column: int) -> None:
@@ -297,13 +321,12 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     for number, line in enumerate(lines, line_no):
         if _CANDIDATE not in line:
             continue
+        if line[-1:] == b"\r":
+            # CRLF: the segment before the CR is the line (the empty one after it is not a
+            # marker line); other CRs (progress bars) take the Scanner.line detour.
+            line = line[:-1]
         pos = line.rfind(_MLLOG_PREFIX)
-        if (
-            pos != -1
-            and line.find(_MLLOG_PREFIX, pos + 1) == -1
-            and b"\r" not in line
-            and (pos == 0 or line[:pos].isascii())
-        ):
+        if pos != -1 and b"\r" not in line and (pos == 0 or line[:pos].isascii()):
             try:
                 data = loads(line[pos + 9 :])
             except orjson.JSONDecodeError:
@@ -337,9 +360,32 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
                         )
                     )
                     continue
+        elif (
+            pos == -1
+            and b"\r" not in line
+            and _MLLOG_MARKER not in line
+            and (record := _older_fast(scanner, line, number)) is not None
+        ):
+            fast += 1
+            append(record)
+            continue
         scanner.line(line, number)
     scanner.result.marker_lines += fast
     return line_no + len(lines)
+
+
+def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
+    """v0.6/v0.5 lines (no :::MLLOG, no CR) after an ASCII prefix, without the detour
+    through Scanner.line; the marker is found as last_marker() finds it."""
+    pos = line.rfind(_MLL_MARKER)
+    if pos != -1:
+        if pos and not line[:pos].isascii():
+            return None
+        return scanner._fast_mll(line[pos:], number, pos + 1)
+    pos = line.rfind(_MLP_MARKER)
+    if pos == -1 or (pos and not line[:pos].isascii()):
+        return None
+    return scanner._fast_mlp(line[pos:], number, pos + 1)
 
 
 def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
