@@ -1,0 +1,107 @@
+"""The built wheel works on its own: installed into a fresh virtual environment and run
+from another folder, it parses a fixture, with the grammar and schemas inside it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=False, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    # pip's build isolation fetches the build backend pyproject.toml asks for.
+    done = _run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-w", str(out)], cwd=out
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (found,) = out.glob("mllog_check-*.whl")
+    return found
+
+
+def test_wheel_holds_the_grammar_and_every_schema_file(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "mllog_check/grammars/mllog.lark" in names
+    assert "mllog_check/schemas/__init__.py" in names
+    data = [p for p in (ROOT / "schemas").rglob("*") if p.suffix in (".json", ".yaml", ".yml")]
+    missing = [
+        str(p)
+        for p in data
+        if f"mllog_check/schemas/{p.relative_to(ROOT / 'schemas')}" not in names
+    ]
+    assert missing == []
+
+
+def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
+    wheel: Path, tmp_path: Path
+) -> None:
+    env = tmp_path / "venv"
+    # System site-packages give the dependencies without network; mllog-check itself
+    # must come from the wheel, which the __file__ check below proves.
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env)
+    python = env / "bin" / "python"
+    done = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--force-reinstall",
+            str(wheel),
+        ],
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    where = _run(
+        [
+            str(python),
+            "-c",
+            "import mllog_check, importlib.resources as r; "
+            "print(mllog_check.__file__); "
+            "print(r.files('mllog_check.grammars').joinpath('mllog.lark').is_file())",
+        ],
+        cwd=work,
+    )
+    location, grammar = where.stdout.split()
+    assert Path(location).is_relative_to(env), where.stdout + where.stderr
+    assert grammar == "True"
+    parsed = _run(
+        [
+            str(env / "bin" / "mllog-check"),
+            "parse",
+            "--format",
+            "csv",
+            str(FIXTURES / "parse" / "v06.txt"),
+        ],
+        cwd=work,
+    )
+    assert parsed.returncode == 0, parsed.stderr
+    assert parsed.stdout.splitlines()[1].split(",")[6:8] == ["", "submission_org"]
+    # the grammar path (lark reading mllog.lark from the installed package) works too
+    bad = subprocess.run(
+        [str(env / "bin" / "mllog-check"), "parse", "-q", "-"],
+        cwd=work,
+        input=':::MLL submission_org: {"value": 1}\n',
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("<stdin>:1:8: error: MLS001 the timestamp (seconds) is missing")
