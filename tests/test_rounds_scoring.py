@@ -1,0 +1,71 @@
+"""Per-round scoring data (schemas/scoring/): the facts of v0.6 and the run-count rules.
+
+v0.7, v1.0, v1.1 and v2.0 scores are tested against the oracle in
+tests/test_scores_corpus.py. v0.6 has no official scores; its data is checked here
+against what the v0.6 corpus logs say: every run that reports success reaches its
+target in the form the data states, no aborted run does, and folders hold the counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mllog_check
+from mllog_check.results.scoring import _merged, scoring_for
+
+
+def _reached(target: dict[str, Any], value: Any) -> bool:
+    """The v0.6 target forms: ``min`` ≤ value < ``below`` (1.0 unless given), lists by item."""
+    low, high = target["min"], target.get("below", 1.0)
+    if isinstance(low, list):
+        return (
+            isinstance(value, list)
+            and len(value) == len(low)
+            and all(t <= v < high for t, v in zip(low, value, strict=True))
+        )
+    return isinstance(value, int | float) and low <= value < high
+
+
+def test_v0_6_states_its_changes_from_v0_7() -> None:
+    v06, v07 = _merged("v0.6"), _merged("v0.7")
+    assert v06["ruleset"] == "0.6.0" and v06["run_count"] == "exact"
+    assert set(v07["benchmarks"]) - set(v06["benchmarks"]) == {"bert", "dlrm"}
+    for name in ("resnet", "ssd", "minigo"):  # unchanged from v0.7: inherited, not restated
+        assert v06["benchmarks"][name] == v07["benchmarks"][name]
+    assert v06["benchmarks"]["gnmt"]["target"] == {"min": 24.0, "below": 100.0}
+
+
+def test_run_counts_become_minimums_from_v1_1() -> None:
+    assert scoring_for("0.7.0").run_count == "exact"
+    assert scoring_for("1.0.0").run_count == "exact"
+    assert scoring_for("1.1.0").run_count == "minimum"
+    assert scoring_for("2.0.0").run_count == "minimum"
+    assert scoring_for("2.0.0").benchmarks["ssd"].target == {"min": 0.34}
+    assert scoring_for("1.1.0").benchmarks["unet3d"].drop == 4
+
+
+@pytest.mark.corpus
+def test_v0_6_targets_and_counts_match_the_corpus(corpus: Path) -> None:
+    benchmarks = _merged("v0.6")["benchmarks"]
+    outcomes: Counter[tuple[str, str, bool]] = Counter()
+    folders: Counter[Path] = Counter()
+    for path in sorted((corpus / "v0.6").rglob("result_*.txt")):
+        records = mllog_check.parse_file(str(path)).records
+        stop = next((r for r in records if r.key == "run_stop"), None)
+        if stop is None:  # Alibaba's v0.6 files carry no :::MLL records
+            continue
+        folders[path.parent] += 1
+        bench = path.parent.name
+        last = [r.value for r in records if r.key == "eval_accuracy" and r.line < stop.line][-1]
+        status = stop.metadata.get("status", "")
+        reached = _reached(benchmarks[bench]["target"], last)
+        outcomes[(bench, status, reached)] += 1
+        assert reached == (status == "success"), (path, status, last)
+    assert {b for b, _, _ in outcomes} == {"gnmt", "transformer", "resnet", "ssd", "mask"}
+    assert outcomes[("resnet", "abort", False)] >= 1  # the data tells an aborted run apart
+    for folder, count in folders.items():
+        assert count == benchmarks[folder.name]["runs"], folder
