@@ -134,7 +134,8 @@ def test_check_auto_without_evidence_is_a_usage_error(tmp_path: Path) -> None:
     code, out = _run("--ruleset", "auto", str(log))
     assert code == 2
     assert "fits rounds 0.7.0, 1.0.0, 1.1.0, 2.0.0" in out and "--ruleset" in out
-    assert _run("--ruleset", "v2.0", str(log))[0] == 0  # an explicit flag wins
+    code, out = _run("--ruleset", "v2.0", "-v", str(log))  # an explicit flag wins
+    assert code == 0 and "ruleset 2.0.0 (from --ruleset)" in out
 
 
 def test_check_auto_uses_content_when_the_path_is_silent(tmp_path: Path) -> None:

@@ -76,6 +76,8 @@ def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str, verbose:
         result = parse_source(source)
         input_error |= result.input_error
         if not auto:
+            if verbose:
+                click.echo(f"{result.path}: ruleset {ruleset} (from --ruleset)", err=True)
             verdicts.append(check_log(result, ruleset, strict=strict))
             continue
         try:  # --ruleset auto (or 0.5.0): never guess; no evidence is a usage error
