@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -10,34 +9,53 @@ from conftest import ROOT
 
 from mllog_check import catalog
 from mllog_check.submission import codes  # noqa: F401 - registers the codes
-from mllog_check.submission.audit import run_audit
+from mllog_check.submission.examples import run_example
 from mllog_check.submission.package import check_package
 
 OURS = [r for r in catalog.all_rules() if r.code.startswith(("MLP", "MLA"))]
-FOLDER = re.compile(r"^fixtures/\S+$")
-
-
-def _found(stage: str, example: str) -> set[str]:
-    path = ROOT / example
-    if stage == "audit":
-        return {a.code for a in run_audit(path, "1.0.0", jobs=1).anomalies}
-    return {p.rule for p in check_package(path, "1.0.0").problems}
+DEFENSIVE = {"MLP030", "MLP031"}  # no data triggers them: tested below by breaking a stage
 
 
 @pytest.mark.parametrize("rule", OURS, ids=lambda r: r.code)
 def test_examples(rule: catalog.RuleInfo) -> None:
     assert rule.stage in ("package", "audit")
-    assert FOLDER.match(rule.good_example), rule.good_example
-    assert rule.code not in _found(rule.stage, rule.good_example)
-    if not FOLDER.match(rule.bad_example):
-        # Built at test time (links, unreadable files) or defensive: named in the text.
-        assert rule.code in {"MLP007", "MLP008", "MLP030", "MLP031"}
+    assert rule.code not in run_example(rule.stage, rule.good_example)
+    if rule.code in DEFENSIVE:
+        assert rule.bad_example == ""
         return
-    assert rule.code in _found(rule.stage, rule.bad_example)
+    assert rule.code in run_example(rule.stage, rule.bad_example)
 
 
 def test_codes_are_documented() -> None:
     docs = (ROOT / "docs/package.md").read_text() + (ROOT / "docs/audit.md").read_text()
-    missing = [r.code for r in OURS if r.code not in docs]
-    assert missing == []
+    assert [r.code for r in OURS if r.code not in docs] == []
     assert all((Path(ROOT) / r.good_example).is_dir() for r in OURS)
+
+
+def test_missing_stage_is_a_note_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "mllog_check.rules", None)  # import fails
+    report = check_package(ROOT / "fixtures/package/clean/Acme")
+    assert report.passed and [p.rule for p in report.problems] == ["MLP030"]
+    assert report.missing_stages == ["compliance (mllog_check.rules.check_log)"]
+
+
+def test_a_stage_that_raises_is_reported_per_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mllog_check.rules
+
+    def broken(result: object, ruleset: str = "1.0.0", **_: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(mllog_check.rules, "check_log", broken)
+    report = check_package(ROOT / "fixtures/package/clean/Acme")
+    failed = [p for p in report.problems if p.rule == "MLP031"]
+    # Five logs, and the scores stage (which asks the compliance engine too) once.
+    on_files = [p for p in failed if p.path.endswith(".txt")]
+    assert (
+        len(on_files) == 5 and "compliance stage failed: RuntimeError: boom" in on_files[0].message
+    )
+    assert [p.message for p in failed if p not in on_files] == [
+        "scores stage failed: RuntimeError: boom"
+    ]
+    assert not report.passed

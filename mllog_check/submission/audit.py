@@ -198,6 +198,7 @@ def _run_workers(
             if on_done:
                 on_done(rows[-1].org, len(rows), len(orgs))
         return rows
+    _prewarm(ruleset)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(audit_org, org, ruleset, base) for org in orgs]
         for future in as_completed(futures):
@@ -205,6 +206,33 @@ def _run_workers(
             if on_done:
                 on_done(rows[-1].org, len(rows), len(orgs))
     return rows
+
+
+def _prewarm(ruleset: str) -> None:
+    """Load the stages' modules and data once before forking: workers inherit them.
+
+    Without this every worker imports scipy (for the RCP t-test) and loads the rule
+    and scoring files itself; with fork (Linux) the parent's copy is shared.
+    """
+    import importlib
+
+    for module in ("mllog_check.rules", "mllog_check.results", "scipy.stats"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+    try:
+        from ..rules import load_ruleset  # type: ignore[attr-defined,unused-ignore]
+
+        load_ruleset(ruleset)
+    except Exception:  # a warm-up only: the workers report real failures
+        pass
+    try:
+        from ..results.scoring import scoring_for
+
+        scoring_for(ruleset)
+    except Exception:  # as above
+        pass
 
 
 def duplicate_logs(runs: list[dict[str, Any]]) -> list[Anomaly]:
@@ -236,43 +264,66 @@ def duplicate_logs(runs: list[dict[str, Any]]) -> list[Anomaly]:
 
 
 def write_outputs(result: AuditResult, out: Path) -> list[Path]:
-    """runs/scores (CSV + Parquet), anomalies (CSV + JSON), orgs and problems (CSV)."""
-    import pandas as pd
+    """runs/scores (CSV + Parquet), anomalies (CSV + JSON), orgs and problems (CSV).
 
+    Written with csv, orjson and pyarrow (pandas loads them; importing it here would
+    cost the audit most of a second).
+    """
     out.mkdir(parents=True, exist_ok=True)
-    frames = {
-        "runs": pd.DataFrame(result.runs, columns=list(RUN_COLUMNS)),
-        "scores": _scores_frame(result.scores),
-        "anomalies": pd.DataFrame(
-            [a.row() for a in result.anomalies], columns=list(ANOMALY_COLUMNS)
-        ),
-        "orgs": pd.DataFrame(result.orgs, columns=list(ORG_COLUMNS)),
-        "problems": pd.DataFrame(result.problems, columns=list(PROBLEM_COLUMNS)),
+    anomalies = [a.row() for a in result.anomalies]
+    tables = {
+        "runs": (result.runs, list(RUN_COLUMNS)),
+        "scores": (result.scores, _score_columns(result.scores)),
+        "anomalies": (anomalies, list(ANOMALY_COLUMNS)),
+        "orgs": (result.orgs, list(ORG_COLUMNS)),
+        "problems": (result.problems, list(PROBLEM_COLUMNS)),
     }
     written = []
-    for name, frame in frames.items():
-        path = out / f"{name}.csv"
-        frame.to_csv(path, index=False)
-        written.append(path)
+    for name, (rows, columns) in tables.items():
+        written.append(_write_csv(out / f"{name}.csv", rows, columns))
     for name in ("runs", "scores"):
-        path = out / f"{name}.parquet"
-        frames[name].to_parquet(path, index=False)
-        written.append(path)
+        rows, columns = tables[name]
+        written.append(_write_parquet(out / f"{name}.parquet", rows, columns))
+    import orjson
+
     path = out / "anomalies.json"
-    frames["anomalies"].to_json(path, orient="records", indent=1)
+    path.write_bytes(orjson.dumps(anomalies, option=orjson.OPT_INDENT_2) + b"\n")
     written.append(path)
     return written
 
 
-def _scores_frame(scores: list[dict[str, Any]]) -> Any:
-    import pandas as pd
+def _score_columns(scores: list[dict[str, Any]]) -> list[str]:
+    return list(SCORE_KEYS) + sorted({k for row in scores for k in row} - set(SCORE_KEYS))
 
-    columns = list(SCORE_KEYS) + sorted({k for row in scores for k in row} - set(SCORE_KEYS))
-    frame = pd.DataFrame(scores, columns=columns)
-    # Mixed-type object columns (None and str, or nested values) must stay writable to Parquet.
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            frame[column] = frame[column].map(
-                lambda v: v if v is None or isinstance(v, str | bool) else str(v)
-            )
-    return frame
+
+def _cell(value: Any) -> Any:
+    """Scalars stay; anything else (lists, dicts) becomes its text, for CSV and Parquet."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    return str(value)
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> Path:
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow(["" if row.get(c) is None else _cell(row.get(c)) for c in columns])
+    return path
+
+
+def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays = {}
+    for column in columns:
+        values = [_cell(row.get(column)) for row in rows]
+        kinds = {type(v) for v in values if v is not None}
+        if len(kinds) > 1 and not kinds <= {int, float}:
+            values = [None if v is None else str(v) for v in values]  # mixed: as text
+        arrays[column] = pa.array(values, type=None if kinds else pa.string())
+    pq.write_table(pa.table(arrays), path)
+    return path

@@ -1,0 +1,85 @@
+"""Wall time of `mllog-check audit` vs the official package checker over the v1.0 orgs.
+
+    python benchmarks/audit_bench.py [--corpus ../shared/corpus] [--round v1.0]
+
+Runs, in this order and in the same process environment:
+1. `mllog-check audit <corpus>/<round> --jobs 1` and `--jobs 2` (outputs in a temp folder);
+2. `python -m mlperf_logging.package_checker <Org> training 1.0.0` for every org of the
+   round, one after the other, on a temporary COPY of the round (the official tool writes
+   scaling.json and its log into the tree it checks).
+Prints both wall times and the ratio. The official tool's exit status and crashes are
+shown too: 4.1.x raises KeyError 'dlrm' on closed DLRM folders and stops there, so a
+second scenario runs BOTH tools on a copy of the round without its DLRM folders, where
+the official tool checks everything it is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    tail = (done.stderr.strip().splitlines() or [""])[-1]
+    return elapsed, done.returncode, tail
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = Path(os.environ.get("MLLOG_CORPUS", ROOT.parent / "shared" / "corpus"))
+    parser.add_argument("--corpus", type=Path, default=default)
+    parser.add_argument("--round", default="v1.0")
+    parser.add_argument("--ruleset", default="1.0.0")
+    args = parser.parse_args()
+    round_dir = args.corpus / args.round
+    if not round_dir.is_dir():
+        sys.exit(f"no corpus round at {round_dir}")
+    orgs = sorted(p.name for p in round_dir.iterdir() if (p / "results").is_dir())
+    size = sum(f.stat().st_size for f in round_dir.rglob("*") if f.is_file())
+    print(f"round {args.round}: {len(orgs)} orgs ({', '.join(orgs)}), {size / 1e6:.1f} MB")
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / args.round
+        shutil.copytree(round_dir, copy, symlinks=True)
+        print("\n== the whole round (the official tool crashes on DLRM folders)")
+        _compare(round_dir, copy, orgs, args.ruleset, Path(tmp))
+        trimmed = Path(tmp) / "no-dlrm" / args.round
+        skip = shutil.ignore_patterns("dlrm")
+        shutil.copytree(round_dir, trimmed, symlinks=True, ignore=skip)
+        print("\n== the round without DLRM folders (both tools on the same copy, ours first)")
+        _compare(trimmed, trimmed, orgs, args.ruleset, Path(tmp))
+
+
+def _compare(
+    ours_root: Path, official_root: Path, orgs: list[str], ruleset: str, tmp: Path
+) -> None:
+    ours = {}
+    for jobs in (1, 2):
+        cmd = [sys.executable, "-c", "from mllog_check.cli import main; main()", "audit"]
+        cmd += [str(ours_root), "--ruleset", ruleset, "--jobs", str(jobs)]
+        cmd += ["--out", str(tmp / f"out{jobs}")]
+        ours[jobs], code, _ = _timed(cmd)
+        print(f"mllog-check audit --jobs {jobs}: {ours[jobs]:.2f} s (exit {code})")
+    official = 0.0
+    for org in orgs:
+        cmd = [sys.executable, "-m", "mlperf_logging.package_checker", org, "training", ruleset]
+        elapsed, code, tail = _timed(cmd, cwd=official_root)
+        official += elapsed
+        print(f"official package_checker {org}: {elapsed:.2f} s (exit {code}) {tail[:80]}")
+    print(f"official total (sequential, one call per org): {official:.2f} s")
+    for jobs, seconds in sorted(ours.items()):
+        print(f"ratio official / mllog-check audit --jobs {jobs}: {official / seconds:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
