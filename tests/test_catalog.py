@@ -44,18 +44,35 @@ def _score(folder: str) -> set[str]:
     return {p.rule for p in run_example(folder)}
 
 
+def _package(example: str) -> set[str]:
+    # "package"/"audit" examples name a fixture folder (fixtures/package/..., fixtures/audit/...).
+    from mllog_check.submission.examples import run_example
+
+    return run_example("package", example)
+
+
+def _audit(example: str) -> set[str]:
+    from mllog_check.submission.examples import run_example
+
+    return run_example("audit", example)
+
+
 # stage -> runner; other stages ("score", "package", "audit") add theirs here.
 RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "parse": _parse,
     "parse-utf16": _parse_utf16,
     "check": _check,
     "score": _score,
+    "package": _package,
+    "audit": _audit,
 }
 
 # Rules whose example is empty on purpose, with the reason (tested elsewhere).
 EMPTY_EXAMPLE_REASONS = {
     "MLS010": "an unreadable input is not text: tests/test_parser.py opens missing files, "
     "directories and broken gzip",
+    "MLP030": "a build without a stage: tests/test_package_catalog.py hides mllog_check.rules",
+    "MLP031": "a stage that raises: tests/test_package_catalog.py makes check_log raise",
 }
 
 catalog.load_all()
