@@ -71,6 +71,10 @@ def test_valid_lines_fast_equals_grammar(lines: list[str]) -> None:
 @example([":::MLPv0.5.0 resnet 1 (x.py:1) opt_name: [1,"], "utf-8")
 @example([':::MLL 1.5 key: {"value": 1e999}'], "utf-8")
 @example([':::MLLOG {"key": "a", "time_ms": true, "value": 1, "metadata": {}}'], "utf-8")
+@example(['0: :::MLLOG {"key": "a", "time_s": 1.5, "value": 1, "metadata": {}}'], "utf-8")
+@example([':::MLLOG {"key": "a", "time_ms": "12", "value": 1}'], "utf-8")
+@example([':::MLLOG  {"key": 3, "time_ms": 1, "value": 1, "metadata": {}}'], "utf-8")
+@example([':::MLLOG ["a", 1]', ":::MLLOG null", ':::MLLOG "x"'], "utf-8")
 def test_mutated_lines_fast_equals_grammar(lines: list[str], encoding: str) -> None:
     _same("\n".join(lines).encode(encoding, "replace"))
 

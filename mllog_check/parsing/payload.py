@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+from ..catalog import name_of
 from ..problems import Problem, Severity, shorten
 from ..records import Generation, Record
 from . import syntax_rules as rules
@@ -243,8 +244,6 @@ def _warn(
 
 
 def line_problem(err: LineError, path: str, line: int, column: int, text: str) -> Problem:
-    from ..catalog import name_of
-
     return Problem(
         path, line, column, err.rule, Severity.ERROR, err.reason, name_of(err.rule), shorten(text)
     )

@@ -19,7 +19,7 @@ from ..problems import Problem, Severity, shorten
 from ..records import Generation, ParseResult, Record
 from . import syntax_rules as rules
 from .grammar import EnvelopeError, parse_envelope
-from .payload import LineError, build_record, line_problem
+from .payload import LineError, _mllog_record, build_record, line_problem
 
 _CANDIDATE = b":::ML"
 _MLLOG_PREFIX = b":::MLLOG "
@@ -153,6 +153,21 @@ class Scanner:
             return self._fast_mlp(text, line_no, column)
         except orjson.JSONDecodeError:
             return None
+
+    def mllog_checked(self, data: Any, line: bytes, pos: int, line_no: int) -> None:
+        """A :::MLLOG payload that orjson decoded but the inline test refused (a field
+        missing or of another type, not an object): the grammar path's own checks
+        (payload._mllog_record) on the decoded value, without lark. The payload starts
+        right after ":::MLLOG " (the caller makes sure), as the grammar would find it."""
+        text = line[pos + 9 :].decode()  # orjson accepted it: valid UTF-8
+        try:
+            record = _mllog_record(data, self.path, line_no, pos + 1, pos + 9, text, self._problems)
+        except LineError as err:
+            self._problems.append(
+                line_problem(err, self.path, line_no, err.offset + 1, line[pos:].decode())
+            )
+        else:
+            self._records.append(record)
 
     def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
         """A well-formed v0.6 record (MLL_FAST + orjson), else None for the grammar path."""
@@ -301,36 +316,48 @@ def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseR
 def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     """Scan whole lines; returns the number of the line after the block.
 
-    The common case (a line that is one well-formed :::MLLOG record, maybe after an
-    ASCII prefix) is handled inline: this loop is where parsing time goes.
+    The common cases (a line holding one well-formed record of any generation after an
+    ASCII prefix) are handled here without leaving the loop: this is where parsing
+    time goes. Anything else takes Scanner.line (segments, grammar path).
     """
     if _CANDIDATE not in block:
         return line_no + block.count(b"\n")
     if not scanner.fast:
         return _scan_block_slow(scanner, block, line_no)
     loads = orjson.loads
-    records = scanner._records
-    append = records.append
+    append = scanner._records.append
     path = scanner.path
     mllog = Generation.MLLOG
-    new = tuple.__new__
+    new = _new
     fast = 0
     lines = block.split(b"\n")
     if block.endswith(b"\n"):
         lines.pop()  # the empty string after the last LF is not a line
+    cr = b"\r" in block
+    if cr:
+        # CRLF: drop the final CR (the empty segment after it is no marker line). Lines
+        # with other CRs (progress bars redrawn) go to Scanner.line, which splits them.
+        lines = [line[:-1] if line[-1:] == b"\r" else line for line in lines]
     for number, line in enumerate(lines, line_no):
-        if _CANDIDATE not in line:
+        if cr and b"\r" in line:
+            if _CANDIDATE in line:
+                scanner.line(line, number)
             continue
-        if line[-1:] == b"\r":
-            # CRLF: the segment before the CR is the line (the empty one after it is not a
-            # marker line); other CRs (progress bars) take the Scanner.line detour.
-            line = line[:-1]
         pos = line.rfind(_MLLOG_PREFIX)
-        if pos != -1 and b"\r" not in line and (pos == 0 or line[:pos].isascii()):
+        if pos == -1:
+            if _CANDIDATE not in line:
+                continue
+            if _MLLOG_MARKER not in line:
+                record = _older_fast(scanner, line, number)
+                if record is not None:
+                    fast += 1
+                    append(record)
+                    continue
+        elif pos == 0 or line[:pos].isascii():
             try:
                 data = loads(line[pos + 9 :])
             except orjson.JSONDecodeError:
-                data = None
+                data = _NOT_JSON
             if type(data) is dict:
                 key = data.get("key")
                 time_ms = data.get("time_ms")
@@ -360,15 +387,10 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
                         )
                     )
                     continue
-        elif (
-            pos == -1
-            and b"\r" not in line
-            and _MLLOG_MARKER not in line
-            and (record := _older_fast(scanner, line, number)) is not None
-        ):
-            fast += 1
-            append(record)
-            continue
+            if data is not _NOT_JSON and line[pos + 9 : pos + 10] not in b" \t":
+                scanner.mllog_checked(data, line, pos, number)
+                fast += 1
+                continue
         scanner.line(line, number)
     scanner.result.marker_lines += fast
     return line_no + len(lines)
