@@ -1,0 +1,80 @@
+"""Differential test: mutated logs, our default verdict vs the official checker's.
+
+Each mutant is a compliant fixture with one or two edits (a record dropped, repeated,
+given another value or empty metadata, two records swapped); the official checker
+(`python -m mlperf_logging.compliance_checker`, an oracle only) runs on the same file.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from mllog_check.rules import check_file
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
+    ),
+]
+
+VALUES = [None, 0, 1, 2, 1e-4, 1e-3, 0.5, 1.0, 8192, "", "x", [1, 2], [43, 55], True, 0.9]
+
+
+def _mutate(lines: list[str], rng: random.Random) -> str:
+    index = [i for i, line in enumerate(lines) if ":::MLLOG " in line]
+    i = rng.choice(index)
+    op = rng.choice(["drop", "repeat", "value", "metadata", "swap", "repeat-other"])
+    prefix, _, payload = lines[i].partition(":::MLLOG ")
+    record = json.loads(payload)
+    if op == "drop":
+        del lines[i]
+    elif op == "repeat":
+        lines.insert(i + 1, lines[i])
+    elif op == "swap":
+        j = rng.choice(index)
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        if op == "metadata":
+            record["metadata"] = {}
+        else:
+            record["value"] = rng.choice(VALUES)
+        text = prefix + ":::MLLOG " + json.dumps(record)
+        if op == "repeat-other":
+            lines.insert(i + 1, text)
+        else:
+            lines[i] = text
+    return f"{op}@{i + 1}"
+
+
+def _official(path: Path) -> bool:
+    cmd = [sys.executable, "-m", "mlperf_logging.compliance_checker", "--usage", "training"]
+    cmd += ["--ruleset", "1.0.0", str(path)]
+    return subprocess.run(cmd, cwd=path.parent, capture_output=True).returncode == 0
+
+
+def test_mutants_agree_with_official(tmp_path: Path) -> None:
+    rng = random.Random(20210519)
+    sources = sorted((FIXTURES / "check").glob("*.pass.txt"))
+    disagreements = []
+    verdicts = []
+    for n in range(36):
+        source = rng.choice(sources)
+        lines = source.read_text().splitlines()
+        edits = [_mutate(lines, rng) for _ in range(rng.choice([1, 1, 2]))]
+        path = tmp_path / f"mutant_{n}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        ours, official = check_file(str(path)).passed, _official(path)
+        verdicts.append(official)
+        if ours != official:
+            disagreements.append(f"{source.name} {edits}: ours {ours}, official {official}")
+    assert not disagreements, "\n".join(disagreements)
+    assert 5 <= verdicts.count(False) <= len(verdicts) - 5  # both verdicts well represented
