@@ -174,11 +174,6 @@ def test_read_only_tree_is_never_written(tmp_path: Path, tree: str) -> None:
 # v1.0 orgs: the official era checker's verdict (oracle/package_v1.0.csv), or our
 # verdict with the reason it differs (docs/differences.md, "## Package").
 ACCEPTED = {
-    "Habana": (
-        "fail",
-        "its 5 ResNet logs declare submission_status 'cloud' while the system description "
-        "says 'available' (MLP021); the official checker never compares them",
-    ),
     "NVIDIA": (
         "pass",
         "the oracle row covers NVIDIA's whole published folder (7 incomplete extracts); the "
@@ -207,3 +202,30 @@ def test_corpus_verdicts_match_the_official_package_checker(corpus: Path, oracle
         if p.is_error
     }
     assert failing == {"ipu-pod64-POPART-closed/bert"}  # the official checker's failing dir
+    habana = check_package(corpus / "v1.0/Habana")
+    strays = [p.path for p in habana.problems if p.rule == "MLP004"]
+    assert strays == [str(corpus / "v1.0/Habana/results/SYS-420GH-TNGR/resnet/bert")]
+
+
+def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
+    """A description's 'available' covers onprem and cloud logs (v1.0 Habana, v2.0 Google);
+    result_<job>_<N>.txt is a result file as for the official tools (v2.0 HazyResearch)."""
+    org = _copy(tmp_path)
+    folder = org / "results/acme-8x/resnet"
+    for n, path in enumerate(sorted(folder.glob("result_*.txt"))):
+        text = path.read_text().replace('"onprem"', '"cloud"' if n % 2 else '"onprem"')
+        path.unlink()
+        (folder / f"result_2205201007_{n * 5}.txt").write_text(text)
+    (folder / "scaling.json").write_text('{"scaling_factor": 1.0}\n')
+    report = check_package(org)
+    assert report.problems == [], report.problems
+    from mllog_check.submission.layout import discover
+    from mllog_check.submission.rounds import get_round
+
+    (result_set,) = discover(org, get_round("1.0.0")).result_sets
+    assert [p.name for p in result_set.files] == [
+        f"result_2205201007_{n}.txt" for n in (0, 5, 10, 15, 20)
+    ]
+    desc = org / "systems/acme-8x.json"
+    desc.write_text(desc.read_text().replace('"available"', '"preview"'))
+    assert {p.rule for p in check_package(org).problems if p.is_error} == {"MLP021"}

@@ -42,7 +42,7 @@ BAD_RESULT_NAME = _p(
     "MLP002",
     "bad-result-name",
     E,
-    "A file in a benchmark folder is not named result_<N>.txt (it would not be scored).",
+    "A .txt or .log file in a benchmark folder is not named result_*.txt (it would not be scored).",
     _LAYOUT,
 )
 RUN_COUNT = _p(
@@ -126,7 +126,7 @@ STATUS_MISMATCH = _p(
     "status-mismatch",
     E,
     "The submission_status a log declares differs from its system description's status "
-    "(available and onprem are the same category).",
+    "(a description's available agrees with onprem and cloud).",
     _MISMATCH,
 )
 ORG_MISMATCH = _p(

@@ -25,11 +25,13 @@ DECLARED_KEYS = (
     "submission_platform",
     "submission_benchmark",
 )
-# Status categories: v1.0 logs say onprem where descriptions say available (the same
-# category, "Available on-premise"); later rounds spell the categories out.
+# Status categories. A description's "available" covers both "Available on-premise" and
+# "Available cloud" (v1.0 Habana: description available, logs onprem and cloud; v2.0
+# Google Cloud TPU: available vs cloud), so it agrees with onprem and cloud alike.
 _STATUS = {
-    "available": "onprem",
+    "available": "available",
     "onprem": "onprem",
+    "on-premise": "onprem",
     "available on-premise": "onprem",
     "available cloud": "cloud",
     "cloud": "cloud",
@@ -38,6 +40,7 @@ _STATUS = {
     "research, development, or internal (rdi)": "research",
     "rdi": "research",
 }
+_AVAILABLE = frozenset({"available", "onprem", "cloud"})
 
 
 @dataclass
@@ -123,7 +126,8 @@ def _agrees(key: str, declared: Any, expected: Any, compare: Any) -> bool:
     if compare is same_org:
         return same_org(declared, expected)
     if compare == "status":
-        return status_key(declared) == status_key(expected)
+        a, b = status_key(declared), status_key(expected)
+        return a == b or ("available" in (a, b) and {a, b} <= _AVAILABLE)
     if key == "submission_benchmark":
         return benchmark_matches(str(expected), declared)
     return _text(declared) == _text(expected)

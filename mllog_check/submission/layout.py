@@ -1,7 +1,7 @@
 """The folder layout of one submitter: <Org>/{results,systems,benchmarks}.
 
 Only reads directory listings (never writes, never follows a link that leaves the
-tree). Result files are ``results/<system>/<benchmark>/result_<N>.txt``; system
+tree). Result files are ``results/<system>/<benchmark>/result_*.txt``; system
 descriptions ``systems/<system>.json`` (training_policies, "Submission").
 """
 
@@ -16,7 +16,11 @@ from ..problems import Problem
 from . import codes
 from .rounds import FOLDER_ALIASES, Round
 
-RESULT_NAME = re.compile(r"^result_(\d+)\.txt$")
+# The official tools take result_*.txt (v2.0 HazyResearch: result_<job id>_<N>.txt).
+RESULT_NAME = re.compile(r"^result_.+\.txt$")
+_NUMBER = re.compile(r"(\d+)\.txt$")
+# Files the tools themselves put in a benchmark folder (committee scaling factors, v2.0).
+_KNOWN = frozenset({"scaling.json"})
 _TOP_DIRS = frozenset({"results", "systems", "benchmarks"})
 _TOP_DOCS = re.compile(r"^(readme|license|notice)(\.\w+)?$", re.IGNORECASE)
 # Editor and OS debris, wherever it sits (vim swap, emacs backup, macOS).
@@ -148,7 +152,7 @@ def _result_set(
     layout: OrgLayout, lister: _Lister, system: str, folder: Path, rnd: Round
 ) -> ResultSet:
     result_set = ResultSet(system, folder.name, folder)
-    numbered: list[tuple[int, Path]] = []
+    numbered: list[tuple[str, int, Path]] = []
     for path, is_dir in lister.entries(folder):
         match = RESULT_NAME.match(path.name)
         if is_dir:
@@ -156,13 +160,18 @@ def _result_set(
                 layout, path, True, "folder inside a benchmark folder: its files are not checked"
             )
         elif match:
-            numbered.append((int(match.group(1)), path))
+            number = _NUMBER.search(path.name)
+            numbered.append(
+                (path.name[:-4].rstrip("0123456789"), int(number.group(1)) if number else -1, path)
+            )
+        elif path.name in _KNOWN:
+            continue
         elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
-            msg = "result files are named result_<N>.txt; this file is not scored"
+            msg = "result files are named result_*.txt; this file is not scored"
             layout.problems.append(_problem(path, codes.BAD_RESULT_NAME, msg))
         else:
             _stray(layout, path, False, "not a result file")
-    result_set.files = [p for _, p in sorted(numbered)]
+    result_set.files = [p for _, _, p in sorted(numbered)]  # result_2 before result_10
     _check_benchmark(layout, result_set, rnd)
     return result_set
 
