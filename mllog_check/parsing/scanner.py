@@ -43,7 +43,7 @@ MLP_FAST = re.compile(
 # First bytes of a JSON text that orjson may accept (whitespace, object, array, string,
 # number, true/false/null); anything else is not JSON for orjson.
 _JSON_START = frozenset(b' \t{["-0123456789tfn')
-_NOT_JSON = object()
+_NOT_JSON = object()  # "did not decode" / "absent", where None is a JSON value
 _new = tuple.__new__  # Record(...) through NamedTuple.__new__ costs a Python-level call
 
 # A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
@@ -359,14 +359,16 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
             except orjson.JSONDecodeError:
                 data = _NOT_JSON
             if type(data) is dict:
-                key = data.get("key")
-                time_ms = data.get("time_ms")
-                metadata = data.get("metadata")
+                get = data.get
+                key = get("key")
+                time_ms = get("time_ms")
+                metadata = get("metadata")
+                value = get("value", _NOT_JSON)
                 if (
                     type(key) is str
                     and (type(time_ms) is int or type(time_ms) is float)
                     and type(metadata) is dict
-                    and "value" in data
+                    and value is not _NOT_JSON
                 ):
                     fast += 1
                     append(
@@ -377,11 +379,11 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
                                 number,
                                 pos + 1,
                                 mllog,
-                                data.get("namespace"),
+                                get("namespace"),
                                 time_ms,
-                                data.get("event_type"),
+                                get("event_type"),
                                 key,
-                                data["value"],
+                                value,
                                 metadata,
                             ),
                         )
