@@ -1,7 +1,7 @@
 """Differential test: mutated logs, our default verdict vs the official checker's.
 
 Each mutant is a compliant fixture with one or two edits (a record dropped, repeated,
-given another value or empty metadata, two records swapped); the official checker
+given another value, empty or no metadata, no value, two records swapped); the official checker
 (`python -m mlperf_logging.compliance_checker`, an oracle only) runs on the same file.
 """
 
@@ -32,7 +32,8 @@ VALUES = [None, 0, 1, 2, 1e-4, 1e-3, 0.5, 1.0, 8192, "", "x", [1, 2], [43, 55], 
 def _mutate(lines: list[str], rng: random.Random) -> str:
     index = [i for i, line in enumerate(lines) if ":::MLLOG " in line]
     i = rng.choice(index)
-    op = rng.choice(["drop", "repeat", "value", "metadata", "swap", "repeat-other"])
+    ops = ["drop", "repeat", "value", "metadata", "swap", "repeat-other", "no-field"]
+    op = rng.choice(ops)
     prefix, _, payload = lines[i].partition(":::MLLOG ")
     record = json.loads(payload)
     if op == "drop":
@@ -45,6 +46,8 @@ def _mutate(lines: list[str], rng: random.Random) -> str:
     else:
         if op == "metadata":
             record["metadata"] = {}
+        elif op == "no-field":
+            del record[rng.choice(["value", "metadata"])]
         else:
             record["value"] = rng.choice(VALUES)
         text = prefix + ":::MLLOG " + json.dumps(record)

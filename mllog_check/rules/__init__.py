@@ -50,6 +50,7 @@ def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = Fal
     rules = load_ruleset(canonical(ruleset))
     # An unreadable input has only its input error: rules on no records would just add noise.
     found = [] if result.input_error else engine.run(rules, result.path, result.records)[0]
+    found += engine.unreadable_records(result.problems)
     problems = list(result.problems) + found
     if strict:
         problems = engine.promote(problems)

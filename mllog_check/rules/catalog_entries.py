@@ -29,6 +29,7 @@ from .codes import (
     TARGET_NOT_REACHED,
     TIME_BACKWARDS,
     TIME_ZERO,
+    UNREADABLE_RECORD,
 )
 from .examples import GOOD, RNNT_TENSORS, build, good, line, rnnt
 
@@ -85,6 +86,15 @@ _RULES = [
         "The file has no `:::MLLOG` record at all (official: 'No log lines detected').",
         GOOD,
         "training started\nloss 3.2\n",
+    ),
+    (
+        UNREADABLE_RECORD,
+        "record-without-value-or-metadata",
+        E,
+        "A :::MLLOG record has no `value` or no `metadata` field. The parser reads it on "
+        "(warning MLS006), but the official checker crashes on it, so the log fails.",
+        GOOD,
+        _swap('"value": true, "metadata": {}', '"value": true'),
     ),
     (
         MISSING_KEY,

@@ -13,6 +13,7 @@ from ..problems import Severity
 E, W = Severity.ERROR, Severity.WARNING
 
 NO_RECORDS = "MLC001"
+UNREADABLE_RECORD = "MLC002"
 MISSING_KEY = "MLC010"
 REPEATED_DIFFERENT = "MLC011"
 MISSING_ALTERNATIVE = "MLC012"
@@ -34,6 +35,7 @@ HEADER_CONFLICT = "MLC108"
 # code -> (name, severity)
 TABLE: dict[str, tuple[str, Severity]] = {
     NO_RECORDS: ("no-mllog-records", E),
+    UNREADABLE_RECORD: ("record-without-value-or-metadata", E),
     MISSING_KEY: ("missing-key", E),
     REPEATED_DIFFERENT: ("key-repeated-different-values", E),
     MISSING_ALTERNATIVE: ("missing-alternative", E),

@@ -280,6 +280,28 @@ def _time_warnings(state: _State) -> None:
         )
 
 
+def unreadable_records(parse_problems: list[Problem]) -> list[Problem]:
+    """MLC002: a record without value or metadata (parser warning MLS006) fails the log.
+
+    The official parser indexes both fields and crashes on such a record, so the official
+    verdict on the whole log is a failure; the parser reads it on, the verdict follows.
+    """
+    name, severity = codes.TABLE[codes.UNREADABLE_RECORD]
+    return [
+        Problem(
+            p.path,
+            p.line,
+            p.column,
+            codes.UNREADABLE_RECORD,
+            severity,
+            "the record lacks value or metadata: the official checker cannot read this log",
+            name,
+        )
+        for p in parse_problems
+        if p.rule == "MLS006"
+    ]
+
+
 def promote(problems: list[Problem]) -> list[Problem]:
     """--strict: the checks beyond the official ones become errors."""
     return [
