@@ -17,8 +17,9 @@ import pytest
 import yaml
 from conftest import ROOT, read_oracle
 
+import mllog_check
 from mllog_check.rules import check_file
-from mllog_check.rules.detect import detect
+from mllog_check.rules.detect import check_detected, detect
 
 pytestmark = pytest.mark.corpus
 
@@ -128,3 +129,25 @@ def test_accepted_differences_are_documented() -> None:
     for round_name, *_ in ROUNDS:
         for name in _differences(round_name):
             assert name.rsplit("/", 1)[0] in text, f"{name}: listed but not in docs/differences.md"
+
+
+def test_v0_7_logs_outside_the_layout_fail_as_officially(corpus: Path) -> None:
+    """Alibaba's v0.7 results/<system>/result_*.txt: `time_s` records; the official parser
+    raises KeyError 'time_ms' (docs/differences.md). Not in the oracle's layout."""
+    paths = sorted((corpus / "v0.7" / "Alibaba" / "results").glob("v100-*/result_*.txt"))
+    assert len(paths) == 15
+    for path in paths:
+        verdict = check_file(str(path), "0.7.0")
+        assert not verdict.passed
+        assert "MLS004" in {p.rule for p in verdict.problems if p.is_error}
+
+
+def test_v0_5_logs_get_parse_checks_only(corpus: Path) -> None:
+    paths = sorted((corpus / "v0.5").rglob("result_*.txt"))
+    assert len(paths) >= 75
+    for path in paths:
+        result = mllog_check.parse_file(str(path))
+        verdict, found = check_detected(result)
+        assert (found.ruleset, found.source, found.has_rules) == ("0.5.0", "path", False)
+        assert verdict.passed == result.ok
+        assert not any(p.rule.startswith("MLC") for p in verdict.problems)
