@@ -84,7 +84,7 @@ def test_every_fragment_of_the_data_uses_the_direct_evaluator() -> None:
 
 
 @pytest.mark.parametrize("schema", FRAGMENTS, ids=lambda s: repr(s)[:60])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_direct_evaluator_agrees_with_jsonschema(schema: dict[str, Any], data: Any) -> None:
     named = _constants(schema)
