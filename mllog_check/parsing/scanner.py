@@ -35,7 +35,7 @@ MLL_FAST = re.compile(
     rb":::MLL[ \t]+" + _SECONDS + rb"[ \t]+" + _NAME + rb"[ \t]*:[ \t]*" + _PAYLOAD
 )
 MLP_FAST = re.compile(
-    rb":::MLPv\d+\.\d+\.\d+[ \t]+" + _NAME + rb"[ \t]+" + _SECONDS + rb"[ \t]+(\([^)]*:\d+\))"
+    rb":::MLPv\d+\.\d+\.\d+[ \t]+" + _NAME + rb"[ \t]+" + _SECONDS + rb"[ \t]+\(([^)]*):(\d+)\)"
     rb"[ \t]*" + _NAME + rb"[ \t]*(?::[ \t]*" + _PAYLOAD + rb"?)?"
 )
 
@@ -44,7 +44,9 @@ MLP_FAST = re.compile(
 # number, true/false/null); anything else is not JSON for orjson.
 _JSON_START = frozenset(b' \t{["-0123456789tfn')
 _NOT_JSON = object()  # "did not decode" / "absent", where None is a JSON value
-_new = tuple.__new__  # Record(...) through NamedTuple.__new__ costs a Python-level call
+_new = tuple.__new__
+_loads = orjson.loads
+_MLP = Generation.MLP  # Record(...) through NamedTuple.__new__ costs a Python-level call
 
 # A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
 _BARE_WORD = re.compile(rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*")
@@ -203,36 +205,36 @@ class Scanner:
         match = MLP_FAST.fullmatch(text)
         if match is None or not text.isascii():
             return None
-        benchmark, seconds, source, key, payload = match.groups()
+        # "(file:line)": the greedy file group ends at the last colon, as the grammar
+        # path's rpartition(":") does.
+        benchmark, seconds, file, lineno, key, payload = match.groups()
         value: Any = None
         if payload is not None:
             # Only try JSON where JSON can start: a failed orjson call costs an exception,
             # and bare words ("adam") are common in v0.5 logs.
+            value = _NOT_JSON
             if payload[0] in _JSON_START:
-                try:
-                    value = self._orjson_loads(payload)
+                try:  # noqa: SIM105 - contextlib.suppress costs more in this loop
+                    value = _loads(payload)
                 except orjson.JSONDecodeError:
-                    value = _NOT_JSON
-            else:
-                value = _NOT_JSON
+                    pass
             if value is _NOT_JSON:
                 if _BARE_WORD.fullmatch(payload) is None:
                     return None  # Infinity, truncated JSON...: the grammar path explains
                 value = payload.decode().rstrip()
-        file, _, lineno = source[1:-1].decode().rpartition(":")
         return _new(
             Record,
             (
                 self.path,
                 line_no,
                 column,
-                Generation.MLP,
+                _MLP,
                 benchmark.decode(),
                 float(seconds) * 1000.0,
                 None,
                 key.decode(),
                 value,
-                {"file": file, "lineno": int(lineno)},
+                {"file": file.decode(), "lineno": int(lineno)},
             ),
         )
 
