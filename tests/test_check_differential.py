@@ -81,3 +81,10 @@ def test_mutants_agree_with_official(tmp_path: Path) -> None:
             disagreements.append(f"{source.name} {edits}: ours {ours}, official {official}")
     assert not disagreements, "\n".join(disagreements)
     assert 5 <= verdicts.count(False) <= len(verdicts) - 5  # both verdicts well represented
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "check").glob("*.txt")), ids=lambda p: p.name)
+def test_fixture_verdicts_are_the_official_ones(path: Path, tmp_path: Path) -> None:
+    copy = tmp_path / path.name  # the official checker writes its log beside the file
+    copy.write_bytes(path.read_bytes())
+    assert check_file(str(copy)).passed == _official(copy) == (".pass." in path.name)
