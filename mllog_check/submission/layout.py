@@ -143,7 +143,10 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
             layout.problems.append(_problem(system_dir, codes.MISSING_SYSDESC, msg))
         for bench_dir, sub_is_dir in lister.entries(system_dir):
             if not sub_is_dir:
-                _stray(layout, bench_dir, False, "only <benchmark> folders belong here")
+                why = "only <benchmark> folders belong here"
+                if RESULT_NAME.match(bench_dir.name):  # v0.7 Alibaba: no benchmark level
+                    why = "a result file outside a <benchmark> folder is never checked"
+                _stray(layout, bench_dir, False, why)
                 continue
             layout.result_sets.append(_result_set(layout, lister, system, bench_dir, rnd))
 
