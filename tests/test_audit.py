@@ -104,6 +104,37 @@ def test_write_outputs_with_no_rows(tmp_path: Path) -> None:
     assert pd.read_parquet(tmp_path / "out/runs.parquet").columns[0] == "org"
 
 
+def test_duplicates_across_rounds_and_in_nested_folders(tmp_path: Path) -> None:
+    import shutil
+
+    for name in ("v1.0", "v1.1"):
+        shutil.copytree(FIXTURES / "audit/clean", tmp_path / name)
+    nested = tmp_path / "v1.1/Acme/results/acme-8x/resnet/old"
+    nested.mkdir()
+    shutil.copy(tmp_path / "v1.1/Acme/results/acme-8x/resnet/result_0.txt", nested / "result_9.txt")
+    result = run_audit([tmp_path / "v1.0", tmp_path / "v1.1"], jobs=1)
+    assert result.ruleset == "1.0.0, 1.1.0"
+    assert [o["org"] for o in result.orgs] == ["v1.0/Acme", "v1.1/Acme"]
+    dups = sorted(
+        (a.path, a.message.split(" (")[0]) for a in result.anomalies if a.kind == "duplicate-log"
+    )
+    expected = [
+        (
+            f"v1.1/Acme/results/acme-8x/resnet/result_{n}.txt",
+            f"identical records to v1.0/Acme/results/acme-8x/resnet/result_{n}.txt",
+        )
+        for n in range(5)
+    ]
+    expected.append(
+        (
+            "v1.1/Acme/results/acme-8x/resnet/old/result_9.txt",
+            "identical records to v1.0/Acme/results/acme-8x/resnet/result_0.txt",
+        )
+    )
+    assert dups == sorted(expected)
+    assert len(result.runs) == 10  # the nested copy is hashed, not counted as a run
+
+
 @pytest.mark.corpus
 def test_corpus_v1_0(corpus: Path, oracle: Path, tmp_path: Path) -> None:
     out = tmp_path / "audit"
@@ -120,6 +151,11 @@ def test_corpus_v1_0(corpus: Path, oracle: Path, tmp_path: Path) -> None:
     }
     assert len(failed) == 5
     assert failed == set(anomalies.loc[anomalies["kind"] == "not-converged", "path"])
+    # Habana's resnet/bert/ folder holds copies of its bert/ logs.
+    dups = anomalies.loc[anomalies["kind"] == "duplicate-log", "path"]
+    assert sorted(dups) == [
+        f"Habana/results/SYS-420GH-TNGR/resnet/bert/result_{n}.txt" for n in range(10)
+    ]
     runs = pd.read_parquet(out / "runs.parquet")
     oracle_runs = {r["file"]: r for r in read_oracle(oracle, "runs_v1.0.csv")}
     assert set(runs["path"]) == set(oracle_runs)

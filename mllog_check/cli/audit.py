@@ -11,8 +11,8 @@ import click
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 
-@click.command()
-@click.argument("results_dir")
+@click.command(options_metavar="[OPTIONS]")
+@click.argument("results_dirs", nargs=-1, required=True)
 @click.option(
     "--ruleset",
     default=None,
@@ -32,9 +32,14 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
     show_default=True,
     help="Folder for the tables (never inside RESULTS_DIR).",
 )
-def audit(results_dir: str, ruleset: str | None, jobs: int | None, out_dir: str) -> None:
+def audit(
+    results_dirs: tuple[str, ...], ruleset: str | None, jobs: int | None, out_dir: str
+) -> None:
     """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
     an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
+
+    Several round folders may be given (v1.0 v1.1 ...): logs duplicated across rounds
+    are found too, and paths start with the round folder's name.
 
     Exit 0 clean, 1 anomalies or failing orgs, 2 usage or input error.
     """
@@ -42,9 +47,11 @@ def audit(results_dir: str, ruleset: str | None, jobs: int | None, out_dir: str)
 
     out = Path(out_dir)
     try:
-        check_output_dir(Path(results_dir), out)
+        for results_dir in results_dirs:
+            check_output_dir(Path(results_dir), out)
         with _progress() as tick:
-            result = run_audit(results_dir, ruleset, jobs, tick)
+            target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
+            result = run_audit(target, ruleset, jobs, tick)
     except AuditError as err:
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +44,7 @@ class OrgRows:
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Anomaly] = field(default_factory=list)
     problems: list[dict[str, Any]] = field(default_factory=list)
+    copies: list[dict[str, Any]] = field(default_factory=list)  # hashes of unchecked logs
 
 
 @dataclass
@@ -55,6 +56,7 @@ class AuditResult:
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Anomaly] = field(default_factory=list)
     problems: list[dict[str, Any]] = field(default_factory=list)
+    copies: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
@@ -86,16 +88,17 @@ def check_output_dir(results_dir: Path, out: Path) -> None:
 
 def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
     """Worker: check one org and return only small, relativized rows."""
-    org = Path(org_dir).name
+    rel = _relativizer(base)
+    org = rel(str(Path(org_dir)))  # "Google", or "v1.0/Google" when auditing several rounds
     try:
         report = check_package(org_dir, ruleset, audit=True)
     except Exception as err:  # one org never stops the audit; its row says why
         failure = f"{type(err).__name__}: {err}"
         summary = _summary(org, False, 0, 0, 0, 0, "", failure)
         return OrgRows(org, summary)
-    rel = _relativizer(base)
     counts = report.counts()
     runs = [{**row, "path": rel(row["path"])} for row in report.runs]
+    copies = [{**row, "path": rel(row["path"])} for row in report.copies]
     scores = [
         {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
         for s in report.scores
@@ -118,7 +121,7 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         "; ".join(report.missing_stages),
         "",
     )
-    return OrgRows(org, summary, runs, scores, found, problems)
+    return OrgRows(org, summary, runs, scores, found, problems, copies)
 
 
 def _summary(
@@ -150,13 +153,42 @@ def _relativizer(base: str) -> Callable[[str], str]:
 
 
 def run_audit(
-    results_dir: str | Path,
+    results_dirs: str | Path | Sequence[str | Path],
     ruleset: str | None = None,
     jobs: int | None = None,
     on_done: Callable[[str, int, int], None] | None = None,
 ) -> AuditResult:
-    """Audit every org of a round; ``on_done(org, done, total)`` after each org."""
-    root = Path(results_dir)
+    """Audit every org of one round folder, or of several (duplicates across rounds).
+
+    Paths are relative to the round folder, or to its parent when several are given
+    (``v1.0/Google/results/...``). ``on_done(org, done, total)`` after each org.
+    """
+    if isinstance(results_dirs, str | Path):
+        roots = [Path(results_dirs)]
+    else:
+        roots = [Path(d) for d in results_dirs]
+    tasks: list[tuple[str, str, str]] = []
+    chosen_all = []
+    for root in roots:
+        chosen = _round_ruleset(root, ruleset)
+        chosen_all.append(chosen)
+        base = root if len(roots) == 1 else root.parent
+        tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
+    result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
+    for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
+        result.orgs.append(item.summary)
+        result.runs.extend(item.runs)
+        result.scores.extend(item.scores)
+        result.anomalies.extend(item.anomalies)
+        result.problems.extend(item.problems)
+        result.copies.extend(item.copies)
+    result.anomalies.extend(duplicate_logs(result.runs + result.copies))
+    result.anomalies.sort()
+    result.runs.sort(key=lambda r: r["path"])
+    return result
+
+
+def _round_ruleset(root: Path, ruleset: str | None) -> str:
     if not root.is_dir():
         raise AuditError(f"{root}: not a folder")
     chosen = ruleset or guess_ruleset(root)
@@ -168,43 +200,30 @@ def run_audit(
         get_round(chosen)
     except UnknownRound as err:
         raise AuditError(str(err)) from None
-    orgs = org_folders(root)
-    result = AuditResult(str(root), chosen)
-    rows = _run_workers([str(o) for o in orgs], chosen, str(root), jobs, on_done)
-    for item in sorted(rows, key=lambda r: r.org):
-        result.orgs.append(item.summary)
-        result.runs.extend(item.runs)
-        result.scores.extend(item.scores)
-        result.anomalies.extend(item.anomalies)
-        result.problems.extend(item.problems)
-    result.anomalies.extend(duplicate_logs(result.runs))
-    result.anomalies.sort()
-    result.runs.sort(key=lambda r: r["path"])
-    return result
+    return chosen
 
 
 def _run_workers(
-    orgs: list[str],
-    ruleset: str,
-    base: str,
+    tasks: list[tuple[str, str, str]],
     jobs: int | None,
     on_done: Callable[[str, int, int], None] | None,
 ) -> list[OrgRows]:
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(orgs) or 1))
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) or 1))
     rows: list[OrgRows] = []
     if workers == 1:  # no pool for one worker: simpler to debug, same result
-        for org in orgs:
-            rows.append(audit_org(org, ruleset, base))
+        for task in tasks:
+            rows.append(audit_org(*task))
             if on_done:
-                on_done(rows[-1].org, len(rows), len(orgs))
+                on_done(rows[-1].org, len(rows), len(tasks))
         return rows
-    _prewarm(ruleset)
+    for ruleset in sorted({task[1] for task in tasks}):
+        _prewarm(ruleset)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(audit_org, org, ruleset, base) for org in orgs]
+        futures = [pool.submit(audit_org, *task) for task in tasks]
         for future in as_completed(futures):
             rows.append(future.result())
             if on_done:
-                on_done(rows[-1].org, len(rows), len(orgs))
+                on_done(rows[-1].org, len(rows), len(tasks))
     return rows
 
 

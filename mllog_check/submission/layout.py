@@ -50,6 +50,9 @@ class OrgLayout:
     systems: dict[str, Path] = field(default_factory=dict)
     result_sets: list[ResultSet] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # Result files in folders nested in a benchmark folder: never checked, but the audit
+    # hashes them (v1.0 Habana's resnet/bert/ holds copies of its bert/ logs).
+    nested: list[tuple[ResultSet, Path]] = field(default_factory=list)
 
 
 def _problem(path: Path, info: codes.RuleInfo, message: str) -> Problem:
@@ -162,6 +165,9 @@ def _result_set(
             _stray(
                 layout, path, True, "folder inside a benchmark folder: its files are not checked"
             )
+            for inner, inner_is_dir in lister.entries(path):
+                if not inner_is_dir and RESULT_NAME.match(inner.name):
+                    layout.nested.append((result_set, inner))
         elif match:
             number = _NUMBER.search(path.name)
             numbered.append(

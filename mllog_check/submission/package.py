@@ -73,6 +73,8 @@ class PackageReport:
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Anomaly] = field(default_factory=list)
     missing_stages: list[str] = field(default_factory=list)
+    # Hashes of result files the checks skip (nested folders), for duplicate detection.
+    copies: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -196,6 +198,7 @@ def check_package(
         _check_result_set(layout, result_set, descs.get(result_set.system), stages, report, audit)
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
+        report.copies.extend(_copies(layout))
     report.problems = sorted(set(report.problems))
     report.anomalies.sort()
     return report
@@ -259,6 +262,16 @@ def _check_result_set(
         )
     for path_text, finding in anomalies.repeated_seeds(seeds):
         report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+
+
+def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
+    out = []
+    for rs, path in layout.nested:
+        records = parse_file(path).records
+        row = {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark}
+        hashed = anomalies.body_hash(records)
+        out.append({**row, "path": str(path), "records": len(records), "body_sha1": hashed})
+    return out
 
 
 def tolerate(problems: list[Problem]) -> list[Problem]:
