@@ -1,0 +1,125 @@
+"""Differential test for rounds v0.6, v0.7, v1.1, v2.0: mutated logs, ours vs official.
+
+Each mutant is a passing fixture of fixtures/rounds/ with one or two edits (a record
+dropped, repeated, swapped with another, given another value or empty metadata). The
+official checker (`python -m mlperf_logging.compliance_checker`, an oracle only) runs on
+the same file with the round's ruleset. For v1.1 ours counts weights_initialization
+warnings as failures, as today's official checker does (docs/differences.md).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from mllog_check.rules import check_file
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
+    ),
+]
+
+MLL = re.compile(r"^(:::MLL \S+ )(\w+): (.*)$")
+VALUES = [None, 0, 1, 2, 1e-4, 0.5, 1.0, 8192, "", "x", [1, 2], True, 0.9, 25.0]
+# v0.6 checks written as Python over a mutable state, not expressed here (docs/differences.md).
+V06_STATE_MACHINE = {
+    "epoch_start",
+    "epoch_stop",
+    "eval_start",
+    "eval_stop",
+    "eval_accuracy",
+    "block_start",
+    "block_stop",
+    "run_stop",
+}
+
+
+def _payload(line: str) -> tuple[str, dict] | None:  # type: ignore[type-arg]
+    if line.startswith(":::MLLOG "):
+        return ":::MLLOG ", json.loads(line[len(":::MLLOG ") :])
+    match = MLL.match(line)
+    return (f"{match[1]}{match[2]}: ", json.loads(match[3])) if match else None
+
+
+def _mutate(lines: list[str], rng: random.Random) -> str:
+    index = [i for i, line in enumerate(lines) if _payload(line)]
+    i = rng.choice(index)
+    op = rng.choice(["drop", "repeat", "swap", "value", "metadata", "repeat-other"])
+    if op == "drop":
+        del lines[i]
+    elif op == "repeat":
+        lines.insert(i + 1, lines[i])
+    elif op == "swap":
+        j = rng.choice(index)
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        parsed = _payload(lines[i])
+        assert parsed is not None
+        head, payload = parsed
+        if op == "metadata":
+            payload["metadata"] = {}
+        else:
+            payload["value"] = rng.choice(VALUES)
+        text = head + json.dumps(payload)
+        if op == "repeat-other":
+            lines.insert(i + 1, text)
+        else:
+            lines[i] = text
+    return f"{op}@{i + 1}"
+
+
+def _official(path: Path, ruleset: str) -> tuple[bool, str]:
+    cmd = [sys.executable, "-m", "mlperf_logging.compliance_checker", "--usage", "training"]
+    cmd += ["--ruleset", ruleset, str(path)]
+    done = subprocess.run(cmd, cwd=path.parent, capture_output=True, text=True, timeout=120)
+    return done.returncode == 0, done.stdout + done.stderr
+
+
+def _state_machine_only(output: str) -> bool:
+    """The official failure is one of v0.6's unexpressed sequence checks, nothing else."""
+    checks = set(re.findall(r"CHECK for '(\w+)' failed", output))
+    missing = re.search(r"occurrence of '\w+' but found 0", output)
+    return bool(checks) and checks <= V06_STATE_MACHINE and missing is None
+
+
+@pytest.mark.parametrize(
+    ("folder", "ruleset"),
+    [("v0.6", "0.6.0"), ("v0.7", "0.7.0"), ("v1.1", "1.1.0"), ("v2.0", "2.0.0")],
+)
+def test_mutants_agree_with_official(folder: str, ruleset: str, tmp_path: Path) -> None:
+    rng = random.Random(f"rounds-{folder}")
+    sources = sorted((FIXTURES / "rounds" / folder).glob("*.pass.txt"))
+    disagreements, official_verdicts, state_machine = [], [], 0
+    for n in range(16):
+        source = rng.choice(sources)
+        lines = source.read_text().splitlines()
+        edits = [_mutate(lines, rng) for _ in range(rng.choice([1, 1, 2]))]
+        path = tmp_path / f"mutant_{n}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        verdict = check_file(str(path), ruleset)
+        relaxed = any(
+            "weights_initialization" in p.message and p.rule.startswith("MLC0")
+            for p in verdict.problems
+        )
+        ours = verdict.passed and not relaxed
+        official, output = _official(path, ruleset)
+        official_verdicts.append(official)
+        if ours == official:
+            continue
+        if folder == "v0.6" and ours and _state_machine_only(output):
+            state_machine += 1
+            continue
+        disagreements.append(f"{source.name} {edits}: ours {ours}, official {official}")
+    assert not disagreements, "\n".join(disagreements)
+    assert any(official_verdicts) and not all(official_verdicts)  # both verdicts exercised
+    assert state_machine <= 8  # most v0.6 mutants are still decided alike
