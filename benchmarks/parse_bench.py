@@ -32,7 +32,9 @@ def corpus_files(corpus: Path) -> dict[str, list[Path]]:
         files = []
         for round_ in rounds:
             files.extend(
-                p for p in sorted((corpus / round_).rglob("*")) if p.is_file() and not p.is_symlink()
+                p
+                for p in sorted((corpus / round_).rglob("*"))
+                if p.is_file() and not p.is_symlink()
             )
         groups[name] = files
     return groups
@@ -92,7 +94,7 @@ def main() -> int:
     )
     print(header)
     print("-" * len(header))
-    totals = {"raw": 0.0, "ours": 0.0, "official": 0.0, "official_mb": 0.0}
+    totals = {"raw": 0.0, "ours": 0.0, "official": 0.0, "official_mb": 0.0, "ours_off": 0.0}
     all_mb = all_records = 0.0
     for group, files in corpus_files(corpus).items():
         if not files:
@@ -115,23 +117,23 @@ def main() -> int:
         if "official" in best:
             totals["official"] += best["official"]
             totals["official_mb"] += size
+            totals["ours_off"] += best["ours"]
         all_mb += size
         all_records += records
         print(row(group, len(files), size, records, best))
     print("-" * len(header))
     mb_off = totals["official_mb"]
-    print(
-        f"{'all':<10} {'':>5} {all_mb:6.1f} {int(all_records):8d} | "
-        f"{all_mb / totals['raw']:8.1f} {all_mb / totals['ours']:9.1f} "
-        f"{all_records / totals['ours']:10.0f} "
-        + (f"{mb_off / totals['official']:13.1f}" if totals["official"] else f"{'-':>13}")
-        + f" | {totals['raw'] / totals['ours']:8.2f}"
-        + (
-            f" {(mb_off / totals['official']) / (all_mb / totals['ours']):>13}"
-            if False
-            else ""
-        )
-    )
+    mine = all_mb / totals["ours"]
+    text = f"{'all':<10} {'':>5} {all_mb:6.1f} {int(all_records):8d} | "
+    text += f"{all_mb / totals['raw']:8.1f} {mine:9.1f} {all_records / totals['ours']:10.0f} "
+    if totals["official"]:
+        # the official column covers v0.6+ only (no v0.5 parser): compare like with like
+        off = mb_off / totals["official"]
+        ratio = totals["official"] / totals["ours_off"]  # same files (v0.6+), same MB
+        text += f"{off:13.1f} | {totals['raw'] / totals['ours']:8.2f} {ratio:13.1f}"
+    else:
+        text += f"{'-':>13} | {totals['raw'] / totals['ours']:8.2f} {'-':>13}"
+    print(text)
     return 0
 
 
