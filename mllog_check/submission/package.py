@@ -241,6 +241,8 @@ def _check_result_set(
         results.append(result)
         report.problems.extend(result.problems)
         verdict, found = stages.compliance(result) if not result.input_error else ("", [])
+        parsed = set(result.problems)  # check_log repeats the parser's problems
+        found = [p for p in found if p not in parsed]
         compliance.extend(found)
         log = Declared.from_records(str(path), result.records)
         declared.append(log)
