@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 ROUNDS: tuple[str, ...] = ("0.5.0", "0.6.0", "0.7.0", "1.0.0", "1.1.0", "2.0.0")
 NO_RULES_ROUNDS = frozenset({"0.5.0"})
 
-# Benchmarks by the first and last round that had them (official rule files per round).
+# The rounds each benchmark existed in (official rule files per round); others are in all.
 _BENCHMARK_ROUNDS: dict[str, tuple[str, ...]] = {
     "transformer": ("0.6.0", "0.7.0"),
     "gnmt": ("0.6.0", "0.7.0"),
