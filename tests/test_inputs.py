@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mllog_check import parse_file
+from mllog_check import parse_bytes, parse_file
 from mllog_check.cli import cli
 
 RECORD = (
@@ -246,3 +248,19 @@ def test_symlink_leaving_a_walked_tree_is_reported_not_followed(tmp_path: Path) 
         f"{tree}/in.txt",
         f"{tree}/stays.txt",
     ]
+
+
+_MARKERS = [b":::MLLOG ", b":::MLL ", b":::MLPv0.5.0 ", b"\r", b"\n", b"\x00", b"{", b'"']
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([b"", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, b"\x1f\x8b"]),
+    st.lists(st.one_of(st.binary(max_size=40), st.sampled_from(_MARKERS)), max_size=30),
+)
+def test_arbitrary_bytes_never_raise_and_keep_the_invariant(
+    head: bytes, parts: list[bytes]
+) -> None:
+    result = parse_bytes(head + b"".join(parts))
+    assert len(result.records) + result.line_error_count == result.marker_lines
+    assert all(p.rule.startswith("MLS") for p in result.problems)
