@@ -74,6 +74,21 @@ def test_json_and_csv_formats() -> None:
     assert done.stdout.splitlines()[0] == "path,line,column,rule,name,severity,message"
 
 
+def test_shared_reporter_formats() -> None:
+    import xml.etree.ElementTree as ET
+
+    folder = str(PKG / "sysdesc/Acme")
+    junit = ET.fromstring(run_cli("package", folder, "--format", "junit").stdout)
+    cases = {c.get("name") for c in junit.iter("testcase")}
+    assert f"{folder}/systems/acme-broken.json" in cases
+    sarif = json.loads(run_cli("package", folder, "--format", "sarif").stdout)
+    rules = {r["ruleId"] for r in sarif["runs"][0]["results"]}
+    assert {"MLP010", "MLP011", "MLP012"} <= rules
+    github = run_cli("package", folder, "--format", "github")
+    assert github.returncode == 1
+    assert f"::error file={folder}/systems/acme-broken.json,line=38" in github.stdout
+
+
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run_cli("package", str(tmp_path / "missing")).returncode == 2
     assert run_cli("package", str(tmp_path)).returncode == 2  # no results/

@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 import click
 
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
-FORMATS = ("text", "json", "csv")
+# text, json and csv are the package's own (with the org's verdict); junit, sarif and
+# github come from the reporters registry, one "file" per path that has problems.
+OWN_FORMATS = ("text", "json", "csv")
+SHARED_FORMATS = ("junit", "sarif", "github")
+FORMATS = OWN_FORMATS + SHARED_FORMATS
+
+
+@dataclass
+class _PathResult:
+    """What the reporters need of a checked file (see mllog_check.reporters)."""
+
+    path: str
+    passed: bool
+    division: str | None
+    benchmark: str | None
+    ruleset: str
+    problems: list[Any]
 
 
 @click.command()
@@ -38,6 +55,8 @@ def package(org_dir: str, ruleset: str, fmt: str, quiet: bool) -> None:
         _json(report, sys.stdout)
     elif fmt == "csv":
         _csv(report, sys.stdout)
+    elif fmt in SHARED_FORMATS:
+        _shared(report, fmt, sys.stdout)
     else:
         _text(report, sys.stdout, quiet)
     sys.exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
@@ -83,3 +102,16 @@ def _csv(report: Any, out: TextIO) -> None:
     for p in report.problems:
         row = p.to_dict()
         writer.writerow([row[c] for c in columns])
+
+
+def _shared(report: Any, fmt: str, out: TextIO) -> None:
+    from .. import reporters
+
+    by_path: dict[str, list[Any]] = {}
+    for problem in report.problems:
+        by_path.setdefault(problem.path, []).append(problem)
+    files = [
+        _PathResult(path, not any(p.is_error for p in found), None, None, report.ruleset, found)
+        for path, found in sorted(by_path.items())
+    ]
+    reporters.get(fmt)(files, out)
