@@ -25,6 +25,8 @@ _TOP_DIRS = frozenset({"results", "systems", "benchmarks"})
 _TOP_DOCS = re.compile(r"^(readme|license|notice)(\.\w+)?$", re.IGNORECASE)
 # Editor and OS debris, wherever it sits (vim swap, emacs backup, macOS).
 _JUNK = re.compile(r"(^\..*\.sw[a-p]$)|(~$)|(^\.DS_Store$)|(^#.*#$)", re.IGNORECASE)
+# Logs the official tools write (package_checker.log, system_desc_checker.log, ...).
+_CHECKER_LOG = re.compile(r"(checker|summarizer|compliance).*\.(log|txt)$", re.IGNORECASE)
 
 
 class NotASubmission(Exception):
@@ -175,6 +177,8 @@ def _result_set(
             )
         elif path.name in _KNOWN:
             continue
+        elif _CHECKER_LOG.search(path.name):
+            _stray(layout, path, False, "a checker's log, not a result file")
         elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
             msg = "result files are named result_*.txt; this file is not scored"
             layout.problems.append(_problem(path, codes.BAD_RESULT_NAME, msg))
