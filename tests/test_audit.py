@@ -163,3 +163,23 @@ def test_corpus_v1_0(corpus: Path, oracle: Path, tmp_path: Path) -> None:
         expected = oracle_runs[row.path]
         assert row.run_stop_status == expected["run_stop_status"]
         assert abs(row.minutes - float(expected["raw_minutes"])) < 1e-4
+
+
+def test_an_org_that_cannot_be_checked_gets_a_row_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mllog_check.submission import audit as audit_module
+
+    real = audit_module.check_package
+
+    def flaky(root: str, ruleset: str, *, audit: bool = False) -> object:
+        if root.endswith("Beta"):
+            raise OSError("disk on fire")
+        return real(root, ruleset, audit=audit)
+
+    monkeypatch.setattr(audit_module, "check_package", flaky)
+    result = run_audit(ROUND, "1.0.0", jobs=1)
+    beta = next(o for o in result.orgs if o["org"] == "Beta")
+    assert beta["passed"] is False and beta["failure"] == "OSError: disk on fire"
+    assert {r["org"] for r in result.runs} == {"Acme"}
+    assert not result.clean
