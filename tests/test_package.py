@@ -89,6 +89,14 @@ def test_shared_reporter_formats() -> None:
     assert f"::error file={folder}/systems/acme-broken.json,line=38" in github.stdout
 
 
+def test_auto_ruleset_from_the_round_folder(tmp_path: Path) -> None:
+    round_dir = tmp_path / "training_results_v1.1"
+    shutil.copytree(PKG / "clean/Acme", round_dir / "Acme")
+    assert check_package(round_dir / "Acme", "auto").ruleset == "1.1.0"
+    done = run_cli("package", str(PKG / "clean/Acme"), "--ruleset", "auto")
+    assert done.returncode == 2 and "cannot tell the round" in done.stderr
+
+
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run_cli("package", str(tmp_path / "missing")).returncode == 2
     assert run_cli("package", str(tmp_path)).returncode == 2  # no results/

@@ -31,7 +31,12 @@ class _PathResult:
 
 @click.command()
 @click.argument("org_dir")
-@click.option("--ruleset", default="1.0.0", show_default=True, help="Round's ruleset, e.g. 1.0.0.")
+@click.option(
+    "--ruleset",
+    default="1.0.0",
+    show_default=True,
+    help="Round's ruleset, e.g. 1.0.0; 'auto': from the enclosing round folder (v1.0).",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."
 )

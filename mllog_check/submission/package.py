@@ -186,9 +186,14 @@ def _as_row(item: Any) -> dict[str, Any]:
 def check_package(
     root: str | Path, ruleset: str = "1.0.0", *, audit: bool = False
 ) -> PackageReport:
-    """Check one org folder. Raises NotASubmission / UnknownRound for usage errors."""
-    rnd = get_round(ruleset)
+    """Check one org folder. Raises NotASubmission / UnknownRound for usage errors.
+
+    ``ruleset="auto"`` takes the round from the enclosing folder's name (v1.0 -> 1.0.0).
+    """
     root = Path(root)
+    if ruleset == "auto":
+        ruleset = _round_of(root)
+    rnd = get_round(ruleset)
     layout = discover(root, rnd)
     report = PackageReport(str(root), layout.org, ruleset)
     report.problems.extend(layout.problems)
@@ -202,6 +207,16 @@ def check_package(
     report.problems = sorted(set(report.problems))
     report.anomalies.sort()
     return report
+
+
+def _round_of(root: Path) -> str:
+    from .rounds import UnknownRound, ruleset_for_round_name
+
+    for part in reversed(root.resolve().parts):
+        found = ruleset_for_round_name(part.removeprefix("training_results_"))
+        if found is not None:
+            return found
+    raise UnknownRound(f"cannot tell the round of {root} from its folders: pass --ruleset")
 
 
 def _system_descriptions(
