@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 
 import mllog_check
-from mllog_check.results.scoring import _merged, scoring_for
+from mllog_check.results.scoring import (
+    ScoringDataError,
+    _merged,
+    _target,
+    scoring_for,
+    target_reached,
+)
 
 
 def _reached(target: dict[str, Any], value: Any) -> bool:
@@ -39,12 +45,43 @@ def test_v0_6_states_its_changes_from_v0_7() -> None:
     assert v06["benchmarks"]["gnmt"]["target"] == {"min": 24.0, "below": 100.0}
 
 
+def test_v0_6_scoring_reads_its_target_forms() -> None:
+    v06 = scoring_for("0.6.0")
+    assert (v06.round, v06.ruleset, v06.run_count, v06.rcp) == ("v0.6", "0.6.0", "exact", None)
+    assert set(v06.benchmarks) == {"gnmt", "mask", "maskrcnn", "minigo", "resnet", "ssd"} | {
+        "transformer"
+    }
+    gnmt, mask = v06.benchmarks["gnmt"], v06.benchmarks["mask"]
+    assert gnmt.target == {"min": 24.0, "above": 0.0, "below": 100.0}
+    assert target_reached(gnmt.target, 24.19) and not target_reached(gnmt.target, 0.2419)
+    assert not target_reached(scoring_for("0.7.0").benchmarks["gnmt"].target, 24.19)
+    assert (mask.runs, mask.drop) == (5, 1)
+    assert target_reached(mask.target, [0.3783, 0.3422])
+    assert not target_reached(mask.target, [0.3783, 0.3387]) and not target_reached(
+        mask.target, 0.4
+    )
+    assert v06.approximate_compliance and scoring_for("0.7.0").approximate_compliance is None
+
+
+def test_scoring_data_refuses_unknown_target_kinds() -> None:
+    with pytest.raises(ScoringDataError, match="unknown kind"):
+        _target("v9", "x", {"below": 1.0}, {"target": {"at_least": 0.5}})
+    with pytest.raises(ScoringDataError, match="unknown kind"):
+        _target("v9", "x", {"below": 1.0}, {"target": {}})
+    with pytest.raises(ScoringDataError, match="shape"):
+        _target("v9", "x", {}, {"target": {"min": [0.1, 0.2], "below": [1.0]}})
+    assert _target("v9", "x", {"below": 1.0}, {"target": {"min": 0.5}}) == {
+        "min": 0.5,
+        "below": 1.0,
+    }
+
+
 def test_run_counts_become_minimums_from_v1_1() -> None:
     assert scoring_for("0.7.0").run_count == "exact"
     assert scoring_for("1.0.0").run_count == "exact"
     assert scoring_for("1.1.0").run_count == "minimum"
     assert scoring_for("2.0.0").run_count == "minimum"
-    assert scoring_for("2.0.0").benchmarks["ssd"].target == {"min": 0.34}
+    assert scoring_for("2.0.0").benchmarks["ssd"].target == {"min": 0.34, "above": 0, "below": 1}
     assert scoring_for("1.1.0").benchmarks["unet3d"].drop == 4
 
 

@@ -109,8 +109,11 @@ def test_scaling_json_is_read_not_written(tmp_path: Path) -> None:
 
 
 def test_unknown_ruleset_and_benchmark_are_invalid_with_reason(tmp_path: Path) -> None:
-    score, _ = _one("olympic", ruleset="9.9.9")
-    assert not score.valid and "no scoring data for ruleset 9.9.9" in score.reason
+    score, report = _one("olympic", ruleset="9.9.9")
+    assert not score.valid and "not scored: unknown ruleset '9.9.9'" in score.reason
+    assert [p.rule for p in report.problems] == ["MLS010"] and report.runs == []
+    score, _ = _one("olympic", ruleset="0.5.0")  # a known round without scoring data
+    assert not score.valid and "no scoring data for ruleset 0.5.0" in score.reason
     tree = tmp_path / "t"
     shutil.copytree(SCORE / "olympic", tree)
     (tree / "Example" / "results" / "sys8" / "resnet").rename(
@@ -121,10 +124,42 @@ def test_unknown_ruleset_and_benchmark_are_invalid_with_reason(tmp_path: Path) -
 
 
 def test_auto_ruleset_from_folder_name(tmp_path: Path) -> None:
-    tree = tmp_path / "training_results_v1.1"
+    tree = tmp_path / "v1.0" / "archive" / "training_results_v1.1"
     shutil.copytree(SCORE / "too_few", tree)
     score = compute_scores([str(tree)], "auto").scores[0]
-    assert score.ruleset == "1.1.0"
+    assert score.ruleset == "1.1.0"  # the innermost round folder (rules.detect)
+    assert compute_scores([str(tree)]).scores[0].ruleset == "1.1.0"  # auto is the default
+    # An explicit ruleset wins over the folder, in any spelling check accepts.
+    assert compute_scores([str(tree)], "1.0.0").scores[0].ruleset == "1.0.0"
+    assert compute_scores([str(tree)], "v1.0").scores[0].ruleset == "1.0.0"
+
+
+def test_auto_ruleset_from_content(tmp_path: Path) -> None:
+    # MLLOG syntax and a benchmark that exists only in v0.7 (rules.detect's evidence).
+    tree = tmp_path / "t"
+    shutil.copytree(SCORE / "olympic", tree)
+    old = tree / "Example" / "results" / "sys8" / "resnet"
+    folder = old.rename(old.parent / "transformer")
+    for log in folder.glob("result_*.txt"):
+        log.write_text(log.read_text().replace('"value": "resnet"', '"value": "transformer"'))
+    report = compute_scores([str(tree)], "auto")
+    (score,) = report.scores
+    assert score.ruleset == "0.7.0" and "MLS010" not in {p.rule for p in report.problems}
+    assert not score.valid and "5 runs; round v0.7 requires exactly 10" in score.reason
+
+
+def test_auto_without_evidence_is_not_a_guess(tmp_path: Path) -> None:
+    # MLLOG resnet logs outside any round folder fit v0.7 to v2.0: no silent 1.0.0.
+    score, report = _one("olympic", ruleset="auto")
+    assert not score.valid and score.minutes is None and score.ruleset == "auto"
+    assert score.reason.startswith("not scored: ") and "pass --ruleset" in score.reason
+    (problem,) = report.problems
+    assert (problem.rule, problem.is_error) == ("MLS010", True)
+    assert problem.path.endswith("sys8/resnet") and "fits rounds 0.7.0, 1.0.0" in problem.message
+    assert report.runs == []
+    result = CliRunner().invoke(cli, ["score", str(SCORE / "olympic")])
+    assert result.exit_code == 2 and "pass --ruleset" in result.stderr
+    assert "no result_*.txt" not in result.stderr
 
 
 def test_scoring_data_inherits_round_by_round() -> None:
@@ -132,21 +167,41 @@ def test_scoring_data_inherits_round_by_round() -> None:
     assert {"gnmt", "transformer"} <= set(v07.benchmarks) and "rnnt" not in v07.benchmarks
     assert "gnmt" not in v10.benchmarks and v10.benchmarks["unet3d"].runs == 40
     assert v10.benchmarks["unet3d"].drop == 4 and v10.benchmarks["bert"].runs == 10
-    assert v07.benchmarks["bert"].target == {"min": 0.712}
-    assert v10.benchmarks["bert"].target == {"min": 0.72}
-    assert v20.benchmarks["ssd"].target == {"min": 0.34} and v20.run_count == "minimum"
+    fraction = {"above": 0.0, "below": 1.0}  # v0.7's target_defaults, inherited
+    assert v07.benchmarks["bert"].target == {"min": 0.712, **fraction}
+    assert v10.benchmarks["bert"].target == {"min": 0.72, **fraction}
+    assert v20.benchmarks["ssd"].target == {"min": 0.34, **fraction} and v20.run_count == "minimum"
     assert v10.run_count == "exact" and v20.rcp == "training_2.0.0"
+    assert scoring_for("0.6.0").benchmarks["mask"].runs == 5
     with pytest.raises(UnknownRound):
-        scoring_for("0.6.0")
+        scoring_for("0.5.0")
 
 
 def test_quality_targets() -> None:
-    assert target_reached({"min": 0.759}, 0.7601) and not target_reached({"min": 0.759}, 0.75)
-    assert not target_reached({"min": 0.759}, 1.0)  # accuracies stay below 1
-    assert target_reached({"max": 0.058}, 0.05) and not target_reached({"max": 0.058}, 0.0)
-    mask = {"min": {"BBOX": 0.377, "SEGM": 0.339}}
+    resnet = scoring_for("1.0.0").benchmarks["resnet"].target
+    assert target_reached(resnet, 0.7601) and not target_reached(resnet, 0.75)
+    assert not target_reached(resnet, 1.0)  # accuracies stay below 1 (target_defaults)
+    assert not target_reached(resnet, True) and not target_reached(resnet, [0.8])
+    rnnt = scoring_for("1.0.0").benchmarks["rnnt"].target
+    assert target_reached(rnnt, 0.05) and not target_reached(rnnt, 0.0)  # above 0
+    assert not target_reached(rnnt, 0.06)
+    mask = scoring_for("1.0.0").benchmarks["maskrcnn"].target
     assert target_reached(mask, {"BBOX": 0.38, "SEGM": 0.34})
     assert not target_reached(mask, {"BBOX": 0.38, "SEGM": 0.3}) and not target_reached(mask, 0.5)
+    assert not target_reached(mask, {"BBOX": 0.38, "SEGM": 1.2})  # the bound applies per key
+    assert not target_reached(mask, {"BBOX": 0.38}) and not target_reached(mask, [0.38, 0.34])
+
+
+def test_target_kinds_are_data() -> None:
+    # Each kind is one comparison; every bound stated must hold; no implicit 1.0.
+    assert target_reached({"min": 24.0}, 24.19) and target_reached({"min": 24.0}, 240.0)
+    assert not target_reached({"min": 24.0, "below": 100.0}, 100.0)
+    assert target_reached({"max": 5.0, "above": 1.0}, 5.0)
+    assert not target_reached({"max": 5.0, "above": 1.0}, 1.0)
+    pair = {"min": [0.5, 0.25], "below": 1.0}
+    assert target_reached(pair, [0.5, 0.25]) and not target_reached(pair, [0.25, 0.5])
+    assert not target_reached(pair, [0.5, 0.25, 0.9]) and not target_reached(pair, [0.5, 1.0])
+    assert not target_reached(pair, {"0": 0.5, "1": 0.25}) and not target_reached(pair, [0.5, "x"])
 
 
 def test_frames() -> None:
@@ -159,7 +214,8 @@ def test_frames() -> None:
 
 def test_cli_json_shape_and_exit_codes() -> None:
     runner = CliRunner()
-    result = runner.invoke(cli, ["score", str(SCORE / "olympic"), "--format", "json"])
+    v10 = ["--ruleset", "1.0.0"]  # fixtures sit outside any round folder
+    result = runner.invoke(cli, ["score", str(SCORE / "olympic"), *v10, "--format", "json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert set(doc) == {"scores", "runs"}
@@ -189,21 +245,22 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "global_batch_size",
         "seeds",
     }
-    bad = runner.invoke(cli, ["score", str(SCORE / "two_failed")])
+    bad = runner.invoke(cli, ["score", str(SCORE / "two_failed"), *v10])
     assert bad.exit_code == 1 and "MLR002" in bad.stderr
-    missing = runner.invoke(cli, ["score", str(SCORE / "does-not-exist")])
+    missing = runner.invoke(cli, ["score", str(SCORE / "does-not-exist"), *v10])
     assert missing.exit_code == 2
 
 
 def test_cli_table_csv_and_parquet(tmp_path: Path) -> None:
     runner = CliRunner()
-    table = runner.invoke(cli, ["score", str(SCORE / "olympic")])
+    olympic = ["score", str(SCORE / "olympic"), "--ruleset", "1.0.0"]
+    table = runner.invoke(cli, olympic)
     assert table.exit_code == 0 and "Example 8x" in table.stdout and "12.00" in table.stdout
-    csv_runs = runner.invoke(cli, ["score", str(SCORE / "olympic"), "--runs", "--format", "csv"])
+    csv_runs = runner.invoke(cli, [*olympic, "--runs", "--format", "csv"])
     assert csv_runs.stdout.splitlines()[0].startswith("path,org,system,benchmark")
     assert len(csv_runs.stdout.splitlines()) == 6
     out = tmp_path / "s.parquet"
-    runner.invoke(cli, ["score", str(SCORE / "olympic"), "--format", "parquet", "-o", str(out)])
+    runner.invoke(cli, [*olympic, "--format", "parquet", "-o", str(out)])
     import pandas as pd
 
     assert pd.read_parquet(out)["minutes"].tolist() == [12.0]

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..parsing import parse_file
-from ..problems import Problem
+from ..problems import Problem, Severity
 from ..records import ParseResult
+from ..rules.detect import DetectionError, detect
 from . import codes
 from .runs import Run, build_run
-from .scoring import ROUND_RULESETS, RoundScoring, UnknownRound, scoring_for
+from .scoring import RoundScoring, UnknownRound, scoring_for
 from .seeds import check_seeds
 from .tree import ResultSet, SystemDescription, discover, load_system
 
@@ -50,15 +51,27 @@ class ScoreReport:
     problems: list[Problem] = field(default_factory=list)
 
 
-def compute_scores(paths: list[str], ruleset: str = "1.0.0") -> ScoreReport:
-    """Score every result set found below ``paths`` ("auto": ruleset from folder names)."""
+def compute_scores(paths: list[str], ruleset: str = "auto") -> ScoreReport:
+    """Score every result set found below ``paths``.
+
+    ``ruleset`` is a round ("1.0.0", "v1.0") or "auto": the round of each result set
+    as ``mllog_check.rules.detect`` finds it (a round folder in the path, else the
+    logs' content). A result set whose round nothing tells (or an unknown ruleset) is
+    not scored: its score is invalid with the reason, and an input error (MLS010)
+    says so, which the ``score`` command turns into exit 2, as ``check`` does.
+    """
     sets, problems = discover(paths)
     report = ScoreReport(problems=problems)
     for result_set in sets:
         results = [parse_file(path) for path in result_set.files]
-        chosen = _ruleset(ruleset, result_set, results)
         system, issues = load_system(result_set.system_json)
         report.problems.extend(issues)
+        try:
+            chosen = round_of(result_set, results, ruleset)
+        except DetectionError as err:
+            report.scores.append(_unscored(result_set, system, ruleset, str(err)))
+            report.problems.append(_no_round(result_set.folder, str(err)))
+            continue
         score, runs, found = score_set(result_set, results, chosen, system)
         report.scores.append(score)
         report.runs.extend(runs)
@@ -67,34 +80,63 @@ def compute_scores(paths: list[str], ruleset: str = "1.0.0") -> ScoreReport:
     return report
 
 
-def _ruleset(requested: str, result_set: ResultSet, results: list[ParseResult]) -> str:
-    if requested != "auto":
-        return requested
-    hint = result_set.round_hint
-    if hint is not None:
-        # v0.5 and v0.6 have no scoring data: their scores say so instead of guessing.
-        return ROUND_RULESETS.get(hint, f"{hint[1:]}.0")
-    # From the logs: benchmarks that exist in one round only (refined elsewhere later).
-    keys = {str(r.value) for res in results for r in res.records if r.key == "submission_benchmark"}
-    if keys & {"gnmt", "transformer"}:
-        return "0.7.0"
-    return "1.0.0"
+def round_of(result_set: ResultSet, results: list[ParseResult], ruleset: str = "auto") -> str:
+    """The ruleset ("1.0.0") to score a result set with; DetectionError without evidence.
+
+    One detection for the whole project (``rules.detect``): the flag, else the
+    innermost round folder above the result files, else the logs' content taken
+    together (one result set is one submission of one round).
+    """
+    records = [r for result in results for r in result.records]
+    return detect(result_set.files[0], records, ruleset).ruleset
 
 
-def _compliance(result: ParseResult, ruleset: str) -> tuple[bool | None, str]:
+def _unscored(result_set: ResultSet, system: SystemDescription, ruleset: str, why: str) -> Score:
+    return Score(
+        org=result_set.org,
+        system=result_set.system,
+        system_name=system.system_name,
+        benchmark=result_set.benchmark,
+        division=system.division,
+        ruleset=ruleset,
+        minutes=None,
+        valid=False,
+        reason=f"not scored: {why}",
+        runs_counted=0,
+        rcp_verdict=None,
+        rcp_message="",
+        status=system.status,
+        accelerators=system.accelerators,
+        runs_total=len(result_set.files),
+        folder=result_set.folder,
+    )
+
+
+def _no_round(folder: str, why: str) -> Problem:
+    # A usage/input error as in `check --ruleset auto`: never guess a round.
+    return Problem(folder, 0, 0, "MLS010", Severity.ERROR, why, "input-error")
+
+
+def _compliance(
+    result: ParseResult, ruleset: str, scoring: RoundScoring | None
+) -> tuple[bool | None, str]:
     """The compliance engine's verdict, or None (approximate) with the reason.
 
     Imported here: a single-file check must not pay for it, and rounds without a
-    ruleset yet fall back to the approximation (named in the score's reason).
+    ruleset yet, or whose scoring data says why the rules cannot decide (v0.6), fall
+    back to the approximation (named in the score's reason).
     """
+    approximate = "compliance approximated (converged, clean parse)"
+    if scoring is not None and scoring.approximate_compliance:
+        return None, f"{approximate}: {scoring.approximate_compliance}"
     try:
         from ..rules import UnknownRuleset, check_log
     except ImportError:
-        return None, "compliance approximated (converged, clean parse): no compliance engine"
+        return None, f"{approximate}: no compliance engine"
     try:
         verdict = check_log(result, ruleset)
     except UnknownRuleset:
-        return None, f"compliance approximated (converged, clean parse): no ruleset {ruleset}"
+        return None, f"{approximate}: no ruleset {ruleset}"
     return bool(verdict.passed), ""
 
 
@@ -108,7 +150,7 @@ def score_set(
     bench = scoring.benchmarks.get(result_set.benchmark) if scoring else None
     runs = []
     for result in results:
-        compliant, note = _compliance(result, ruleset)
+        compliant, note = _compliance(result, ruleset, scoring)
         runs.append(
             build_run(
                 result,

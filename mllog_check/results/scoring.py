@@ -2,17 +2,32 @@
 
 A round file names its ``base`` round; benchmarks merge key by key, ``remove``
 drops retired benchmarks. Nothing in these files is evaluated: targets are numbers.
+
+A quality target is a set of bounds, every one of which the logged value must meet:
+``min`` (>=), ``max`` (<=), ``above`` (>), ``below`` (<). The round's
+``target_defaults`` (v0.7: accuracies inside (0, 1)) fill the bounds a target does not
+state; v0.6 BLEU says ``below: 100``. A threshold is a number, a dict (a dict value,
+compared key by key: v0.7+ Mask R-CNN) or a list (a list value of the same length,
+compared item by item: v0.6 Mask R-CNN [BBOX, SEGM]); a number next to a dict or list
+threshold applies to every item.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
 # ruleset (as the compliance checker names it) <-> round (as folders name it)
-RULESET_ROUNDS = {"0.7.0": "v0.7", "1.0.0": "v1.0", "1.1.0": "v1.1", "2.0.0": "v2.0"}
+RULESET_ROUNDS = {
+    "0.6.0": "v0.6",
+    "0.7.0": "v0.7",
+    "1.0.0": "v1.0",
+    "1.1.0": "v1.1",
+    "2.0.0": "v2.0",
+}
 ROUND_RULESETS = {r: s for s, r in RULESET_ROUNDS.items()}
 
 
@@ -20,12 +35,25 @@ class UnknownRound(ValueError):
     """No scoring data for the ruleset or round asked for."""
 
 
+class ScoringDataError(ValueError):
+    """A scoring file states something the scorer cannot compare (a packaging bug)."""
+
+
+# Target kind -> comparison of a logged number with its threshold.
+TARGET_KINDS: dict[str, Callable[[float, float], bool]] = {
+    "min": lambda value, bound: value >= bound,
+    "max": lambda value, bound: value <= bound,
+    "above": lambda value, bound: value > bound,
+    "below": lambda value, bound: value < bound,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class BenchmarkScoring:
     name: str
     runs: int  # required result files (exact or minimum, per round)
     drop: int  # dropped from each end for the olympic mean; also failed runs allowed
-    target: dict[str, Any]  # {"min": x} or {"max": x}; x may be a dict (maskrcnn)
+    target: dict[str, Any]  # bounds (TARGET_KINDS) -> number, dict or list, defaults merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +63,9 @@ class RoundScoring:
     run_count: str  # "exact" or "minimum"
     rcp: str | None  # folder name of the round's reference data, None before v1.0
     benchmarks: dict[str, BenchmarkScoring]
+    # Why runs are counted by convergence and a clean parse instead of the round's
+    # compliance rules (v0.6); None: the rules decide.
+    approximate_compliance: str | None = None
 
 
 def _read(round_name: str) -> dict[str, Any]:
@@ -69,30 +100,67 @@ def scoring_for(ruleset: str) -> RoundScoring:
     if round_name not in ROUND_RULESETS:
         raise UnknownRound(f"no scoring data for ruleset {ruleset}")
     data = _merged(round_name)
+    defaults = dict(data.get("target_defaults") or {})
     return RoundScoring(
         round=round_name,
         ruleset=str(data["ruleset"]),
         run_count=str(data.get("run_count", "exact")),
         rcp=data.get("rcp"),
         benchmarks={
-            name: BenchmarkScoring(name, int(b["runs"]), int(b["drop"]), dict(b["target"]))
+            name: BenchmarkScoring(
+                name, int(b["runs"]), int(b["drop"]), _target(round_name, name, defaults, b)
+            )
             for name, b in sorted(data["benchmarks"].items())
         },
+        approximate_compliance=data.get("approximate_compliance"),
     )
 
 
-def target_reached(target: dict[str, Any], value: Any) -> bool:
-    """Whether one eval_accuracy value meets the quality target (inside (0, 1))."""
-    if "min" in target:
-        return _compare(target["min"], value, lambda v, t: t <= v < 1.0)
-    return _compare(target["max"], value, lambda v, t: 0.0 < v <= t)
+def _target(
+    round_name: str, name: str, defaults: dict[str, Any], bench: dict[str, Any]
+) -> dict[str, Any]:
+    target = {**defaults, **bench["target"]}
+    if set(target) - set(TARGET_KINDS) or not set(bench["target"]) & set(TARGET_KINDS):
+        raise ScoringDataError(f"{round_name} {name}: target {bench['target']!r}: unknown kind")
+    if len({_shape(t) for t in target.values()} - {None}) > 1:
+        raise ScoringDataError(
+            f"{round_name} {name}: target {target!r}: thresholds differ in shape"
+        )
+    return target
 
 
-def _compare(threshold: Any, value: Any, ok: Any) -> bool:
+def _shape(threshold: Any) -> tuple[Any, ...] | None:
     if isinstance(threshold, dict):
+        return ("dict", *sorted(threshold))
+    if isinstance(threshold, list):
+        return ("list", len(threshold))
+    return None
+
+
+def target_reached(target: dict[str, Any], value: Any) -> bool:
+    """Whether one eval_accuracy value meets every bound of the quality target."""
+    shaped = next((t for t in target.values() if isinstance(t, dict | list)), None)
+    if isinstance(shaped, dict):
         if not isinstance(value, dict):
             return False
-        return all(_compare(t, value.get(k), ok) for k, t in threshold.items())
+        return all(
+            target_reached({k: _item(t, key) for k, t in target.items()}, value.get(key))
+            for key in shaped
+        )
+    if isinstance(shaped, list):
+        if not isinstance(value, list) or len(value) != len(shaped):
+            return False
+        return all(
+            target_reached({k: _item(t, i) for k, t in target.items()}, item)
+            for i, item in enumerate(value)
+        )
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return bool(ok(float(value), float(threshold)))
+    return all(TARGET_KINDS[kind](float(value), float(t)) for kind, t in target.items())
+
+
+def _item(threshold: Any, key: Any) -> Any:
+    """The threshold for one item of a dict or list value (a number applies to all)."""
+    if isinstance(threshold, dict | list):
+        return threshold[key]
+    return threshold
