@@ -21,7 +21,7 @@ pytestmark = pytest.mark.corpus
 _EVENT = re.compile(r":::MLL (?P<seconds>\d+(?:\.\d+)?) (?P<key>run_start|run_stop): (?P<rest>.*)")
 _STATUS = re.compile(r'"status": "(?P<status>\w+)"')
 
-# Published MLPerf Training v0.6 results (Google Cloud TPU v3 Pod, 2048 chips, closed),
+# Published MLPerf Training v0.6 results (Google tpu-v3-2048: 1024 TPU v3 chips, closed),
 # minutes as the results table rounds them.
 PUBLISHED = {
     ("Google", "tpu-v3-2048", "resnet"): 1.28,
