@@ -82,9 +82,11 @@ def minimum_mean(mean: float, stdev: float, n_ref: int, n_sub: int) -> float:
     """
     if stdev == 0:
         return mean
-    from scipy import stats
+    # scipy.special's inverse Student t CDF is scipy.stats.t.ppf without the 1 s
+    # import of scipy.stats (which the audit's workers would each pay).
+    from scipy.special import stdtrit
 
-    critical = float(stats.t.ppf(ALPHA, n_ref + n_sub - 2))  # negative
+    critical = float(stdtrit(n_ref + n_sub - 2, ALPHA))  # negative
     return mean + critical * stdev * math.sqrt(1.0 / n_ref + 1.0 / n_sub)
 
 

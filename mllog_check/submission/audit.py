@@ -235,7 +235,7 @@ def _prewarm(ruleset: str) -> None:
     """
     import importlib
 
-    for module in ("mllog_check.rules", "mllog_check.results", "scipy.stats"):
+    for module in ("mllog_check.rules", "mllog_check.results", "scipy.special"):
         try:
             importlib.import_module(module)
         except ImportError:
