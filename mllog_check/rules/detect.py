@@ -74,9 +74,15 @@ def normalize_ruleset(text: str) -> str:
     return version
 
 
-def from_path(path: str) -> Detection | None:
-    """The innermost folder of the (absolute) path that names a known round."""
-    folders = os.path.abspath(path).replace("\\", "/").split("/")[:-1]
+def from_path(path: str, *, is_folder: bool = False) -> Detection | None:
+    """The innermost folder of the (absolute) path that names a known round.
+
+    For a file the file name itself is not a folder; ``is_folder`` counts the last
+    component too (``audit v1.0/``, ``package training_results_v1.1/Org``).
+    """
+    folders = os.path.abspath(path).replace("\\", "/").split("/")
+    if not is_folder:
+        folders = folders[:-1]
     for folder in reversed(folders):
         match = _FOLDER.match(folder)
         if match is None:

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from .package import ANOMALY_COLUMNS, RUN_COLUMNS, Anomaly, check_package
-from .rounds import ruleset_for_round_name
 
 ORG_COLUMNS = (
     "org",
@@ -61,12 +60,6 @@ class AuditResult:
     @property
     def clean(self) -> bool:
         return not self.anomalies and all(o["passed"] for o in self.orgs)
-
-
-def guess_ruleset(results_dir: Path) -> str | None:
-    """The ruleset of a round folder named like v1.0 or training_results_v1.0."""
-    name = results_dir.resolve().name.removeprefix("training_results_")
-    return ruleset_for_round_name(name)
 
 
 def org_folders(results_dir: Path) -> list[Path]:
@@ -188,10 +181,17 @@ def run_audit(
     return result
 
 
+def _ruleset_from_folders(root: Path) -> str | None:
+    from ..rules.detect import from_path
+
+    found = from_path(str(root.resolve()), is_folder=True)
+    return found.ruleset if found else None
+
+
 def _round_ruleset(root: Path, ruleset: str | None) -> str:
     if not root.is_dir():
         raise AuditError(f"{root}: not a folder")
-    chosen = ruleset or guess_ruleset(root)
+    chosen = ruleset if ruleset not in (None, "auto") else _ruleset_from_folders(root)
     if chosen is None:
         raise AuditError(f"cannot tell the round of {root} from its name: pass --ruleset")
     from .rounds import UnknownRound, get_round

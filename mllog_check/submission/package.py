@@ -210,13 +210,13 @@ def check_package(
 
 
 def _round_of(root: Path) -> str:
-    from .rounds import UnknownRound, ruleset_for_round_name
+    from ..rules.detect import from_path
+    from .rounds import UnknownRound
 
-    for part in reversed(root.resolve().parts):
-        found = ruleset_for_round_name(part.removeprefix("training_results_"))
-        if found is not None:
-            return found
-    raise UnknownRound(f"cannot tell the round of {root} from its folders: pass --ruleset")
+    found = from_path(str(root.resolve()), is_folder=True)
+    if found is None:
+        raise UnknownRound(f"cannot tell the round of {root} from its folders: pass --ruleset")
+    return found.ruleset
 
 
 def _system_descriptions(

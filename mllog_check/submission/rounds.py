@@ -88,11 +88,3 @@ def _scoring_round(ruleset: str) -> Round | None:
         return None
     runs = {name: bench.runs for name, bench in data.benchmarks.items()}
     return Round(ruleset, data.round, runs, data.run_count == "exact")
-
-
-def ruleset_for_round_name(name: str) -> str | None:
-    """'v1.0' -> '1.0.0' (used by audit to guess the ruleset from a folder name)."""
-    for ruleset, rnd in ROUNDS.items():
-        if rnd.name == name:
-            return ruleset
-    return None
