@@ -252,3 +252,16 @@ def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
     desc = org / "systems/acme-8x.json"
     desc.write_text(desc.read_text().replace('"available"', '"preview"'))
     assert {p.rule for p in check_package(org).problems if p.is_error} == {"MLP021"}
+
+
+def test_text_and_json_show_each_result_score(corpus: Path) -> None:
+    text = run_cli("package", str(corpus / "v1.0" / "Graphcore"))
+    assert text.returncode == 1  # the IPU-POD64 closed BERT RCP failure
+    assert "score ipu-pod16-TF1/resnet (closed): 37.12 min" in text.stdout
+    assert "score ipu-pod64-POPART-closed/bert (closed): 11.08 min" in text.stdout
+    assert "RCP Fail" in text.stdout
+    doc = json.loads(
+        run_cli("package", str(corpus / "v1.0" / "Graphcore"), "--format", "json").stdout
+    )
+    minutes = {(s["system"], s["benchmark"]): round(s["minutes"], 2) for s in doc["scores"]}
+    assert minutes[("ipu-pod64-POPART-open", "bert")] == 9.39

@@ -72,6 +72,8 @@ def _text(report: Any, out: TextIO, quiet: bool) -> None:
 
     shown = [p for p in report.problems if p.is_error or not quiet]
     write_problems_text(shown, out)
+    if not quiet:
+        _scores_text(report.scores, out)
     counts = report.counts()
     verdict = "PASS" if report.passed else "FAIL"
     out.write(
@@ -80,6 +82,20 @@ def _text(report: Any, out: TextIO, quiet: bool) -> None:
     )
     for stage in report.missing_stages:
         out.write(f"note: {stage} not available: not checked\n")
+
+
+def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
+    """One line per result: what the published table would show, and why not when invalid."""
+    for row in sorted(scores, key=lambda r: (r["system"], r["benchmark"])):
+        where = f"{row['system']}/{row['benchmark']} ({row['division']})"
+        if row["minutes"] is None:
+            out.write(f"score {where}: invalid: {row['reason']}\n")
+            continue
+        rcp = f", RCP {row['rcp_verdict']}" if row.get("rcp_verdict") else ""
+        out.write(
+            f"score {where}: {row['minutes']:.2f} min, olympic mean over "
+            f"{row['runs_counted']} runs{rcp}\n"
+        )
 
 
 def _json(report: Any, out: TextIO) -> None:
@@ -93,6 +109,7 @@ def _json(report: Any, out: TextIO) -> None:
         "counts": report.counts(),
         "missing_stages": report.missing_stages,
         "problems": [p.to_dict() for p in report.problems],
+        "scores": report.scores,
     }
     out.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
     out.write("\n")

@@ -17,7 +17,8 @@ from .output import write_problems_text
     "--ruleset",
     default="auto",
     show_default=True,
-    help="Round rules: 0.7.0, 1.0.0, 1.1.0, 2.0.0, or auto (from folder names such as v1.0).",
+    help="Round rules: 0.6.0, 0.7.0, 1.0.0, 1.1.0, 2.0.0, or auto (from a round folder such as "
+    "v1.0/ in the path, else from the logs themselves; exit 2 without evidence).",
 )
 @click.option(
     "--format",
