@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -141,16 +142,27 @@ def _compliance(
 
 
 def score_set(
-    result_set: ResultSet, results: list[ParseResult], ruleset: str, system: SystemDescription
+    result_set: ResultSet,
+    results: list[ParseResult],
+    ruleset: str,
+    system: SystemDescription,
+    verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[Score, list[Run], list[Problem]]:
+    """Score one result set. ``verdicts`` (path -> passed) are compliance verdicts the
+    caller already has (the package checker), so that no log is checked twice."""
     try:
         scoring: RoundScoring | None = scoring_for(ruleset)
     except UnknownRound:
         scoring = None
     bench = scoring.benchmarks.get(result_set.benchmark) if scoring else None
+    known = verdicts if scoring is None or not scoring.approximate_compliance else None
     runs = []
     for result in results:
-        compliant, note = _compliance(result, ruleset, scoring)
+        compliant: bool | None
+        if known is not None and result.path in known:
+            compliant, note = known[result.path], ""
+        else:
+            compliant, note = _compliance(result, ruleset, scoring)
         runs.append(
             build_run(
                 result,

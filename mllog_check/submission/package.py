@@ -132,12 +132,17 @@ class _Stages:
         return ("pass" if verdict.passed else "fail"), list(verdict.problems)
 
     def scores(
-        self, org: str, rs: ResultSet, results: list[Any], system_json: Path | None
+        self,
+        org: str,
+        rs: ResultSet,
+        results: list[Any],
+        system_json: Path | None,
+        verdicts: dict[str, bool],
     ) -> tuple[list[dict[str, Any]], list[Problem]]:
         if self.compute_scores is None or not rs.files:
             return [], []
         try:
-            scored = _score_parsed(org, rs, results, system_json, self.ruleset)
+            scored = _score_parsed(org, rs, results, system_json, self.ruleset, verdicts)
             if scored is None:  # the results stage lacks score_set: the public entry point
                 files = [str(p) for p in rs.files]
                 report = self.compute_scores(files, self.ruleset)
@@ -152,7 +157,12 @@ class _Stages:
 
 
 def _score_parsed(
-    org: str, rs: ResultSet, results: list[Any], system_json: Path | None, ruleset: str
+    org: str,
+    rs: ResultSet,
+    results: list[Any],
+    system_json: Path | None,
+    ruleset: str,
+    verdicts: dict[str, bool],
 ) -> tuple[list[Any], list[Problem]] | None:
     """Score already-parsed logs with the results stage's score_set (no second parse)."""
     try:
@@ -171,7 +181,7 @@ def _score_parsed(
         round_hint=None,
     )
     system, _ = load_system(tree_set.system_json)
-    score, _runs, problems = score_set(tree_set, results, ruleset, system)
+    score, _runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
     return [score], list(problems)
 
 
@@ -251,11 +261,14 @@ def _check_result_set(
     seeds: list[tuple[str, Any, int]] = []
     compliance: list[Problem] = []
     results = []  # one result set's records, released when it is scored
+    verdicts: dict[str, bool] = {}  # handed to the score stage: each log is checked once
     for path in rs.files:
         result = parse_file(path)
         results.append(result)
         report.problems.extend(result.problems)
         verdict, found = stages.compliance(result) if not result.input_error else ("", [])
+        if verdict in ("pass", "fail"):
+            verdicts[result.path] = verdict == "pass"
         parsed = set(result.problems)  # check_log repeats the parser's problems
         found = [p for p in found if p not in parsed]
         compliance.extend(found)
@@ -268,7 +281,7 @@ def _check_result_set(
             for finding in anomalies.detect(result.records):
                 report.anomalies.append(_anomaly(layout.org, rs, str(path), finding))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found = stages.scores(layout.org, rs, results, layout.systems.get(rs.system))
+    rows, found = stages.scores(layout.org, rs, results, layout.systems.get(rs.system), verdicts)
     # The layout check (MLP003) already counts this folder's result files.
     report.problems.extend(p for p in found if p.name != "wrong-run-count")
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
