@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
@@ -157,16 +157,56 @@ def equal(a: Any, b: Any) -> bool:
 
 @dataclass(frozen=True, eq=True)
 class _Fast:
-    """Direct evaluation of a supported fragment (no jsonschema import)."""
+    """Direct evaluation of a supported fragment (no jsonschema import).
+
+    The fragment is turned into nested closures once, at ruleset load: the engine
+    runs one per record, so interpreting the dict every time would dominate a check.
+    """
 
     schema: dict[str, Any]
+    _check: Any = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_check", _compile(self.schema))
 
     def is_valid(self, instance: Any) -> bool:
-        return _valid(self.schema, instance)
+        return bool(self._check(instance))
 
 
 def _valid(schema: dict[str, Any], v: Any) -> bool:
     return all(_KEYWORDS[keyword](arg, v) for keyword, arg in schema.items())
+
+
+def _compile(schema: dict[str, Any]) -> Any:
+    """A predicate equal to _valid(schema, ·), with sub-schemas compiled too."""
+    checks = [_compile_keyword(keyword, arg) for keyword, arg in schema.items()]
+    if len(checks) == 1:
+        return checks[0]
+    return lambda v: all(check(v) for check in checks)
+
+
+def _compile_keyword(keyword: str, arg: Any) -> Any:
+    if keyword == "properties":
+        subs = [(key, _compile(sub)) for key, sub in arg.items()]
+        return lambda v: not isinstance(v, dict) or all(c(v[k]) for k, c in subs if k in v)
+    if keyword == "required":
+        keys = tuple(arg)
+        return lambda v: not isinstance(v, dict) or all(k in v for k in keys)
+    if keyword == "type":
+        return _TYPES[arg]
+    if keyword == "not":
+        inner = _compile(arg)
+        return lambda v: not inner(v)
+    if keyword == "anyOf":
+        options = [_compile(sub) for sub in arg]
+        return lambda v: any(option(v) for option in options)
+    if keyword == "prefixItems":
+        items = [_compile(sub) for sub in arg]
+        return lambda v: (
+            not isinstance(v, list) or all(c(x) for c, x in zip(items, v, strict=False))
+        )
+    test = _KEYWORDS[keyword]
+    return lambda v: test(arg, v)
 
 
 def _bound(test: Any) -> Any:
