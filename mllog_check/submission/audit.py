@@ -344,6 +344,5 @@ def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -
         if len(kinds) > 1 and not kinds <= {int, float}:
             values = [None if v is None else str(v) for v in values]  # mixed: as text
         arrays[column] = pa.array(values, type=None if kinds else pa.string())
-    # Table.from_arrays, not pa.table(dict): the latter imports pandas to look for a frame.
-    pq.write_table(pa.Table.from_arrays(list(arrays.values()), names=list(arrays)), path)
+    pq.write_table(pa.table(arrays), path)
     return path
