@@ -3,6 +3,7 @@ from another folder, it parses a fixture, with the grammar and schemas inside it
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -105,3 +106,11 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
     )
     assert bad.returncode == 1
     assert bad.stderr.startswith("<stdin>:1:8: error: MLS001 the timestamp (seconds) is missing")
+    # the README's main job, from the installed wheel: rules, scoring and system
+    # description schemas all come from inside the package
+    sample = work / "Acme"
+    shutil.copytree(FIXTURES / "package" / "clean" / "Acme", sample)
+    main_job = _run([str(env / "bin" / "mllog-check"), "package", str(sample)], cwd=work)
+    assert main_job.returncode == 0, main_job.stdout + main_job.stderr
+    assert "score acme-8x/resnet (open): 4.13 min" in main_job.stdout
+    assert main_job.stdout.rstrip().endswith("PASS Acme (1.0.0): 0 errors, 0 warnings")
