@@ -108,9 +108,11 @@ INPUT_ERROR = register(
         name="input-error",
         severity=Severity.ERROR,
         summary="The input cannot be read: missing, a directory where a file was expected, "
-        "unreadable, a broken gzip stream, or a link leaving the checked tree.",
-        good_example=_GOOD,
-        bad_example="",  # an unreadable input has no text; tests/test_inputs.py covers it
+        "unreadable, a broken gzip stream, a link leaving the checked tree; or (score, "
+        "cost) nothing tells which round's rules apply.",
+        good_example="fixtures/parse/clean_v1.txt",
+        bad_example="fixtures/parse/truncated.log.gz",  # the first half of a gzip stream
+        stage="parse-path",
     )
 )
 NO_RECORDS = register(
