@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import compress, repeat
+from itertools import compress, count, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -342,6 +342,8 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     if block.endswith(b"\n"):
         lines.pop()  # the empty string after the last LF is not a line
     cr = b"\r" in block
+    if not cr and _bulk_mllog(scanner, lines, line_no):
+        return line_no + len(lines)
     if cr:
         # CRLF: drop the final CR (the empty segment after it is no marker line). Lines
         # with other CRs (progress bars redrawn) go to Scanner.line, which splits them.
@@ -436,6 +438,55 @@ def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
     if pos == -1 or (pos and not line[:pos].isascii()):
         return None
     return scanner._fast_mlp(line[pos:], number, pos + 1)
+
+
+def _bulk_mllog(scanner: Scanner, lines: list[bytes], line_no: int) -> bool:
+    """A block whose marker lines are all bare, well-formed :::MLLOG records (no prefix,
+    one marker each, as most real logs are): every payload decoded by one orjson call
+    on a JSON array, fields checked and records built by C-level maps, no Python loop
+    per line. Returns False, having changed nothing, when any line needs the loop.
+
+    Equal to the loop by construction (same decoder on the same payload bytes, same
+    field tests) and by test (tests/test_fastpath.py compares with the grammar path).
+    """
+    mask = list(map(bytes.__contains__, lines, repeat(_CANDIDATE)))
+    marked = list(compress(lines, mask))
+    if not marked or not all(map(bytes.startswith, marked, repeat(_MLLOG_PREFIX))):
+        return False
+    joined = b"\n".join(marked)
+    if joined.count(_CANDIDATE) != len(marked):
+        return False  # a second marker on some line: the last-marker rule decides there
+    try:
+        data = orjson.loads(b"[" + joined[9:].replace(b"\n" + _MLLOG_PREFIX, b",") + b"]")
+    except orjson.JSONDecodeError:
+        return False
+    if (
+        len(data) != len(marked)  # a line held two values
+        or not set(map(type, data)) <= _DICT  # a payload that is not an object
+        or not all(map(dict.__contains__, data, repeat("value")))
+    ):
+        return False
+    columns = [list(map(dict.get, data, repeat(name))) for name in _MLLOG_FIELDS]
+    namespace, time_ms, event_type, key, value, metadata = columns
+    if not (
+        set(map(type, key)) <= _STR
+        and set(map(type, time_ms)) <= _NUMBER_TYPES
+        and set(map(type, metadata)) <= _DICT
+    ):
+        return False
+    n = len(data)
+    rows = zip(
+        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n),
+        repeat(Generation.MLLOG, n), namespace, time_ms, event_type, key, value, metadata,
+        strict=True,
+    )  # fmt: skip
+    scanner._records.extend(map(_new, repeat(Record, n), rows))
+    scanner.result.marker_lines += n
+    return True
+
+
+_MLLOG_FIELDS = ("namespace", "time_ms", "event_type", "key", "value", "metadata")
+_STR, _DICT, _NUMBER_TYPES = frozenset({str}), frozenset({dict}), frozenset({int, float})
 
 
 def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
