@@ -138,3 +138,16 @@ def test_project_rcp_data_equals_the_published_reference_data(corpus: Path) -> N
             for name, record in published.items():
                 assert mine[name]["batch_size"] == record["BS"]
                 assert mine[name]["converged_at"] == record["Epochs to converge"]
+
+
+def test_shipped_t_critical_values_are_scipys() -> None:
+    from scipy.special import stdtrit
+
+    from mllog_check.results import rcp
+
+    table = rcp._t_table()
+    assert set(table) == set(range(1, 201))
+    for df, value in table.items():
+        assert value == pytest.approx(float(stdtrit(df, rcp.ALPHA)), rel=1e-12, abs=1e-12)
+    # outside the cache the value still comes from scipy
+    assert rcp.critical_t(500) == pytest.approx(float(stdtrit(500, rcp.ALPHA)), rel=1e-12)

@@ -82,12 +82,28 @@ def minimum_mean(mean: float, stdev: float, n_ref: int, n_sub: int) -> float:
     """
     if stdev == 0:
         return mean
-    # scipy.special's inverse Student t CDF is scipy.stats.t.ppf without the 1 s
-    # import of scipy.stats (which the audit's workers would each pay).
+    critical = critical_t(n_ref + n_sub - 2)  # negative
+    return mean + critical * stdev * math.sqrt(1.0 / n_ref + 1.0 / n_sub)
+
+
+@cache
+def _t_table() -> dict[int, float]:
+    resource = files("mllog_check.schemas").joinpath("rcp", "t_critical_0.05.json")
+    data = json.loads(resource.read_text(encoding="utf-8"))
+    assert data["alpha"] == ALPHA
+    return {int(df): float(t) for df, t in data["critical_t"].items()}
+
+
+def critical_t(df: int) -> float:
+    """Student's t at ALPHA (lower tail): scipy's value, from the shipped cache when it
+    holds this df (schemas/rcp/t_critical_0.05.json, checked against scipy by the tests),
+    so that an audit's workers skip scipy's import; else scipy itself."""
+    cached = _t_table().get(df)
+    if cached is not None:
+        return cached
     from scipy.special import stdtrit
 
-    critical = float(stdtrit(n_ref + n_sub - 2, ALPHA))  # negative
-    return mean + critical * stdev * math.sqrt(1.0 / n_ref + 1.0 / n_sub)
+    return float(stdtrit(df, ALPHA))
 
 
 def reference_stats(converged_at: list[float], trim: int, n_sub: int, bs: float) -> Reference:

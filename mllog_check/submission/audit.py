@@ -239,12 +239,12 @@ def _import_writers() -> None:
 def _prewarm(ruleset: str) -> None:
     """Load the stages' modules and data once before forking: workers inherit them.
 
-    Without this every worker imports scipy (for the RCP t-test) and loads the rule
-    and scoring files itself; with fork (Linux) the parent's copy is shared.
+    Without this every worker loads the stages and the rule and scoring files itself;
+    with fork (Linux) the parent's copy is shared.
     """
     import importlib
 
-    for module in ("mllog_check.rules", "mllog_check.results", "scipy.special"):
+    for module in ("mllog_check.rules", "mllog_check.results"):
         try:
             importlib.import_module(module)
         except ImportError:
