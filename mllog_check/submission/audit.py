@@ -232,7 +232,9 @@ def _run_workers(
 
 
 def _import_writers() -> None:
+    # pyarrow loads pandas on its first array when pandas is installed: take both now.
     with contextlib.suppress(ImportError):  # write_outputs reports it
+        import pandas  # noqa: F401
         import pyarrow.parquet  # noqa: F401
 
 
