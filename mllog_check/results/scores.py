@@ -93,22 +93,34 @@ def round_of(result_set: ResultSet, results: list[ParseResult], ruleset: str = "
 
 
 def _unscored(result_set: ResultSet, system: SystemDescription, ruleset: str, why: str) -> Score:
+    blank = _blank(result_set, system, ruleset, system.division, len(result_set.files))
+    return replace(blank, reason=f"not scored: {why}")
+
+
+def _blank(
+    result_set: ResultSet,
+    system: SystemDescription,
+    ruleset: str,
+    division: str | None,
+    runs_total: int,
+) -> Score:
+    """A result set's score before any run is counted: invalid, no minutes, no reason."""
     return Score(
         org=result_set.org,
         system=result_set.system,
         system_name=system.system_name,
         benchmark=result_set.benchmark,
-        division=system.division,
+        division=division,
         ruleset=ruleset,
         minutes=None,
         valid=False,
-        reason=f"not scored: {why}",
+        reason="",
         runs_counted=0,
         rcp_verdict=None,
         rcp_message="",
         status=system.status,
         accelerators=system.accelerators,
-        runs_total=len(result_set.files),
+        runs_total=runs_total,
         folder=result_set.folder,
     )
 
@@ -175,24 +187,7 @@ def score_set(
             )
         )
     division = _division(runs, system)
-    header = Score(
-        org=result_set.org,
-        system=result_set.system,
-        system_name=system.system_name,
-        benchmark=result_set.benchmark,
-        division=division,
-        ruleset=ruleset,
-        minutes=None,
-        valid=False,
-        reason="",
-        runs_counted=0,
-        rcp_verdict=None,
-        rcp_message="",
-        status=system.status,
-        accelerators=system.accelerators,
-        runs_total=len(runs),
-        folder=result_set.folder,
-    )
+    header = _blank(result_set, system, ruleset, division, len(runs))
     if scoring is None:
         return replace(header, reason=f"no scoring data for ruleset {ruleset}"), runs, []
     if bench is None:
