@@ -137,3 +137,14 @@ def test_corpus_path_and_content_never_disagree(corpus: Path) -> None:
                 decided += 1
     # All v0.5 and most v0.6 logs (syntax), the v0.7 transformer and gnmt logs.
     assert decided >= 75 + 185 + 90
+
+
+def test_a_log_checked_with_another_rounds_rules_gets_one_hint(corpus: Path) -> None:
+    from mllog_check.rules import check_file
+
+    log = next(iter(sorted((corpus / "v0.6" / "Google" / "results").rglob("result_*.txt"))))
+    wrong = check_file(str(log), "1.0.0")
+    hints = [p for p in wrong.problems if p.rule == "MLC109"]
+    assert len(hints) == 1 and (hints[0].line, hints[0].column) == (0, 0)
+    assert "--ruleset 0.6.0" in hints[0].message and ":::MLL" in hints[0].message
+    assert not any(p.rule == "MLC109" for p in check_file(str(log), "0.6.0").problems)

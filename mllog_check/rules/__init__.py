@@ -51,6 +51,7 @@ def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = Fal
     # An unreadable input has only its input error: rules on no records would just add noise.
     found = [] if result.input_error else engine.run(rules, result.path, result.records)[0]
     found += engine.unreadable_records(result.problems)
+    found += _round_mismatch(result, rules.name)
     problems = list(result.problems) + found
     if strict:
         problems = engine.promote(problems)
@@ -71,6 +72,27 @@ def check_file(path: str, ruleset: str = "1.0.0", *, strict: bool = False) -> Lo
 
     load_ruleset(canonical(ruleset))  # an unknown ruleset fails before reading the file
     return check_log(parse_file(path), ruleset, strict=strict)
+
+
+def _round_mismatch(result: ParseResult, ruleset: str) -> list[Problem]:
+    """One warning when the log's syntax exists only in other rounds (a v0.6 log checked
+    with the 1.0.0 rules): the many errors that follow have one cause."""
+    from . import codes
+    from .detect import ROUNDS, marker_of, rounds_of_generation
+
+    generation = result.generation()
+    if generation is None:
+        return []
+    allowed = rounds_of_generation(generation)
+    version = ruleset.removeprefix("training-")
+    if not allowed or version in allowed or version not in ROUNDS:  # custom rulesets: no say
+        return []
+    name, severity = codes.TABLE[codes.ROUND_MISMATCH]
+    message = (
+        f"the log's {marker_of(generation)} syntax belongs to round {' / '.join(allowed)}, not "
+        f"{version}: check it with --ruleset {allowed[0]} (or auto)"
+    )
+    return [Problem(result.path, 0, 0, codes.ROUND_MISMATCH, severity, message, name)]
 
 
 def _first_text(result: ParseResult, key: str) -> str | None:

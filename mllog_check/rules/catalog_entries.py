@@ -21,6 +21,7 @@ from .codes import (
     OUT_OF_ORDER,
     REPEATED_DIFFERENT,
     REPEATED_SAME,
+    ROUND_MISMATCH,
     RUN_NOT_SUCCESS,
     SGD_MOMENTUM,
     SGD_POLY_POWER,
@@ -261,6 +262,16 @@ _RULES = [
         _swap(
             line("cache_clear", True), line("cache_clear", True) + line("seed", 1) + line("seed", 2)
         ),
+    ),
+    (
+        ROUND_MISMATCH,
+        "syntax-of-another-round",
+        W,
+        "The log is written in the syntax of other rounds than the ruleset's (:::MLL is "
+        "v0.6, :::MLPv0.5.0 is v0.5): its errors then say little; --ruleset auto picks "
+        "the round from the log.",
+        GOOD,
+        ':::MLL 1560881700.860 submission_org: {"metadata": {}, "value": "Example"}\n',
     ),
 ]
 

@@ -31,6 +31,7 @@ RUN_NOT_SUCCESS = "MLC105"
 TIME_BACKWARDS = "MLC106"
 TIME_ZERO = "MLC107"
 HEADER_CONFLICT = "MLC108"
+ROUND_MISMATCH = "MLC109"
 
 # code -> (name, severity)
 TABLE: dict[str, tuple[str, Severity]] = {
@@ -53,4 +54,5 @@ TABLE: dict[str, tuple[str, Severity]] = {
     TIME_BACKWARDS: ("timestamp-backwards", W),
     TIME_ZERO: ("time-ms-zero", W),
     HEADER_CONFLICT: ("header-key-conflict", W),
+    ROUND_MISMATCH: ("syntax-of-another-round", W),
 }

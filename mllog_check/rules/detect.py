@@ -93,6 +93,11 @@ def from_path(path: str, *, is_folder: bool = False) -> Detection | None:
     return None
 
 
+def rounds_of_generation(generation: str) -> tuple[str, ...]:
+    """The rounds whose logs use this syntax generation (mllog, mll, mlp)."""
+    return _GENERATION_ROUNDS.get(generation, ())
+
+
 def from_records(records: Sequence[Record]) -> Detection | None:
     """The round the log's own content allows, when exactly one remains."""
     candidates = list(ROUNDS)
@@ -100,7 +105,7 @@ def from_records(records: Sequence[Record]) -> Detection | None:
     generations = sorted({str(r.generation) for r in records})
     for generation in generations:
         candidates = _narrow(candidates, _GENERATION_ROUNDS.get(generation, ()))
-        reasons.append(f"{_marker(generation)} syntax")
+        reasons.append(f"{marker_of(generation)} syntax")
     for benchmark in sorted(_benchmarks(records)):
         allowed = _BENCHMARK_ROUNDS.get(benchmark)
         if allowed is not None:
@@ -148,7 +153,8 @@ def _benchmarks(records: Sequence[Record]) -> set[str]:
     }
 
 
-def _marker(generation: str) -> str:
+def marker_of(generation: str) -> str:
+    """How a generation's records start, for messages (``:::MLL``)."""
     return {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}.get(generation, generation)
 
 
