@@ -341,17 +341,18 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     lines = block.split(b"\n")
     if block.endswith(b"\n"):
         lines.pop()  # the empty string after the last LF is not a line
+    # Only lines holding a candidate marker reach Python-level work: the mask is built
+    # in C (map over a builtin method) once, for the block path and the loop alike.
+    mask = list(map(bytes.__contains__, lines, repeat(_CANDIDATE)))
     cr = b"\r" in block
-    if not cr and _bulk_mllog(scanner, lines, line_no):
+    if not cr and _bulk_mllog(scanner, lines, mask, line_no):
         return line_no + len(lines)
     if cr:
-        # CRLF: drop the final CR (the empty segment after it is no marker line). Lines
-        # with other CRs (progress bars redrawn) go to Scanner.line, which splits them.
+        # CRLF: drop the final CR (the empty segment after it is no marker line; the
+        # mask stays right, CR is no part of a marker). Lines with other CRs (progress
+        # bars redrawn) go to Scanner.line, which splits them.
         lines = [line[:-1] if line[-1:] == b"\r" else line for line in lines]
-    # Only lines holding a candidate marker reach the Python loop body: the filter
-    # runs in C (map over a builtin method, compress), so noise lines cost nothing here.
-    has_candidate = map(bytes.__contains__, lines, repeat(_CANDIDATE))
-    for number, line in compress(enumerate(lines, line_no), has_candidate):
+    for number, line in compress(enumerate(lines, line_no), mask):
         if cr and b"\r" in line:
             scanner.line(line, number)
             continue
@@ -440,7 +441,7 @@ def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
     return scanner._fast_mlp(line[pos:], number, pos + 1)
 
 
-def _bulk_mllog(scanner: Scanner, lines: list[bytes], line_no: int) -> bool:
+def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
     """A block whose marker lines are all bare, well-formed :::MLLOG records (no prefix,
     one marker each, as most real logs are): every payload decoded by one orjson call
     on a JSON array, fields checked and records built by C-level maps, no Python loop
@@ -449,7 +450,6 @@ def _bulk_mllog(scanner: Scanner, lines: list[bytes], line_no: int) -> bool:
     Equal to the loop by construction (same decoder on the same payload bytes, same
     field tests) and by test (tests/test_fastpath.py compares with the grammar path).
     """
-    mask = list(map(bytes.__contains__, lines, repeat(_CANDIDATE)))
     marked = list(compress(lines, mask))
     if not marked or not all(map(bytes.startswith, marked, repeat(_MLLOG_PREFIX))):
         return False
