@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import shutil
@@ -29,6 +30,8 @@ def test_hook_definition() -> None:
 
     pattern = re.compile(str(hook["files"]))
     assert pattern.search("results/dgx/resnet/result_0.txt")
+    assert pattern.search("results/dgx/resnet/result_0.txt.gz")  # check reads gzip too
+    assert not pattern.search("results/dgx/resnet/result_0.txt.swp")
     assert not pattern.search("results/dgx/resnet/notes.txt")
     assert not pattern.search("systems/dgx.json")
 
@@ -77,3 +80,11 @@ def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
         failed.stdout
     )
     assert "result_0.txt" in failed.stdout  # the good log is checked too and passes
+
+    # a gzip log is binary to pre-commit's file typing: the hook must still run on it
+    (logs / "result_1.txt").unlink()
+    (logs / "result_2.txt.gz").write_bytes(gzip.compress(BAD.read_bytes()))
+    _git(repo, "add", "-A")
+    failed = _pre_commit(repo, env)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "result_2.txt.gz:11:1: MLC020" in failed.stdout
