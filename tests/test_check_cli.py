@@ -49,11 +49,33 @@ def test_directory_walk_takes_result_logs_only(tmp_path: Path) -> None:
     shutil.copy(BAD, tree / "train.log")
     (tree / "README.md").write_text("not a log\n")
     (tree / ".result_0.txt.swp").write_text("junk\n")
+    # what the official checker writes into the folder it runs in: not a result log
+    (tree / "compliance_checker.log").write_text("INFO - Running compliance\n")
     code, out = _run("--format", "json", str(tmp_path))
     assert code == 1
     paths = [f["path"] for f in json.loads(out)["files"]]
-    assert [Path(p).name for p in paths] == ["result_0.txt", "result_1.txt", "train.log"]
+    assert [Path(p).name for p in paths] == ["result_0.txt", "result_1.txt"]
     assert _run("--format", "json", str(tmp_path)) == (code, out)  # identical run to run
+    # other names: with --include, or named explicitly
+    code, out = _run("--format", "json", "--include", "train*.log", str(tmp_path))
+    paths = [f["path"] for f in json.loads(out)["files"]]
+    assert [Path(p).name for p in paths] == ["result_0.txt", "result_1.txt", "train.log"]
+    code, out = _run("--format", "json", str(tree / "train.log"))
+    assert [Path(f["path"]).name for f in json.loads(out)["files"]] == ["train.log"]
+
+
+def test_directory_walk_skips_the_official_checkers_own_log(tmp_path: Path) -> None:
+    """A real submission folder after the official checker ran in it: PASS, not a FAIL
+    for compliance_checker.log."""
+    tree = tmp_path / "resnet"
+    tree.mkdir()
+    shutil.copy(GOOD, tree / "result_0.txt")
+    (tree / "compliance_checker.log").write_text(
+        "INFO - Running compliance on file: result_0.txt\nINFO - SUCCESS\n"
+    )
+    code, out = _run(str(tmp_path))
+    assert code == 0, out
+    assert "compliance_checker.log" not in out
 
 
 def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:

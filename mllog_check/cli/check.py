@@ -15,12 +15,14 @@ from ..inputs import expand
 from ..reporters import REPORTERS
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
-# Inside a directory, these files are result logs (explicitly named files are always checked).
-RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz", "*.log", "*.log.gz")
+# Inside a directory, these files are result logs, as the official tools name them
+# (explicitly named files are always checked; --include adds other names). Not "*.log":
+# the official checker writes compliance_checker.log into the folder it runs in.
+RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz")
 
 
-def is_result_log(path: Path) -> bool:
-    return any(fnmatch.fnmatch(path.name, pattern) for pattern in RESULT_PATTERNS)
+def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
+    return any(fnmatch.fnmatch(path.name, pattern) for pattern in RESULT_PATTERNS + extra)
 
 
 @click.command()
@@ -32,6 +34,14 @@ def is_result_log(path: Path) -> bool:
     help="Round: 1.0.0 or training-1.0.0; 'auto' picks it per log from a round folder in the "
     "path (v1.1/, training_results_v1.1/) or the log's content. 0.5.0: parse checks only.",
 )
+@click.option(
+    "--include",
+    "include",
+    multiple=True,
+    metavar="GLOB",
+    help="Also take files with this name pattern inside directories (repeatable), "
+    "e.g. --include '*.log'. By default only result_*.txt and result_*.txt.gz.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Say which ruleset each log got, and why.")
 @click.option("--strict", is_flag=True, help="Checks beyond the official ones (MLC1xx) fail too.")
 @click.option(
@@ -42,10 +52,18 @@ def is_result_log(path: Path) -> bool:
     show_default=True,
     help="Output format (stdout).",
 )
-def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str, verbose: bool) -> None:
+def check(
+    paths: tuple[str, ...],
+    ruleset: str,
+    strict: bool,
+    fmt: str,
+    verbose: bool,
+    include: tuple[str, ...],
+) -> None:
     """Check MLPerf Training result logs (files, directories, '-') for compliance.
 
-    Directories are walked in sorted order for result_*.txt and *.log files (gzip too).
+    Directories are walked in sorted order for result_*.txt files (gzip too; --include
+    adds other names).
     Exit 0 when every log is compliant, 1 when some is not, 2 on a usage or input error.
     """
     from .. import reporters
@@ -61,7 +79,7 @@ def check(paths: tuple[str, ...], ruleset: str, strict: bool, fmt: str, verbose:
     except UnknownRuleset as err:
         click.echo(f"mllog-check check: {err}", err=True)
         sys.exit(EXIT_USAGE)
-    sources, input_problems = expand(list(paths), accept=is_result_log)
+    sources, input_problems = expand(list(paths), accept=lambda path: is_result_log(path, include))
     verdicts = []
     input_error = False
     for problem in input_problems:

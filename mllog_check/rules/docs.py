@@ -103,12 +103,14 @@ The test rulesets are in `fixtures/check/rulesets/`.
 
 `mllog-check check PATH... [--ruleset 1.0.0] [--strict] [--format …]`. Files named on the
 command line are always checked; directories are walked (sorted, links leaving the tree not
-followed) for `result_*.txt`, `result_*.txt.gz`, `*.log` and `*.log.gz`. Exit 0 when every
+followed) for result logs only, `result_*.txt` and `result_*.txt.gz` as the official tools
+name them (`--include GLOB` adds other names, e.g. `--include '*.log'`). Exit 0 when every
 log passes, 1 when one fails, 2 for a usage or input error (unknown ruleset, unreadable file,
 no result log found).
 
 `.pre-commit-hooks.yaml` defines the hook `mllog-check` (entry `mllog-check check`, files
-matching `(^|/)result_[^/]*\\.txt$`). From another repository use `repo: <this repository>`
+matching `(^|/)result_[^/]*\\.txt(\\.gz)?$`, any file type so that
+gzip logs are included). From another repository use `repo: <this repository>`
 with a tag. Offline, or with mllog-check already installed, use a local hook (this is what
 `tests/test_precommit.py` runs with the real `pre-commit`; `pre-commit try-repo` needs a
 committed HEAD and builds a virtualenv, which needs the network):
@@ -121,8 +123,8 @@ repos:
         name: mllog-check (MLPerf Training compliance)
         entry: mllog-check check
         language: system
-        files: '(^|/)result_[^/]*\\.txt$'
-        types: [text]
+        files: '(^|/)result_[^/]*\\.txt(\\.gz)?$'
+        types: [file]
 ```
 """
 
