@@ -4,6 +4,7 @@ from another folder, it parses a fixture, with the grammar and schemas inside it
 from __future__ import annotations
 
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -45,14 +46,54 @@ def test_wheel_holds_the_grammar_and_every_schema_file(wheel: Path) -> None:
     assert missing == []
 
 
+def _running_site_dirs() -> list[str]:
+    """Where the interpreter running the tests finds the dependencies: its own
+    site-packages (a venv's, or the system's when run system-wide) and the user's."""
+    dirs = list(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        dirs.append(site.getusersitepackages())
+    return [d for d in dirs if Path(d).is_dir()]
+
+
+def fresh_venv(env: Path) -> Path:
+    """A venv that sees the *running* interpreter's dependencies, whatever made it.
+
+    Not system_site_packages=True: inside a virtual environment that is the base
+    interpreter's site-packages, which lacks the dependencies. A .pth file of plain paths
+    appends the running interpreter's site dirs after the venv's own, so the wheel
+    installed into the venv wins, and .pth files there (the outer editable install of
+    mllog-check) are not run.
+    """
+    venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env)
+    python = env / "bin" / "python"
+    own = subprocess.run(
+        [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(own) / "outer-dependencies.pth").write_text("\n".join(_running_site_dirs()) + "\n")
+    return python
+
+
+def test_fresh_venv_does_not_depend_on_the_base_interpreter(tmp_path: Path) -> None:
+    """The dependencies come from where the test runner has them (here, often a venv
+    whose base interpreter has none of them)."""
+    python = fresh_venv(tmp_path / "venv")
+    done = _run(
+        [str(python), "-c", "import lark, orjson, jsonschema, click, yaml; print('ok')"],
+        cwd=tmp_path,
+    )
+    assert done.stdout.strip() == "ok", done.stderr
+
+
 def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
     wheel: Path, tmp_path: Path
 ) -> None:
     env = tmp_path / "venv"
-    # System site-packages give the dependencies without network; mllog-check itself
+    # Dependencies without network, from the running interpreter; mllog-check itself
     # must come from the wheel, which the __file__ check below proves.
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env)
-    python = env / "bin" / "python"
+    python = fresh_venv(env)
     done = _run(
         [
             sys.executable,
