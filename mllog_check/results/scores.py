@@ -14,6 +14,7 @@ from ..parsing import parse_file
 from ..problems import Problem, Severity
 from ..records import ParseResult
 from ..rules.detect import DetectionError, detect
+from ..suggest import did_you_mean
 from . import codes
 from .runs import Run, build_run
 from .scoring import RoundScoring, UnknownRound, scoring_for
@@ -191,7 +192,8 @@ def score_set(
     if scoring is None:
         return replace(header, reason=f"no scoring data for ruleset {ruleset}"), runs, []
     if bench is None:
-        why = f"{result_set.benchmark} is not a benchmark of round {scoring.round}"
+        hint = did_you_mean(result_set.benchmark, scoring.benchmarks)
+        why = f"{result_set.benchmark} is not a benchmark of round {scoring.round}{hint}"
         return replace(header, reason=why), runs, []
     problems = _untimed(runs)
     outcome = _olympic(result_set, runs, scoring, bench.runs, bench.drop, problems)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..problems import Problem, Severity
 from ..records import Record
+from ..suggest import closest, did_you_mean
 from . import codes
 from .loader import Fragment, KeySpec, Ruleset, Section
 from .schema import show
@@ -126,7 +127,8 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
         return
     where = f"{spec.label}: {rec.key}"
     if spec.value is not None and not spec.value.ok(rec.value):
-        state.report(codes.BAD_VALUE, rec, f"{where} is {show(rec.value)}, {spec.value.says}")
+        hint = _hint(rec.value, spec.value.schema)
+        state.report(codes.BAD_VALUE, rec, f"{where} is {show(rec.value)}{hint}, {spec.value.says}")
     metadata = rec.metadata if isinstance(rec.metadata, dict) else {}
     if spec.metadata is not None and not spec.metadata.ok(metadata):
         state.report(
@@ -148,6 +150,14 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
                 rec,
                 f"{where} {advisory.subject} is {show(subject)}: {advisory.fragment.says}",
             )
+
+
+def _hint(value: Any, schema: dict[str, Any]) -> str:
+    """A misspelled name among a rule's allowed strings (a benchmark, a division)."""
+    if not isinstance(value, str):
+        return ""
+    allowed = schema.get("enum", [schema["const"]] if "const" in schema else [])
+    return did_you_mean(value, [a for a in allowed if isinstance(a, str)])
 
 
 def _order(state: _State, spec: KeySpec, rec: Record, where: str) -> None:
@@ -198,7 +208,10 @@ def _occurrence(state: _State, spec: KeySpec, found: list[Record]) -> None:
     if spec.occurs in ("exactly_one", "at_least_one") and not found:
         times = "exactly once" if spec.occurs == "exactly_one" else "at least once"
         state.report(
-            codes.MISSING_KEY, None, f"{where} is missing: required {times}{why}", spec.key
+            codes.MISSING_KEY,
+            None,
+            f"{where} is missing: required {times}{why}{_misspelled(state, spec.key)}",
+            spec.key,
         )
     if spec.occurs != "exactly_one" or len(found) < 2:
         return
@@ -219,20 +232,32 @@ def _occurrence(state: _State, spec: KeySpec, found: list[Record]) -> None:
         )
 
 
+def _misspelled(state: _State, key: str) -> str:
+    """A key the rules do not know, logged where a required key is missing: a typo?"""
+    unknown = [k for k in state.seen if k not in state.specs]
+    found = closest(key, unknown, cutoff=0.8)
+    if not found:
+        return ""
+    rec = state.seen[found[0]][0]
+    return f"; the log has {found[0]} at line {rec.line}: did you mean {key}?"
+
+
 def _collected(state: _State, spec: KeySpec, found: list[Record]) -> None:
     assert spec.collect is not None
     name, expected = spec.collect
     got = Counter(str(v) for v in state.collected.get(spec.key, []))
     want = Counter(expected)
     if got != want:
+        # What is wrong first, and how many were expected: the expected list is long
+        # (about 160 tensors for ResNet) and is in the rule file.
         missing = sorted((want - got).elements())
         extra = sorted((got - want).elements())
+        count = f"missing {len(missing)} of the {len(expected)} expected {name} values"
         state.report(
             codes.INCOMPLETE_SET,
             None,
-            f"{spec.label}: {spec.key} {name} values must be exactly {', '.join(expected)}"
-            f"; missing: {', '.join(missing) or '-'}; unexpected or repeated: "
-            f"{', '.join(extra) or '-'}",
+            f"{spec.label}: {spec.key} {count}: {', '.join(missing) or '-'}; unexpected or "
+            f"repeated: {', '.join(extra) or '-'}",
             spec.key,
         )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..problems import Problem
+from ..suggest import did_you_mean
 from . import codes
 from .rounds import FOLDER_ALIASES, Round
 
@@ -193,7 +194,8 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
     wanted = rnd.runs.get(rs.benchmark)
     if wanted is None:
         known = ", ".join(sorted(rnd.runs))
-        msg = f"{rs.benchmark!r} is not a benchmark of {rnd.name} (known: {known})"
+        hint = did_you_mean(rs.benchmark, rnd.runs)
+        msg = f"{rs.benchmark!r} is not a benchmark of {rnd.name}{hint} (known: {known})"
         layout.problems.append(_problem(rs.folder, codes.UNKNOWN_BENCHMARK, msg))
         return
     found = len(rs.files)
