@@ -2,7 +2,8 @@
 
 Code families (the letter after ``ML`` names the stage that reports it):
 ``MLS`` syntax (parser), ``MLC`` compliance rules, ``MLR`` results (scores, RCP,
-seeds), ``MLP`` package layout and system descriptions, ``MLA`` audit anomalies.
+seeds), ``MLP`` package layout and system descriptions, ``MLA`` audit anomalies,
+``MLE`` energy: power logs and energy to train (``mllog_check/power/codes.py``).
 
 Every rule carries a passing and a failing example so that its doc is checked:
 ``tests/test_catalog.py`` runs both through the stage that owns the rule.
@@ -76,6 +77,7 @@ _RULE_MODULES = [
     "mllog_check.rules.catalog_entries",
     "mllog_check.submission.codes",
     "mllog_check.results.codes",
+    "mllog_check.power.codes",
 ]
 
 
@@ -87,6 +89,7 @@ _STAGE_EXAMPLES = {
     "score": "result folder",
     "package": "submission folder",
     "audit": "round folder",
+    "power": "benchmark folder with power/",
 }
 
 
@@ -101,7 +104,7 @@ def render_markdown() -> str:
         "its stage and checks this file is current. Families: `MLS` syntax (parser), `MLC`",
         "compliance (details and rule ids: `docs/rules.md`), `MLR` results (scores, RCP,",
         "seeds: `docs/scores.md`), `MLP` package and `MLA` audit anomalies",
-        "(`docs/package.md`, `docs/audit.md`).",
+        "(`docs/package.md`, `docs/audit.md`), `MLE` power logs and energy (`docs/power.md`).",
         "",
         "| code | name | severity | what it reports |",
         "| --- | --- | --- | --- |",

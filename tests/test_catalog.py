@@ -59,6 +59,13 @@ def _package(example: str) -> set[str]:
     return run_example("package", example)
 
 
+def _power(folder: str) -> set[str]:
+    # "power" examples name a benchmark folder with power/ (fixtures/power/<case>).
+    from mllog_check.power.codes import run_example
+
+    return {p.rule for p in run_example(folder)}
+
+
 def _audit(example: str) -> set[str]:
     from mllog_check.submission.examples import run_example
 
@@ -74,6 +81,7 @@ RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "score": _score,
     "package": _package,
     "audit": _audit,
+    "power": _power,
 }
 
 # Rules whose example is empty on purpose, with the reason (tested elsewhere).
@@ -89,7 +97,7 @@ RULES = list(catalog.all_rules())
 def test_registry_is_not_empty_and_check_stage_is_present() -> None:
     stages = {r.stage for r in RULES}
     assert {"parse", "check"} <= stages
-    assert all(r.code[:3] in {"MLS", "MLC", "MLR", "MLP", "MLA"} for r in RULES)
+    assert all(r.code[:3] in {"MLS", "MLC", "MLR", "MLP", "MLA", "MLE"} for r in RULES)
 
 
 @pytest.mark.parametrize("info", RULES, ids=lambda r: r.code)

@@ -1,0 +1,176 @@
+"""Power logs and energy to train (mllog_check.power, docs/power.md).
+
+Energies are compared with the official result summarizer (mlperf-logging 4.1.68, an
+oracle only): its published scores over the corpus (v5.0 Lenovo) and its own
+functions run on a copy of the hand-made fixture (fixtures/power/good: two nodes and
+a switch per run).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, read_oracle
+
+from mllog_check import parse_file
+from mllog_check.power import (
+    FROM_READINGS,
+    check_benchmark_folder,
+    check_power,
+    olympic_energy,
+    timing,
+)
+
+GOOD = FIXTURES / "power" / "good"
+
+
+def _energy_score(folder: Path, drop: int = 1) -> tuple[float | None, list[float]]:
+    files = sorted(folder.glob("result_*.txt"))
+    runs = [timing(parse_file(str(p))) for p in files]
+    report = check_power(runs, str(folder))
+    energies = [report.energies[r.path].joules for r in runs]
+    assert all(e is not None for e in energies)
+    minutes = [(r.stop_ms - r.start_ms) / 60000 for r in runs]  # type: ignore[operator]
+    factor = 1.0
+    if (folder / "scaling.json").is_file():
+        factor = json.loads((folder / "scaling.json").read_text())["scaling_factor"]
+    score = olympic_energy(energies, minutes, drop)  # type: ignore[arg-type]
+    return (None if score is None else score * factor), energies  # type: ignore[misc]
+
+
+def test_energy_equals_the_official_power_score_on_every_corpus_power_result(
+    corpus: Path, oracle: Path
+) -> None:
+    rows = [r for r in read_oracle(oracle, "scores_v5.0.csv") if r["official_power"]]
+    assert len(rows) == 4
+    for row in rows:
+        folder = corpus / "v5.0" / row["org"] / "results" / row["system"] / row["benchmark"]
+        score, _ = _energy_score(folder)
+        assert row["official_power_unit"] == "J"
+        assert score == pytest.approx(float(row["official_power"]), rel=1e-9), row["benchmark"]
+
+
+def test_corpus_power_logs_parse_as_the_official_parser_reads_them(corpus: Path) -> None:
+    from mlperf_logging.compliance_checker.mlp_parser import parse_file as official
+
+    files = sorted((corpus / "v5.0").glob("*/results/*/*/power/result_*/*.txt"))
+    assert len(files) >= 35
+    for path in files:
+        ours = parse_file(str(path))
+        theirs, failed = official(str(path), "5.0.0")
+        assert not ours.problems and not failed
+        assert [(r.key, r.timestamp_ms, r.value) for r in ours.records] == [
+            (t.key, t.timestamp, t.value["value"]) for t in theirs
+        ]
+
+
+def test_corpus_power_results_have_no_power_problems(corpus: Path) -> None:
+    folders = sorted({p.parent for p in (corpus / "v5.0").glob("*/results/*/*/power")})
+    assert len(folders) == 4
+    for folder in folders:
+        assert check_benchmark_folder(str(folder)).problems == []
+
+
+def _official_summarizer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, float]:
+    """The official summarizer's strong-scaling score with power, on ``folder``.
+
+    Its per-file compliance gate is replaced by a plain parse: the fixture's result
+    files are hand-made, not compliant logs of a round; the power method is untouched.
+    """
+    from mlperf_logging.compliance_checker.mlp_parser import parse_file as official
+    from mlperf_logging.result_summarizer import result_summarizer as rs
+
+    monkeypatch.setattr(rs, "_read_result_file", lambda f, usage, ruleset: official(f, ruleset)[0])
+    _, power_runs, _, power, _ = rs._compute_strong_score_standalone(
+        "resnet", "acme-8x", True, str(folder), "training", "5.0.0", return_full_scores=True
+    )
+    return power_runs, power
+
+
+def test_two_nodes_and_a_switch_equal_the_official_summarizer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "resnet"
+    shutil.copytree(GOOD, copy)  # the official tool may write into the tree it reads
+    official_runs, official_score = _official_summarizer(copy, monkeypatch)
+    score, energies = _energy_score(copy)
+    files = sorted(copy.glob("result_*.txt"))
+    assert [official_runs[str(p)] for p in files] == pytest.approx(energies, rel=1e-12)
+    assert score == pytest.approx(official_score, rel=1e-12)
+    # Two nodes and a switch per run; the switch adds 450 W over the run.
+    report = check_benchmark_folder(str(GOOD))
+    assert report.problems == []
+    assert {(e.nodes, e.switches) for e in report.energies.values()} == {(2, 1)}
+
+
+def test_a_hand_computed_run(tmp_path: Path) -> None:
+    # One node, readings 1000 W then 3000 W over a 20 s window, a 10 s run: the mean
+    # power 2000 W × 0.5 efficiency × 10 s = 10 kJ; a switch of 100 W adds 1 kJ.
+    run = tmp_path / "b"
+    (run / "power" / "result_0").mkdir(parents=True)
+    (run / "result_0.txt").write_text(
+        _mllog(1000, "run_start", None) + _mllog(11000, "run_stop", None, status="success")
+    )
+    (run / "power" / "result_0" / "node_0.txt").write_text(
+        _mllog(0, "power_measurement_start", None)
+        + _mllog(0, "conversion_eff", 0.5)
+        + _mllog(10000, "power_reading", 1000.0)
+        + _mllog(20000, "power_reading", 3000.0)
+        + _mllog(20000, "power_measurement_stop", None)
+    )
+    (run / "power" / "result_0" / "sw_0.txt").write_text(_mllog(0, "interconnect_power_est", 100.0))
+    report = check_benchmark_folder(str(run))
+    (energy,) = report.energies.values()
+    assert energy.joules == pytest.approx(10_000 + 1_000)
+    assert {p.rule for p in report.problems} == {"MLE027"}  # the switch has no conversion_eff
+
+
+def _mllog(t: int, key: str, value: object, **meta: object) -> str:
+    payload = {"namespace": "", "time_ms": t, "event_type": "POINT_IN_TIME", "key": key}
+    return ":::MLLOG " + json.dumps({**payload, "value": value, "metadata": meta}) + "\n"
+
+
+def test_zero_length_window_is_an_error_and_still_gives_an_energy_from_readings() -> None:
+    report = check_benchmark_folder(str(FIXTURES / "power" / "zero_window"))
+    assert "MLE007" in {p.rule for p in report.problems}
+    zero = next(e for p, e in report.energies.items() if p.endswith("result_0.txt"))
+    good = [e for p, e in check_benchmark_folder(str(GOOD)).energies.items()]
+    assert zero.method == FROM_READINGS and zero.joules is not None
+    # The readings' mean over the run is within a few percent of the window's mean.
+    assert zero.joules == pytest.approx(sorted(e.joules for e in good)[0], rel=0.2)  # type: ignore[misc]
+    assert report.method == FROM_READINGS
+
+
+BAD_LOGS = {
+    "truncated": lambda text: text[: len(text) // 2],
+    "empty": lambda text: "",
+    "binary": lambda text: "\x00\xff\xfe garbage \x00\n" * 3,
+    "non-numeric": lambda text: text.replace('"value": 5', '"value": "5'),
+    "bad-json": lambda text: text.replace("}", "", 3),
+    "huge-number": lambda text: text.replace('"value": 5', '"value": 1e999'),
+    "null-time": lambda text: text.replace('"time_ms": 1', '"time_ms": null, "x": 1'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_LOGS))
+def test_bad_power_logs_give_problems_never_a_traceback(tmp_path: Path, name: str) -> None:
+    copy = tmp_path / "resnet"
+    shutil.copytree(GOOD, copy)
+    for path in sorted(copy.glob("power/result_*/node_0.txt")):
+        path.write_text(BAD_LOGS[name](path.read_text()))
+    report = check_benchmark_folder(str(copy))
+    assert report.problems, name
+
+
+def test_a_missing_node_is_reported_and_the_run_has_no_energy_beyond_its_logs(
+    tmp_path: Path,
+) -> None:
+    copy = tmp_path / "resnet"
+    shutil.copytree(GOOD, copy)
+    (copy / "power" / "result_1" / "node_1.txt").unlink()
+    report = check_benchmark_folder(str(copy))
+    assert [p.rule for p in report.problems] == ["MLE003"]
+    assert "result_1" in report.problems[0].path
