@@ -30,7 +30,7 @@ class FakeScore:
     ruleset: str = "1.0.0"
     valid: bool = True
     reason: str = ""
-    status: str = "onprem"
+    availability: str = "onprem"
     accelerators: int | None = 8
     rcp_verdict: str = "pass"
 

@@ -44,7 +44,7 @@ class OracleScore:
     minutes: float | None
     valid: bool
     reason: str
-    status: str
+    availability: str
     accelerators: int | None
     rcp_verdict: str
 
@@ -68,7 +68,7 @@ def oracle_scores(corpus: Path, oracle: Path) -> list[OracleScore]:
                 minutes=minutes,
                 valid=minutes is not None,
                 reason="",
-                status=desc.get("status", ""),
+                availability=desc.get("status", ""),
                 accelerators=count,
                 rcp_verdict="",
             )

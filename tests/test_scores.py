@@ -42,10 +42,19 @@ def test_valid_score_and_columns() -> None:
         "closed",
     )
     assert score.minutes == pytest.approx(12.0) and score.valid and score.runs_counted == 5
-    assert (score.system_name, score.status, score.accelerators) == ("Example 8x", "onprem", 8)
+    assert (score.system_name, score.availability, score.accelerators) == (
+        "Example 8x",
+        "onprem",
+        8,
+    )
     assert report.problems == []
     run = report.runs[0]
-    assert (run.minutes, run.status, run.converged, run.compliant) == (10.0, "success", True, True)
+    assert (run.minutes, run.run_stop_status, run.converged, run.compliant) == (
+        10.0,
+        "success",
+        True,
+        True,
+    )
     assert (run.epochs_or_samples, run.global_batch_size, run.seeds) == (40.0, 3264, (0,))
 
 
@@ -54,7 +63,7 @@ def test_one_failed_run_counts_as_the_slowest() -> None:
     # 10, 11, 12, 13 + an aborted run: drop 10 (fastest); the abort is the dropped slowest
     assert score.valid and score.minutes == pytest.approx(12.0) and score.runs_counted == 4
     assert "1 failed run" in score.reason
-    aborted = [r for r in report.runs if r.status == "abort"]
+    aborted = [r for r in report.runs if r.run_stop_status == "abort"]
     assert len(aborted) == 1 and not aborted[0].converged and aborted[0].epochs_or_samples is None
 
 
@@ -239,7 +248,7 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "system",
         "benchmark",
         "minutes",
-        "status",
+        "run_stop_status",
         "converged",
         "epochs_or_samples",
         "global_batch_size",

@@ -183,7 +183,7 @@ def test_runs_equal_the_crosscheck_and_compliance_verdicts(
     for row in times:
         run = runs[row["file"]]
         assert run.minutes == pytest.approx(float(row["raw_minutes"]), abs=1e-5), row["file"]
-        assert (run.status or "") == row["run_stop_status"], row["file"]
+        assert (run.run_stop_status or "") == row["run_stop_status"], row["file"]
         verdict = verdicts[row["file"]]
         official = verdict.get("era_verdict") or verdict["official_verdict"]
         assert run.compliant == (official == "pass"), row["file"]

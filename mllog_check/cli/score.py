@@ -119,7 +119,7 @@ def json_document(report: Any) -> dict[str, Any]:
         "system",
         "benchmark",
         "minutes",
-        "status",
+        "run_stop_status",
         "converged",
         "epochs_or_samples",
         "global_batch_size",
@@ -144,7 +144,13 @@ def _scores_table(report: Any, out: TextIO) -> None:
     benchmarks = sorted({s.benchmark for s in report.scores})
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
     for s in report.scores:
-        key = (s.org, s.system_name or s.system, s.division or "", s.status or "", s.accelerators)
+        key = (
+            s.org,
+            s.system_name or s.system,
+            s.division or "",
+            s.availability or "",
+            s.accelerators,
+        )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
         if s.rcp_verdict not in (None, "Pass"):
             cell += f" (RCP {s.rcp_verdict})"
@@ -153,9 +159,9 @@ def _scores_table(report: Any, out: TextIO) -> None:
     for name in ("org", "system", "division", "availability", "accelerators", *benchmarks):
         table.add_column(name, justify="right" if name in benchmarks else "left")
     for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
-        org, system, division, status, accelerators = key
+        org, system, division, availability, accelerators = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        table.add_row(org, system, division, status, _count(accelerators), *cells)
+        table.add_row(org, system, division, availability, _count(accelerators), *cells)
     console = Console(file=out, width=None if out.isatty() else 200)
     console.print(table)
     for s in report.scores:
@@ -173,13 +179,22 @@ def _runs_table(report: Any, out: TextIO) -> None:
     from rich.table import Table
 
     table = Table(box=None, header_style="bold")
-    for name in ("path", "minutes", "status", "converged", "compliant", "epochs", "batch", "seeds"):
+    for name in (
+        "path",
+        "minutes",
+        "run_stop_status",
+        "converged",
+        "compliant",
+        "epochs",
+        "batch",
+        "seeds",
+    ):
         table.add_column(name)
     for r in report.runs:
         table.add_row(
             r.path,
             "" if r.minutes is None else f"{r.minutes:.2f}",
-            r.status or "",
+            r.run_stop_status or "",
             "yes" if r.converged else "no",
             "yes" if r.compliant else "no",
             "" if r.epochs_or_samples is None else f"{r.epochs_or_samples:g}",

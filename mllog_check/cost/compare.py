@@ -54,7 +54,7 @@ class ScoreLike(Protocol):
     @property
     def reason(self) -> str: ...
     @property
-    def status(self) -> str | None: ...
+    def availability(self) -> str | None: ...
     @property
     def accelerators(self) -> int | None: ...
 
@@ -199,7 +199,7 @@ def _check_mix(scores: list[ScoreLike], allow_mixed: bool) -> list[str]:
                 "--allow-mixed compares them anyway, with a footnote)"
             )
         notes.append(f"mixed {label} ({listed}) compared at the user's request (--allow-mixed)")
-    statuses = sorted({s.status or "unknown" for s in scores})
+    statuses = sorted({s.availability or "unknown" for s in scores})
     if len(statuses) > 1:
         notes.append(f"mixed availability: {', '.join(statuses)}")
     return notes
@@ -269,7 +269,7 @@ def _row(
         org=score.org,
         division=_division(score.division),
         ruleset=score.ruleset,
-        availability=score.status or "",
+        availability=score.availability or "",
         accelerators=score.accelerators,
         minutes=minutes,
         price=price.price,

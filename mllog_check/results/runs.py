@@ -29,7 +29,7 @@ class Run:
     benchmark: str
     division: str | None
     minutes: float | None  # (first run_stop - first run_start) / 60000; None if either is missing
-    status: str | None  # run_stop metadata.status
+    run_stop_status: str | None  # run_stop metadata.status (not the submission's status)
     converged: bool  # status success and the quality target reached
     compliant: bool  # passed the compliance check (or the fallback criterion, see note)
     epochs_or_samples: float | None  # as the RCP rules count them; None unless status success
@@ -130,7 +130,7 @@ def build_run(
         benchmark=benchmark,
         division=None if division is None else str(division).lower(),
         minutes=minutes,
-        status=status,
+        run_stop_status=status,
         converged=converged,
         compliant=compliant,
         epochs_or_samples=epochs_to_converge(before, benchmark) if status == "success" else None,

@@ -38,7 +38,7 @@ class Score:
     runs_counted: int  # runs that entered the olympic mean's sorted list
     rcp_verdict: str | None  # Pass, Fail, Interp. Fail, Missing, ...; None when not checked
     rcp_message: str
-    status: str | None  # availability from the system description
+    availability: str | None  # the system description's status (onprem, cloud, preview...)
     accelerators: int | None  # number_of_nodes × accelerators_per_node
     runs_total: int = 0
     raw_minutes: float | None = None  # olympic mean before any scaling factor
@@ -119,7 +119,7 @@ def _blank(
         runs_counted=0,
         rcp_verdict=None,
         rcp_message="",
-        status=system.status,
+        availability=system.status,
         accelerators=system.accelerators,
         runs_total=runs_total,
         folder=result_set.folder,
@@ -320,7 +320,7 @@ RUN_COLUMNS = (
     "benchmark",
     "division",
     "minutes",
-    "status",
+    "run_stop_status",
     "converged",
     "compliant",
     "epochs_or_samples",
