@@ -43,15 +43,15 @@ def test_clean_package_passes() -> None:
 @pytest.mark.parametrize(
     ("tree", "expected"),
     [
-        ("layout", {"MLP001", "MLP002", "MLP003", "MLP004", "MLP005", "MLP006"}),
-        ("sysdesc", {"MLP010", "MLP011", "MLP012", "MLP020"}),
+        ("layout", {"MLP001", "MLP002", "MLP003", "MLP004", "MLP005", "MLP006", "MLP101"}),
+        ("sysdesc", {"MLP010", "MLP011", "MLP012", "MLP020", "MLP100"}),
         ("mismatch", {"MLP020", "MLP021", "MLP022", "MLP023", "MLP024"}),
     ],
 )
 def test_each_fault_is_reported(tree: str, expected: set[str]) -> None:
     found = {c for c in codes_of(PKG / tree / "Acme") if c.startswith("MLP")}
     assert found == expected
-    done = run_cli("package", str(PKG / tree / "Acme"))
+    done = run_cli("package", str(PKG / tree / "Acme"), "--strict")
     assert done.returncode == 1
 
 
@@ -251,7 +251,8 @@ def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
     ]
     desc = org / "systems/acme-8x.json"
     desc.write_text(desc.read_text().replace('"available"', '"preview"'))
-    assert {p.rule for p in check_package(org).problems if p.is_error} == {"MLP021"}
+    assert {p.rule for p in check_package(org).problems if p.is_error} == set()
+    assert {p.rule for p in check_package(org, strict=True).problems if p.is_error} == {"MLP021"}
 
 
 def test_text_and_json_show_each_result_score(corpus: Path) -> None:

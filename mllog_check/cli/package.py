@@ -41,18 +41,25 @@ class _PathResult:
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."
 )
 @click.option("--quiet", "-q", is_flag=True, help="Errors only (text format).")
-def package(org_dir: str, ruleset: str, fmt: str, quiet: bool) -> None:
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Checks beyond the round's official package checker (consistency, advice) fail too.",
+)
+def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
 
-    Nothing is written inside ORG_DIR. Exit 0 clean, 1 problems, 2 usage or input error.
+    Errors are what the round's official package checker rejects; the checks beyond it
+    are warnings (errors with --strict). Nothing is written inside ORG_DIR.
+    Exit 0 clean, 1 problems, 2 usage or input error.
     """
     from ..submission.layout import NotASubmission
     from ..submission.package import check_package
     from ..submission.rounds import UnknownRound
 
     try:
-        report = check_package(org_dir, ruleset)
+        report = check_package(org_dir, ruleset, strict=strict)
     except (NotASubmission, UnknownRound) as err:
         click.echo(f"mllog-check package: {err}", err=True)
         sys.exit(EXIT_USAGE)
@@ -82,6 +89,12 @@ def _text(report: Any, out: TextIO, quiet: bool) -> None:
     )
     for stage in report.missing_stages:
         out.write(f"note: {stage} not available: not checked\n")
+    official = "PASS" if report.official_passed else "FAIL"
+    if report.missing_stages and report.official_passed:
+        official = "not evaluated (stages missing, see the notes above)"
+    out.write(f"official package checker verdict: {official}\n")
+    kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
+    out.write(f"beyond the official checker: {report.beyond} {kind}\n")
 
 
 def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
@@ -92,6 +105,14 @@ def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
             out.write(f"score {where}: invalid: {row['reason']}\n")
             continue
         rcp = f", RCP {row['rcp_verdict']}" if row.get("rcp_verdict") else ""
+        if row.get("rcp_verdict") and row.get("rcp_message"):
+            rcp += f" ({row['rcp_message']})"
+        factor = row.get("scaling_factor") or 1.0
+        if factor != 1.0 and row.get("raw_minutes") is not None:
+            rcp += (
+                f"; normalized by the committee's scaling.json: x{factor:g} "
+                f"(raw {row['raw_minutes']:.2f} min)"
+            )
         out.write(
             f"score {where}: {row['minutes']:.2f} min, olympic mean over "
             f"{row['runs_counted']} runs{rcp}\n"
@@ -106,6 +127,9 @@ def _json(report: Any, out: TextIO) -> None:
         "root": report.root,
         "ruleset": report.ruleset,
         "passed": report.passed,
+        "strict": report.strict,
+        "official_verdict": _official(report),
+        "beyond_official": report.beyond,
         "counts": report.counts(),
         "missing_stages": report.missing_stages,
         "problems": [p.to_dict() for p in report.problems],
@@ -113,6 +137,12 @@ def _json(report: Any, out: TextIO) -> None:
     }
     out.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
     out.write("\n")
+
+
+def _official(report: Any) -> str:
+    if not report.official_passed:
+        return "fail"
+    return "not evaluated" if report.missing_stages else "pass"
 
 
 def _csv(report: Any, out: TextIO) -> None:

@@ -25,8 +25,8 @@ def _p(code: str, name: str, sev: Severity, summary: str, bad: str, why: str = "
     return register(RuleInfo(code, name, sev, summary, _CLEAN, bad, "package", why))
 
 
-def _a(code: str, kind: str, summary: str, why: str = "") -> RuleInfo:
-    return register(RuleInfo(code, kind, W, summary, _AUDIT_CLEAN, _AUDIT, "audit", why))
+def _a(code: str, kind: str, summary: str, why: str = "", bad: str = _AUDIT) -> RuleInfo:
+    return register(RuleInfo(code, kind, W, summary, _AUDIT_CLEAN, bad, "audit", why))
 
 
 # Layout of <Org>/{results,systems,benchmarks} (training_policies "Submission" section).
@@ -41,8 +41,9 @@ MISSING_SYSDESC = _p(
 BAD_RESULT_NAME = _p(
     "MLP002",
     "bad-result-name",
-    E,
-    "A .txt or .log file in a benchmark folder is not named result_*.txt (it would not be scored).",
+    W,
+    "A .txt or .log file in a benchmark folder is not named result_*.txt (it would not be "
+    "scored). Beyond the official checker, which only warns; the file count is MLP003.",
     _LAYOUT,
 )
 RUN_COUNT = _p(
@@ -64,8 +65,9 @@ STRAY = _p(
 UNKNOWN_BENCHMARK = _p(
     "MLP005",
     "unknown-benchmark",
-    E,
-    "A results/<system>/<benchmark> folder names no benchmark of the round.",
+    W,
+    "A results/<system>/<benchmark> folder names no benchmark of the round: never checked "
+    "or scored. The official checker skips such a folder with a warning.",
     _LAYOUT,
 )
 UNUSED_SYSDESC = _p(
@@ -101,10 +103,12 @@ SCHEMA = _p(
     "MLP011",
     "system-description-schema",
     E,
-    "A system description misses a required field of the round or has a value the "
-    "round does not allow (schemas/system_description/<round>.json).",
+    "A system description fails what the round's official system-description check "
+    "rejects: a missing required field (from v1.0), a file that is not a JSON object, and "
+    "from v4.0 a status other than the four official values.",
     _SYSDESC,
-    "The official checker tests key presence only.",
+    "The official checker tests key presence (and from v4.0 the status value) only; "
+    "stricter value checks are MLP100.",
 )
 PLACEHOLDER = _p(
     "MLP012",
@@ -116,26 +120,28 @@ PLACEHOLDER = _p(
 DIVISION_MISMATCH = _p(
     "MLP020",
     "division-mismatch",
-    E,
-    "The submission_division a log declares differs from its system description's division.",
+    W,
+    "The submission_division a log declares differs from its system description's division "
+    "(beyond the official checker).",
     _MISMATCH,
     "Real case: logs say closed where the JSON says open; the official tools never compare.",
 )
 STATUS_MISMATCH = _p(
     "MLP021",
     "status-mismatch",
-    E,
+    W,
     "The submission_status a log declares differs from its system description's status "
-    "(a description's available agrees with onprem and cloud).",
+    "(a description's available agrees with onprem and cloud; beyond the official checker).",
     _MISMATCH,
 )
 ORG_MISMATCH = _p(
     "MLP022",
     "submitter-mismatch",
-    E,
+    W,
     "The submission_org of a log, the system description's submitter and the org folder "
     "name disagree (compared ignoring case and punctuation; a prefix such as "
-    "Habana/HabanaLabs is accepted).",
+    "Habana/HabanaLabs is accepted; beyond the official checker: resellers' logs built on "
+    "another org's code often name that org).",
     _MISMATCH,
 )
 PLATFORM_MISMATCH = _p(
@@ -148,9 +154,30 @@ PLATFORM_MISMATCH = _p(
 BENCHMARK_MISMATCH = _p(
     "MLP024",
     "benchmark-mismatch",
-    E,
-    "The submission_benchmark a log declares differs from its benchmark folder.",
+    W,
+    "The submission_benchmark a log declares differs from its benchmark folder (beyond the "
+    "official checker).",
     _MISMATCH,
+)
+SYSDESC_ADVICE = _p(
+    "MLP100",
+    "system-description-advice",
+    W,
+    "A system description value the round's official check accepts but the rules' format "
+    "does not: a division other than closed/open, a status outside the round's categories "
+    "(before v4.0), a list where text or an object is expected, a node count that is not a "
+    "whole number; missing fields before v1.0 (the official checker did not read them).",
+    _SYSDESC,
+    "Advice beyond the official checker: an error only with --strict.",
+)
+BYPASS_FILE = _p(
+    "MLP101",
+    "bypass-file-ignored",
+    INFO,
+    "A package_checker_params file asks the official checker to bypass the RCP or seed "
+    "check; mllog-check judges convergence and seeds without bypass.",
+    _LAYOUT,
+    "A bypass is a committee decision, not a property of the logs.",
 )
 STAGE_MISSING = _p(
     "MLP030",
@@ -229,6 +256,46 @@ AUDIT_STRAY = _a(
     "A published file that is not part of a submission (see MLP004).",
 )
 
+# Warnings beyond the round's official package checker: --strict makes them errors.
+# (MLC warnings are the compliance engine's own, promoted by check_log(strict=True).)
+BEYOND_OFFICIAL: frozenset[str] = frozenset(
+    {
+        BAD_RESULT_NAME.code,
+        STRAY.code,
+        UNKNOWN_BENCHMARK.code,
+        UNUSED_SYSDESC.code,
+        PLACEHOLDER.code,
+        DIVISION_MISMATCH.code,
+        STATUS_MISMATCH.code,
+        ORG_MISMATCH.code,
+        PLATFORM_MISMATCH.code,
+        BENCHMARK_MISMATCH.code,
+        SYSDESC_ADVICE.code,
+    }
+)
+DECLARED_MISMATCH = _a(
+    "MLA012",
+    "declared-mismatch",
+    "What logs declare (division, status, platform, benchmark) disagrees with the system "
+    "description, the folder or the other runs (MLP020, MLP021, MLP023, MLP024: warnings "
+    "beyond the official checker).",
+    bad="fixtures/package/mismatch",
+)
+AUDIT_SYSDESC_ADVICE = _a(
+    "MLA013",
+    "system-description-format",
+    "A system description value the official check accepts but the rules' format does not "
+    "(MLP100).",
+    bad="fixtures/package/sysdesc",
+)
+UNCHECKED_RESULT = _a(
+    "MLA014",
+    "unchecked-result",
+    "A published log the official tools never check or score: a result file not named "
+    "result_*.txt (MLP002) or a folder naming no benchmark of the round (MLP005).",
+    bad="fixtures/package/layout",
+)
+
 ANOMALY_KINDS: dict[str, RuleInfo] = {
     info.name: info
     for info in (
@@ -243,5 +310,20 @@ ANOMALY_KINDS: dict[str, RuleInfo] = {
         AUDIT_ORG_MISMATCH,
         PUBLISHED_FAILING,
         AUDIT_STRAY,
+        DECLARED_MISMATCH,
+        AUDIT_SYSDESC_ADVICE,
+        UNCHECKED_RESULT,
     )
+}
+# Package warnings the audit shows as anomalies of their own kind.
+ANOMALY_OF_PROBLEM: dict[str, str] = {
+    STRAY.code: AUDIT_STRAY.name,
+    ORG_MISMATCH.code: AUDIT_ORG_MISMATCH.name,
+    DIVISION_MISMATCH.code: DECLARED_MISMATCH.name,
+    STATUS_MISMATCH.code: DECLARED_MISMATCH.name,
+    PLATFORM_MISMATCH.code: DECLARED_MISMATCH.name,
+    BENCHMARK_MISMATCH.code: DECLARED_MISMATCH.name,
+    SYSDESC_ADVICE.code: AUDIT_SYSDESC_ADVICE.name,
+    BAD_RESULT_NAME.code: UNCHECKED_RESULT.name,
+    UNKNOWN_BENCHMARK.code: UNCHECKED_RESULT.name,
 }

@@ -22,6 +22,13 @@ RESULT_NAME = re.compile(r"^result_.+\.txt$")
 _NUMBER = re.compile(r"(\d+)\.txt$")
 # Files the tools themselves put in a benchmark folder (committee scaling factors, v2.0).
 _KNOWN = frozenset({"scaling.json"})
+# The official checker's per-folder options (rcp-bypass, seed-checker-bypass).
+PARAMS = "package_checker_params"
+# results/<system>/privateid.json: the result summarizer's private system id (v5.0+).
+_SYSTEM_FILES = frozenset({"privateid.json"})
+# Energy measurements beside the results, from v4.0 (results/<s>/<b>/power/result_N/).
+POWER = "power"
+POWER_FROM = (4, 0)
 _TOP_DIRS = frozenset({"results", "systems", "benchmarks"})
 _TOP_DOCS = re.compile(r"^(readme|license|notice)(\.\w+)?$", re.IGNORECASE)
 # Editor and OS debris, wherever it sits (vim swap, emacs backup, macOS).
@@ -40,6 +47,8 @@ class ResultSet:
     benchmark: str
     folder: Path
     files: list[Path] = field(default_factory=list)
+    power: Path | None = None  # the power/ folder beside the results (v4.0+)
+    known: bool = True  # a benchmark of the round (the official checker skips others)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -148,6 +157,8 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
             msg = f"no system description systems/{system}.json for results/{system}"
             layout.problems.append(_problem(system_dir, codes.MISSING_SYSDESC, msg))
         for bench_dir, sub_is_dir in lister.entries(system_dir):
+            if not sub_is_dir and bench_dir.name in _SYSTEM_FILES:
+                continue
             if not sub_is_dir:
                 why = "only <benchmark> folders belong here"
                 if RESULT_NAME.match(bench_dir.name):  # v0.7 Alibaba: no benchmark level
@@ -164,7 +175,9 @@ def _result_set(
     numbered: list[tuple[str, int, Path]] = []
     for path, is_dir in lister.entries(folder):
         match = RESULT_NAME.match(path.name)
-        if is_dir:
+        if is_dir and path.name == POWER and _version(rnd.ruleset) >= POWER_FROM:
+            result_set.power = path  # its content is the power checks' (MLE)
+        elif is_dir:
             _stray(
                 layout, path, True, "folder inside a benchmark folder: its files are not checked"
             )
@@ -178,6 +191,8 @@ def _result_set(
             )
         elif path.name in _KNOWN:
             continue
+        elif path.name == PARAMS and not is_dir:
+            _bypass_note(layout, path)
         elif _CHECKER_LOG.search(path.name):
             _stray(layout, path, False, "a checker's log, not a result file")
         elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
@@ -190,13 +205,35 @@ def _result_set(
     return result_set
 
 
+def _version(ruleset: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", ruleset)[:2])
+
+
+def _bypass_note(layout: OrgLayout, path: Path) -> None:
+    """The official checker bypasses RCP/seed checks for a line equal to the option."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as err:
+        msg = f"cannot read: {err.strerror or err}"
+        layout.problems.append(_problem(path, codes.UNREADABLE, msg))
+        return
+    asked = sorted({ln.strip() for ln in lines} & {"rcp-bypass", "seed-checker-bypass"})
+    what = " and ".join(asked) if asked else "no known option"
+    msg = f"{PARAMS} asks for {what}; judged without bypass (a committee decision)"
+    layout.problems.append(_problem(path, codes.BYPASS_FILE, msg))
+
+
 def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
     wanted = rnd.runs.get(rs.benchmark)
     if wanted is None:
         known = ", ".join(sorted(rnd.runs))
         hint = did_you_mean(rs.benchmark, rnd.runs)
-        msg = f"{rs.benchmark!r} is not a benchmark of {rnd.name}{hint} (known: {known})"
+        msg = (
+            f"{rs.benchmark!r} is not a benchmark of {rnd.name}{hint} (known: {known}): "
+            "its logs are not checked, as by the official checker"
+        )
         layout.problems.append(_problem(rs.folder, codes.UNKNOWN_BENCHMARK, msg))
+        rs.known = False
         return
     found = len(rs.files)
     if found == wanted or (found > wanted and not rnd.exact_runs):

@@ -75,6 +75,11 @@ class PackageReport:
     missing_stages: list[str] = field(default_factory=list)
     # Hashes of result files the checks skip (nested folders), for duplicate detection.
     copies: list[dict[str, Any]] = field(default_factory=list)
+    strict: bool = False
+    # The verdict the round's official package checker would give (errors only of what
+    # it rejects), and the problems beyond it (warnings; errors under --strict).
+    official_passed: bool = True
+    beyond: int = 0
 
     @property
     def passed(self) -> bool:
@@ -124,9 +129,10 @@ class _Stages:
             verdict = self.check_log(result, self.ruleset)
         except Exception as err:  # one bad log never stops the package (MLP031)
             if type(err).__name__ == "UnknownRuleset":
-                self.check_log = None
-                self._missing(f"compliance rules for {self.ruleset}")
-                return "", []
+                # Never a pass for what was not checked: a usage error (exit 2).
+                from .rounds import UnknownRound
+
+                raise UnknownRound(f"no compliance rules for ruleset {self.ruleset}") from err
             msg = f"compliance stage failed: {type(err).__name__}: {err}"
             return "error", [_stage_problem(result.path, codes.STAGE_FAILED, msg)]
         return ("pass" if verdict.passed else "fail"), list(verdict.problems)
@@ -194,29 +200,61 @@ def _as_row(item: Any) -> dict[str, Any]:
 
 
 def check_package(
-    root: str | Path, ruleset: str = "1.0.0", *, audit: bool = False
+    root: str | Path, ruleset: str = "1.0.0", *, audit: bool = False, strict: bool = False
 ) -> PackageReport:
     """Check one org folder. Raises NotASubmission / UnknownRound for usage errors.
 
     ``ruleset="auto"`` takes the round from the enclosing folder's name (v1.0 -> 1.0.0).
+    Errors are what the round's official package checker rejects; checks beyond it are
+    warnings, errors with ``strict`` (``report.official_passed`` keeps the official
+    verdict either way).
     """
     root = Path(root)
     if ruleset == "auto":
         ruleset = _round_of(root)
     rnd = get_round(ruleset)
     layout = discover(root, rnd)
-    report = PackageReport(str(root), layout.org, ruleset)
+    report = PackageReport(str(root), layout.org, ruleset, strict=strict)
     report.problems.extend(layout.problems)
     stages = _Stages(ruleset, report)
     descs = _system_descriptions(layout, rnd, report)
     for result_set in layout.result_sets:
+        if not result_set.known:  # skipped, as by the official checker (MLP005 says so)
+            continue
         _check_result_set(layout, result_set, descs.get(result_set.system), stages, report, audit)
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
+    report.official_passed = not any(p.is_error for p in report.problems)
+    beyond = [p for p in report.problems if is_beyond_official(p)]
+    report.beyond = len(set(beyond))
+    if strict:
+        report.problems = promote(report.problems)
     report.problems = sorted(set(report.problems))
     report.anomalies.sort()
     return report
+
+
+def is_beyond_official(problem: Problem) -> bool:
+    """A warning for a check the round's official package checker does not make.
+
+    The package's own advice (codes.BEYOND_OFFICIAL) and the compliance engine's checks
+    beyond the official rules (MLC1xx); not runs tolerated under olympic scoring, which
+    the official checker accepts too.
+    """
+    if problem.severity is not Severity.WARNING:
+        return False
+    if problem.rule in codes.BEYOND_OFFICIAL:
+        return True
+    return problem.rule.startswith("MLC1") and not problem.message.endswith(TOLERATED)
+
+
+def promote(problems: list[Problem]) -> list[Problem]:
+    """--strict: every check beyond the official checker fails the package."""
+    return [
+        dataclasses.replace(p, severity=Severity.ERROR) if is_beyond_official(p) else p
+        for p in problems
+    ]
 
 
 def _round_of(root: Path) -> str:
@@ -304,15 +342,17 @@ def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
     return out
 
 
+TOLERATED = " (tolerated: this run counts as a dropped run; the result stays valid)"
+
+
 def tolerate(problems: list[Problem]) -> list[Problem]:
     """Compliance errors of runs the score drops: warnings, as the rules allow.
 
     Rules (olympic mean): one non-converged or non-compliant run (four for unet3d) may
     count as the dropped slowest; the results stage said this result set stays valid.
     """
-    note = " (tolerated: this run counts as a dropped run; the result stays valid)"
     return [
-        dataclasses.replace(p, severity=Severity.WARNING, message=p.message + note)
+        dataclasses.replace(p, severity=Severity.WARNING, message=p.message + TOLERATED)
         if p.is_error
         else p
         for p in problems
@@ -368,12 +408,10 @@ def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Anoma
     failing: dict[str, list[Problem]] = {}
     for p in problems:
         system, benchmark = where(p.path)
-        if p.rule == codes.STRAY.code:
-            out.append(Anomaly(layout.org, system, benchmark, p.path, 0, "stray-file", p.message))
-        elif p.rule == codes.ORG_MISMATCH.code:
-            out.append(
-                Anomaly(layout.org, system, benchmark, p.path, p.line, "org-mismatch", p.message)
-            )
+        kind = codes.ANOMALY_OF_PROBLEM.get(p.rule)
+        if kind is not None:
+            line = 0 if p.rule == codes.STRAY.code else p.line
+            out.append(Anomaly(layout.org, system, benchmark, p.path, line, kind, p.message))
         if p.severity is Severity.ERROR and p.rule != codes.STAGE_MISSING.code:
             failing.setdefault(p.path, []).append(p)
     for path, found in failing.items():

@@ -41,6 +41,45 @@ _V06_RUNS = {
 }
 
 
+# v2.1 onwards (benchmarks of each round, training_policies; runs per benchmark as the
+# official tools count them): the fallback when the results stage's data lacks a round.
+_LATER_RUNS = {
+    "bert": 10,
+    "dlrm": 5,
+    "dlrm_dcnv2": 10,
+    "gpt3": 3,
+    "maskrcnn": 5,
+    "resnet": 5,
+    "ssd": 5,
+    "retinanet": 5,
+    "rnnt": 10,
+    "unet3d": 40,
+    "minigo": 10,
+    "stable_diffusion": 10,
+    "gnn": 10,
+    "rgat": 10,
+    "llama2_70b_lora": 10,
+    "llama31_405b": 3,
+    "llama31_8b": 10,
+    "flux1": 10,
+    "gpt_oss_20b": 10,
+    "deepseekv3_671b": 3,
+    "qwen35_397b_grpo": 3,
+    "dlrmv4": 10,
+}
+_LATER_BENCHMARKS = {
+    "2.1.0": "bert dlrm maskrcnn minigo resnet ssd rnnt unet3d",
+    "3.0.0": "bert dlrm_dcnv2 gpt3 maskrcnn resnet ssd rnnt unet3d",
+    "3.1.0": "bert dlrm_dcnv2 gpt3 maskrcnn resnet ssd rnnt unet3d stable_diffusion",
+    "4.0.0": "bert dlrm_dcnv2 gpt3 resnet ssd unet3d stable_diffusion llama2_70b_lora gnn",
+    "4.1.0": "bert dlrm_dcnv2 gpt3 ssd stable_diffusion llama2_70b_lora gnn",
+    "5.0.0": "bert dlrm_dcnv2 retinanet stable_diffusion llama2_70b_lora rgat llama31_405b",
+    "5.1.0": "llama31_8b dlrm_dcnv2 retinanet flux1 llama2_70b_lora rgat llama31_405b",
+    "6.0.0": "llama31_8b dlrm_dcnv2 flux1 llama2_70b_lora llama31_405b gpt_oss_20b deepseekv3_671b",
+    "6.1.0": "llama31_8b flux1 llama2_70b_lora gpt_oss_20b deepseekv3_671b qwen35_397b_grpo dlrmv4",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Round:
     ruleset: str  # "1.0.0"
@@ -55,6 +94,15 @@ ROUNDS: dict[str, Round] = {
     "1.0.0": Round("1.0.0", "v1.0", _V10_RUNS, True),
     "1.1.0": Round("1.1.0", "v1.1", _V10_RUNS, False),
     "2.0.0": Round("2.0.0", "v2.0", _V10_RUNS, False),
+}
+ROUNDS |= {
+    ruleset: Round(
+        ruleset,
+        "v" + ruleset.rsplit(".", 1)[0],
+        {name: _LATER_RUNS[name] for name in names.split()},
+        False,
+    )
+    for ruleset, names in _LATER_BENCHMARKS.items()
 }
 
 # v2.0 RetinaNet results sit in the `ssd` folder (NOTES.md, "Rounds").

@@ -2,10 +2,13 @@
 
 The schema of a round lives in ``schemas/system_description/<round>.json``; a round
 file names its parent in ``x-inherits`` and states only its changes
-(``x-required-add``, ``x-required-remove``, ``properties``). The official checker
-tests key presence only; here values are checked as they really occur (NOTES.md,
-"System descriptions"): numbers written as strings, ``other_software_stack`` a string
-or an object.
+(``x-required-add``, ``x-required-remove``, ``properties``).
+
+What the round's official system-description check rejects is an error (MLP011): a
+missing required key (the official package checker reads descriptions from v1.0) and,
+from v4.0, a status outside its four values. Everything else the schema finds is
+advice (MLP100, a warning; an error only with --strict): values are checked as they
+really occur, numbers written as strings, ``other_software_stack`` a string or an object.
 """
 
 from __future__ import annotations
@@ -99,7 +102,8 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
             continue
         seen.add(key)
         line, col = position(desc.text, key)
-        problems.append(_problem(desc.path, line, col, codes.SCHEMA, _message(error, key)))
+        info = codes.SCHEMA if _official(error, key, round_name) else codes.SYSDESC_ADVICE
+        problems.append(_problem(desc.path, line, col, info, _message(error, key)))
     held = [
         k for k, v in desc.data.items() if isinstance(v, str) and v.strip().lower() in _PLACEHOLDERS
     ]
@@ -110,6 +114,20 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         msg = f"{len(held)} {noun} a placeholder such as TODO: {', '.join(held)}"
         problems.append(_problem(desc.path, line, col, codes.PLACEHOLDER, msg))
     return sorted(problems)
+
+
+def round_version(round_name: str) -> tuple[int, ...]:
+    """'v4.0' -> (4, 0)."""
+    return tuple(int(part) for part in re.findall(r"\d+", round_name)[:2])
+
+
+def _official(error: Any, key: str, round_name: str) -> bool:
+    """Would the round's official system-description check reject this? (key presence
+    from v1.0; the status value from v4.0)"""
+    version = round_version(round_name)
+    if error.validator == "required":
+        return version >= (1, 0)
+    return key == "status" and version >= (4, 0)
 
 
 def _message(error: Any, key: str) -> str:
