@@ -154,4 +154,7 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
     main_job = _run([str(env / "bin" / "mllog-check"), "package", str(sample)], cwd=work)
     assert main_job.returncode == 0, main_job.stdout + main_job.stderr
     assert "score acme-8x/resnet (open): 4.13 min" in main_job.stdout
-    assert main_job.stdout.rstrip().endswith("PASS Acme (1.0.0): 0 errors, 0 warnings")
+    assert "PASS Acme (1.0.0): 0 errors, 0 warnings\n" in main_job.stdout
+    assert main_job.stdout.rstrip().endswith(
+        "beyond the official checker: 0 warnings (errors with --strict)"
+    )
