@@ -24,7 +24,7 @@ from mllog_check.power import (
     timing,
 )
 
-GOOD = FIXTURES / "power" / "good"
+GOOD = FIXTURES / "power" / "good" / "resnet"
 
 
 def _energy_score(folder: Path, drop: int = 1) -> tuple[float | None, list[float]]:
@@ -134,7 +134,7 @@ def _mllog(t: int, key: str, value: object, **meta: object) -> str:
 
 
 def test_zero_length_window_is_an_error_and_still_gives_an_energy_from_readings() -> None:
-    report = check_benchmark_folder(str(FIXTURES / "power" / "zero_window"))
+    report = check_benchmark_folder(str(FIXTURES / "power" / "zero_window" / "resnet"))
     assert "MLE007" in {p.rule for p in report.problems}
     zero = next(e for p, e in report.energies.items() if p.endswith("result_0.txt"))
     good = [e for p, e in check_benchmark_folder(str(GOOD)).energies.items()]
@@ -174,3 +174,39 @@ def test_a_missing_node_is_reported_and_the_run_has_no_energy_beyond_its_logs(
     report = check_benchmark_folder(str(copy))
     assert [p.rule for p in report.problems] == ["MLE003"]
     assert "result_1" in report.problems[0].path
+
+
+def test_score_has_energy_columns_per_run_and_per_result() -> None:
+    from mllog_check.results import compute_scores
+
+    report = compute_scores([str(GOOD.parent)], ruleset="1.0.0")
+    (score,) = report.scores
+    expected, energies = _energy_score(GOOD)
+    assert score.valid and score.energy_method == "official"
+    assert score.energy_j == pytest.approx(expected)
+    assert [r.energy_j for r in report.runs] == pytest.approx(energies)
+    assert report.problems == []
+
+
+def test_score_without_power_logs_has_no_energy() -> None:
+    from mllog_check.results import compute_scores
+
+    report = compute_scores([str(FIXTURES / "score" / "olympic")], ruleset="1.0.0")
+    assert all(s.energy_j is None and s.energy_method == "" for s in report.scores)
+
+
+def test_score_cli_shows_energy_and_reports_power_problems() -> None:
+    from click.testing import CliRunner
+
+    from mllog_check.cli import cli
+
+    runner = CliRunner()
+    args = ["score", str(FIXTURES / "power" / "zero_window"), "--ruleset", "1.0.0"]
+    result = runner.invoke(cli, [*args, "--format", "json"])
+    assert result.exit_code == 1  # MLE007 is an error
+    doc = json.loads(result.stdout)
+    assert doc["scores"][0]["energy_method"] == FROM_READINGS
+    assert all(r["energy_j"] > 0 for r in doc["runs"])
+    assert "MLE007" in result.stderr
+    table = runner.invoke(cli, [*args]).stdout
+    assert "Energy to train" in table and "readings over the run" in table

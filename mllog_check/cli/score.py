@@ -113,6 +113,11 @@ def json_document(report: Any) -> dict[str, Any]:
         }
         for s in report.scores
     ]
+    # Energy keys only where power logs exist: the shape stays as it was without them.
+    power = any(s.energy_method for s in report.scores)
+    if power:
+        for row, s in zip(scores, report.scores, strict=True):
+            row.update(energy_j=s.energy_j, energy_method=s.energy_method)
     keys = (
         "path",
         "org",
@@ -124,6 +129,7 @@ def json_document(report: Any) -> dict[str, Any]:
         "epochs_or_samples",
         "global_batch_size",
         "seeds",
+        *(("energy_j",) if power else ()),
     )
     runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
     return {"scores": scores, "runs": runs}
@@ -168,6 +174,32 @@ def _scores_table(report: Any, out: TextIO) -> None:
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
             why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
             console.print(f"{s.org}/{s.system}/{s.benchmark}: {why}", highlight=False)
+    _energy_table(report, console)
+
+
+def _energy_table(report: Any, console: Any) -> None:
+    """Energy to train of the results with power logs (docs/power.md)."""
+    from rich.table import Table
+
+    from ..power import kwh
+
+    with_power = [s for s in report.scores if s.energy_method]
+    if not with_power:
+        return
+    table = Table(box=None, header_style="bold", title="Energy to train (olympic mean per run)")
+    for name in ("org", "system", "benchmark", "kWh", "MJ", "method"):
+        table.add_column(name, justify="right" if name in ("kWh", "MJ") else "left")
+    for s in sorted(with_power, key=lambda s: (s.org, s.system, s.benchmark)):
+        energy = kwh(s.energy_j)
+        table.add_row(
+            s.org,
+            s.system,
+            s.benchmark,
+            "-" if energy is None else f"{energy:.2f}",
+            "-" if s.energy_j is None else f"{s.energy_j / 1e6:.3f}",
+            s.energy_method,
+        )
+    console.print(table)
 
 
 def _count(value: int | None) -> str:
@@ -179,6 +211,7 @@ def _runs_table(report: Any, out: TextIO) -> None:
     from rich.table import Table
 
     table = Table(box=None, header_style="bold")
+    power = any(r.energy_j is not None for r in report.runs)
     for name in (
         "path",
         "minutes",
@@ -190,7 +223,10 @@ def _runs_table(report: Any, out: TextIO) -> None:
         "seeds",
     ):
         table.add_column(name)
+    if power:
+        table.add_column("energy kWh", justify="right")
     for r in report.runs:
+        energy = [] if not power else ["-" if r.energy_j is None else f"{r.energy_j / 3.6e6:.3f}"]
         table.add_row(
             r.path,
             "" if r.minutes is None else f"{r.minutes:.2f}",
@@ -200,5 +236,6 @@ def _runs_table(report: Any, out: TextIO) -> None:
             "" if r.epochs_or_samples is None else f"{r.epochs_or_samples:g}",
             _count(r.global_batch_size),
             ", ".join(str(s) for s in r.seeds),
+            *energy,
         )
     Console(file=out, width=None if out.isatty() else 250).print(table)

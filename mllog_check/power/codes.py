@@ -6,7 +6,7 @@ between runs) and cases where the result summarizer cannot compute an energy (no
 log, no start, a zero-length window, a value that is not a number). Warnings
 (MLE020-MLE099) go beyond them (docs/differences.md, docs/power.md).
 
-Examples are fixture folders ``fixtures/power/<case>`` (a benchmark folder with its
+Examples are fixture folders ``fixtures/power/<case>/resnet`` (a benchmark folder with its
 result files and ``power/``); ``run_example`` checks one (tests/test_catalog.py).
 """
 
@@ -16,11 +16,13 @@ from ..catalog import RuleInfo, register
 from ..problems import Problem, Severity
 
 E, W = Severity.ERROR, Severity.WARNING
-GOOD = "fixtures/power/good"
+GOOD = "fixtures/power/good/resnet"
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str, bad: str) -> RuleInfo:
-    return register(RuleInfo(code, name, severity, summary, GOOD, f"fixtures/power/{bad}", "power"))
+    return register(
+        RuleInfo(code, name, severity, summary, GOOD, f"fixtures/power/{bad}/resnet", "power")
+    )
 
 
 RESULT_MISSING = _rule(

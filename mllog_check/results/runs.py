@@ -38,6 +38,7 @@ class Run:
     platform: str | None = None
     compliance_note: str = ""  # why compliance was approximated, when it was
     seed_records: tuple[Seed, ...] = ()
+    energy_j: float | None = None  # from power/result_N logs (docs/power.md)
 
     @property
     def counted(self) -> bool:

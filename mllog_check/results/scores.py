@@ -44,6 +44,9 @@ class Score:
     raw_minutes: float | None = None  # olympic mean before any scaling factor
     scaling_factor: float = 1.0
     folder: str = ""
+    # Energy to train (power/ logs, docs/power.md): olympic mean of the runs' J, scaled.
+    energy_j: float | None = None
+    energy_method: str = ""  # "official", "readings over the run", "" without power logs
 
 
 @dataclass
@@ -221,7 +224,21 @@ def score_set(
         raw_minutes=outcome.mean,
         scaling_factor=factor,
     )
-    return score, runs, problems
+    return _with_energy(score, runs, problems, results, bench.drop)
+
+
+def _with_energy(
+    score: Score, runs: list[Run], problems: list[Problem], results: list[ParseResult], drop: int
+) -> tuple[Score, list[Run], list[Problem]]:
+    """The energy columns, when the folder has power logs (mllog_check.power)."""
+    from ..power.score import energy_of_set
+
+    energy = energy_of_set(score.folder, results, runs, drop, score.scaling_factor)
+    if energy is None:
+        return score, runs, problems
+    runs = [replace(r, energy_j=energy.per_run.get(r.path)) for r in runs]
+    score = replace(score, energy_j=energy.joules, energy_method=energy.method)
+    return score, runs, [*problems, *energy.problems]
 
 
 def _division(runs: list[Run], system: SystemDescription) -> str | None:
@@ -327,6 +344,7 @@ RUN_COLUMNS = (
     "global_batch_size",
     "seeds",
     "platform",
+    "energy_j",
 )
 
 
