@@ -42,6 +42,7 @@ def test_every_kind_is_found_once_where_planted() -> None:
     assert found >= EXPECTED
     # The package warnings' own kinds are planted in the package fixtures (catalog).
     elsewhere = {"declared-mismatch", "system-description-format", "unchecked-result"}
+    elsewhere |= {"target-not-reached", "batch-size-differs", "runs-far-apart"}  # audit/sets
     assert {kind for kind, _ in EXPECTED} == set(codes.ANOMALY_KINDS) - elsewhere
     # Nothing planted in these files:
     assert not {p for k, p in found if p.endswith("acme-16x/resnet/result_1.txt")}
@@ -185,3 +186,18 @@ def test_an_org_that_cannot_be_checked_gets_a_row_not_a_traceback(
     assert beta["passed"] is False and beta["failure"] == "OSError: disk on fire"
     assert {r["org"] for r in result.runs} == {"Acme"}
     assert not result.clean
+
+
+def test_anomalies_across_the_runs_of_one_result() -> None:
+    """MLA015-MLA017, one planted per run (fixtures/audit/sets)."""
+    result = run_audit(FIXTURES / "audit/sets", "1.0.0", jobs=1)
+    found = {(a.kind, a.path.rsplit("/", 1)[1], a.line) for a in result.anomalies}
+    assert found >= {
+        ("target-not-reached", "result_0.txt", 22),
+        ("batch-size-differs", "result_1.txt", 10),
+        ("runs-far-apart", "result_2.txt", 2),
+    }
+    planted = {"target-not-reached", "batch-size-differs", "runs-far-apart"}
+    assert not {a.path for a in result.anomalies if a.kind in planted} & {
+        str(FIXTURES / f"audit/sets/Acme/results/acme-8x/resnet/result_{n}.txt") for n in (3, 4)
+    }

@@ -295,6 +295,28 @@ UNCHECKED_RESULT = _a(
     "result_*.txt (MLP002) or a folder naming no benchmark of the round (MLP005).",
     bad="fixtures/package/layout",
 )
+_SETS = "fixtures/audit/sets"
+TARGET_NOT_REACHED = _a(
+    "MLA015",
+    "target-not-reached",
+    "run_stop says success, so the run is timed and counted, but no evaluation before it "
+    "reaches the round's quality target (not claimed where the target is not known).",
+    bad=_SETS,
+)
+BATCH_DIFFERS = _a(
+    "MLA016",
+    "batch-size-differs",
+    "Runs of one result log different global_batch_size values (the RCP check takes one "
+    "batch size per result); the runs unlike the most common value are named.",
+    bad=_SETS,
+)
+RUNS_APART = _a(
+    "MLA017",
+    "runs-far-apart",
+    "A run's first timestamp is more than 14 days from the median of its result's runs "
+    "(another campaign, or a clock in another unit).",
+    bad=_SETS,
+)
 
 ANOMALY_KINDS: dict[str, RuleInfo] = {
     info.name: info
@@ -313,6 +335,9 @@ ANOMALY_KINDS: dict[str, RuleInfo] = {
         DECLARED_MISMATCH,
         AUDIT_SYSDESC_ADVICE,
         UNCHECKED_RESULT,
+        TARGET_NOT_REACHED,
+        BATCH_DIFFERS,
+        RUNS_APART,
     )
 }
 # Package warnings the audit shows as anomalies of their own kind.

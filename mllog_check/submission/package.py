@@ -16,7 +16,7 @@ from typing import Any
 
 from ..parsing import parse_file
 from ..problems import Problem, Severity
-from . import anomalies, codes
+from . import anomalies, codes, set_anomalies
 from .consistency import Declared, check_result_set, same_org
 from .layout import OrgLayout, ResultSet, discover
 from .rounds import Round, get_round
@@ -144,22 +144,23 @@ class _Stages:
         results: list[Any],
         system_json: Path | None,
         verdicts: dict[str, bool],
-    ) -> tuple[list[dict[str, Any]], list[Problem]]:
+    ) -> tuple[list[dict[str, Any]], list[Problem], list[Any]]:
+        """Score rows, problems and the results stage's runs of one result set."""
         if self.compute_scores is None or not rs.files:
-            return [], []
+            return [], [], []
         try:
             scored = _score_parsed(org, rs, results, system_json, self.ruleset, verdicts)
             if scored is None:  # the results stage lacks score_set: the public entry point
                 files = [str(p) for p in rs.files]
                 report = self.compute_scores(files, self.ruleset)
-                scored = list(report.scores), list(report.problems)
+                scored = list(report.scores), list(report.problems), list(report.runs)
         except Exception as err:  # reported as MLP031, see compliance()
             msg = f"scores stage failed: {type(err).__name__}: {err}"
-            return [], [_stage_problem(str(rs.folder), codes.STAGE_FAILED, msg)]
-        scores, problems = scored
+            return [], [_stage_problem(str(rs.folder), codes.STAGE_FAILED, msg)], []
+        scores, problems, runs = scored
         # The results stage re-reads system descriptions leniently; their errors are ours.
         kept = [p for p in problems if p.name != "system-description-unreadable"]
-        return [_as_row(score) for score in scores], kept
+        return [_as_row(score) for score in scores], kept, runs
 
 
 def _score_parsed(
@@ -169,7 +170,7 @@ def _score_parsed(
     system_json: Path | None,
     ruleset: str,
     verdicts: dict[str, bool],
-) -> tuple[list[Any], list[Problem]] | None:
+) -> tuple[list[Any], list[Problem], list[Any]] | None:
     """Score already-parsed logs with the results stage's score_set (no second parse)."""
     try:
         from ..results.scores import score_set
@@ -187,8 +188,8 @@ def _score_parsed(
         round_hint=None,
     )
     system, _ = load_system(tree_set.system_json)
-    score, _runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
-    return [score], list(problems)
+    score, runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
+    return [score], list(problems), list(runs)
 
 
 def _as_row(item: Any) -> dict[str, Any]:
@@ -297,6 +298,7 @@ def _check_result_set(
 ) -> None:
     declared: list[Declared] = []
     seeds: list[tuple[str, Any, int]] = []
+    set_facts: list[set_anomalies.SetFacts] = []
     compliance: list[Problem] = []
     results = []  # one result set's records, released when it is scored
     verdicts: dict[str, bool] = {}  # handed to the score stage: each log is checked once
@@ -315,11 +317,14 @@ def _check_result_set(
         if audit:
             facts = anomalies.run_facts(result.records)
             seeds.append((str(path), facts.seed, facts.seed_line))
+            set_facts.append(set_anomalies.facts(str(path), result.records))
             report.runs.append(_run_row(layout.org, rs, result, log, facts, verdict, found))
             for finding in anomalies.detect(result.records):
                 report.anomalies.append(_anomaly(layout.org, rs, str(path), finding))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found = stages.scores(layout.org, rs, results, layout.systems.get(rs.system), verdicts)
+    rows, found, runs = stages.scores(
+        layout.org, rs, results, layout.systems.get(rs.system), verdicts
+    )
     # The layout check (MLP003) already counts this folder's result files.
     report.problems.extend(p for p in found if p.name != "wrong-run-count")
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
@@ -330,6 +335,23 @@ def _check_result_set(
         )
     for path_text, finding in anomalies.repeated_seeds(seeds):
         report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+    if audit:
+        converged = _converged(rs, runs, stages.ruleset)
+        for path_text, finding in set_anomalies.detect(set_facts, converged):
+            report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+
+
+def _converged(rs: ResultSet, runs: list[Any], ruleset: str) -> dict[str, bool] | None:
+    """path -> quality target reached, as the results stage judged; None when the round's
+    target for this benchmark is not known (then no run is said to miss it)."""
+    try:
+        from ..results.scoring import scoring_for
+
+        if rs.benchmark not in scoring_for(ruleset).benchmarks:
+            return None
+    except Exception:  # no scoring data for the round
+        return None
+    return {str(run.path): bool(run.converged) for run in runs if hasattr(run, "converged")}
 
 
 def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
