@@ -19,6 +19,7 @@ ROUND = FIXTURES / "audit/round"
 EXPECTED = {
     ("lines-after-run-stop", "Acme/results/acme-8x/resnet/result_0.txt"),
     ("time-zero", "Acme/results/acme-8x/resnet/result_1.txt"),
+    ("time-ms-zero", "Acme/results/acme-8x/resnet/result_1.txt"),
     ("time-constant", "Acme/results/acme-8x/resnet/result_2.txt"),
     ("time-backwards", "Acme/results/acme-8x/resnet/result_3.txt"),
     ("not-converged", "Acme/results/acme-8x/resnet/result_4.txt"),
@@ -158,6 +159,16 @@ def test_corpus_v1_0(corpus: Path, oracle: Path, tmp_path: Path) -> None:
     dups = anomalies.loc[anomalies["kind"] == "duplicate-log", "path"]
     assert sorted(dups) == [
         f"Habana/results/SYS-420GH-TNGR/resnet/bert/result_{n}.txt" for n in range(10)
+    ]
+    # every log check warns about for time_ms 0 (MLC107) is in the anomaly table, once;
+    # records after run_stop only where they change a result (NVIDIA DLRM's hyperparameters)
+    problems = pd.read_csv(out / "problems.csv")
+    zero = anomalies.loc[anomalies["kind"] == "time-ms-zero", "path"]
+    assert sorted(zero) == sorted(set(problems.loc[problems["rule"] == "MLC107", "path"]))
+    assert len(zero) == 155
+    after = anomalies.loc[anomalies["kind"] == "lines-after-run-stop", "path"]
+    assert sorted(after) == [
+        f"NVIDIA/results/dgxa100_ngc21.05_merlin_hugectr/dlrm/result_{n}.txt" for n in range(5)
     ]
     runs = pd.read_parquet(out / "runs.parquet")
     oracle_runs = {r["file"]: r for r in read_oracle(oracle, "runs_v1.0.csv")}

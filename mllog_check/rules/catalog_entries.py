@@ -242,7 +242,7 @@ _RULES = [
     ),
     (
         TIME_ZERO,
-        "time-ms-zero",
+        "zero-timestamp",
         W,
         "A record has time_ms 0 (post-processed or hand-written "
         "logs); timing built on it is meaningless.",

@@ -52,7 +52,7 @@ TABLE: dict[str, tuple[str, Severity]] = {
     SGD_POLY_POWER: ("sgd-poly-power", W),
     RUN_NOT_SUCCESS: ("run-not-successful", W),
     TIME_BACKWARDS: ("timestamp-backwards", W),
-    TIME_ZERO: ("time-ms-zero", W),
+    TIME_ZERO: ("zero-timestamp", W),
     HEADER_CONFLICT: ("header-key-conflict", W),
     ROUND_MISMATCH: ("syntax-of-another-round", W),
 }

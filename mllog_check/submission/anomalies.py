@@ -6,6 +6,7 @@ kinds are documented in docs/audit.md and registered as MLA codes in codes.py.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from collections.abc import Sequence
@@ -93,23 +94,60 @@ def body_hash(records: Sequence[Record]) -> str:
 def detect(records: Sequence[Record]) -> list[Finding]:
     """Every per-log anomaly, in line order."""
     findings: list[Finding] = []
-    for detector in (_after_stop, _time_zero, _time_constant, _backwards, _run_end):
+    for detector in (_after_stop, _time_zero, _time_ms_zero, _time_constant, _backwards, _run_end):
         findings.extend(detector(records))
     return sorted(findings, key=lambda f: (f.line, f.kind))
 
 
+# Records after run_stop that change a result: timing (a second run_start or run_stop),
+# convergence (eval_accuracy) and the hyperparameters the rules check. What frameworks
+# always log after run_stop (block_stop, current_lr, throughput, tracked_stats,
+# run_final...) changes nothing and is not reported.
+RESULT_KEYS = frozenset({"run_start", "run_stop", "eval_accuracy"})
+# Rule keys that only mark time: after run_stop they are trailer, not a result.
+_INTERVAL_KEYS = TIMED_KEYS - RESULT_KEYS | {"cache_clear", "save_model"}
+
+
+@functools.cache
+def hyperparameter_keys() -> frozenset[str]:
+    """Keys any round's rules constrain, less the interval markers and the submission
+    header (who and what, not how: the consistency checks cover it)."""
+    from ..rules import available_rulesets, load_ruleset
+
+    keys: set[str] = set()
+    for name in available_rulesets():
+        for section in load_ruleset(name).sections.values():
+            keys.update(section.keys)
+    header = {k for k in keys if k.startswith("submission_")}
+    return frozenset(keys - _INTERVAL_KEYS - RESULT_KEYS - header)
+
+
 def _after_stop(records: Sequence[Record]) -> list[Finding]:
-    # Headers some submitters log at time_ms 0 are ignored here (time-zero covers timing).
-    for index, rec in enumerate(records):
-        if rec.key == "run_stop":
-            after = [r for r in records[index + 1 :] if r.timestamp_ms != 0 and r.key != "run_stop"]
-            if not after:
-                return []
-            keys = sorted({r.key for r in after})
-            shown = ", ".join(keys[:5]) + (", …" if len(keys) > 5 else "")
-            msg = f"{len(after)} records after run_stop (line {rec.line}): {shown}"
-            return [Finding(after[0].line, "lines-after-run-stop", msg)]
-    return []
+    """One finding per file, at the first record after run_stop that changes a result.
+
+    Records at time_ms 0 (headers some submitters log; time-ms-zero reports them) and
+    trailer keys are ignored.
+    """
+    stop = next((i for i, r in enumerate(records) if r.key == "run_stop"), None)
+    if stop is None:
+        return []
+    hyper = hyperparameter_keys()
+    after = [
+        r
+        for r in records[stop + 1 :]
+        if r.timestamp_ms != 0 and (r.key in RESULT_KEYS or r.key in hyper)
+    ]
+    if not after:
+        return []
+    what = []
+    for key in dict.fromkeys(r.key for r in after):  # first appearance order
+        found = [r for r in after if r.key == key]
+        kind = "hyperparameter " if key in hyper else "second " if key == "run_stop" else ""
+        more = f" (+{len(found) - 1})" if len(found) > 1 else ""
+        what.append(f"{kind}{key} at line {found[0].line}{more}")
+    shown = ", ".join(what[:5]) + (", …" if len(what) > 5 else "")
+    msg = f"after run_stop (line {records[stop].line}), records that change a result: {shown}"
+    return [Finding(after[0].line, "lines-after-run-stop", msg)]
 
 
 def _time_zero(records: Sequence[Record]) -> list[Finding]:
@@ -118,6 +156,19 @@ def _time_zero(records: Sequence[Record]) -> list[Finding]:
         return []
     msg = f"{len(zero)} timed records with time_ms 0, first {zero[0].key}"
     return [Finding(zero[0].line, "time-zero", msg)]
+
+
+def _time_ms_zero(records: Sequence[Record]) -> list[Finding]:
+    """Other records at time_ms 0 (timed ones are time-zero): one row per file, naming
+    the first and the last (a hand-appended line is usually the last)."""
+    zero = [r for r in records if r.timestamp_ms == 0 and r.key not in TIMED_KEYS]
+    if not zero:
+        return []
+    head, last = zero[0], zero[-1]
+    where = f"{head.key} at line {head.line}"
+    if len(zero) > 1:
+        where = f"first {where}, last {last.key} at line {last.line}"
+    return [Finding(head.line, "time-ms-zero", f"{len(zero)} records with time_ms 0: {where}")]
 
 
 def _time_constant(records: Sequence[Record]) -> list[Finding]:

@@ -317,12 +317,19 @@ RUNS_APART = _a(
     "(another campaign, or a clock in another unit).",
     bad=_SETS,
 )
+TIME_MS_ZERO = _a(
+    "MLA030",
+    "time-ms-zero",
+    "A record other than a timed one has time_ms 0 (what MLC107 warns about): a line added "
+    "by hand, such as the one all 30 Intel v1.0 DLRM logs end with. One row per file.",
+)
 
 ANOMALY_KINDS: dict[str, RuleInfo] = {
     info.name: info
     for info in (
         LINES_AFTER_STOP,
         TIME_ZERO,
+        TIME_MS_ZERO,
         TIME_CONSTANT,
         TIME_BACKWARDS,
         DUPLICATE_LOG,
