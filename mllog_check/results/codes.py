@@ -77,6 +77,36 @@ RCP_UNUSABLE = _rule(
     "rcp_pass",
     "rcp_mixed_batch",
 )
+RCP_NOT_EVALUATED = _rule(
+    "MLR040",
+    "rcp-not-evaluated",
+    Severity.WARNING,
+    "Closed division: the result set has fewer runs than the round requires (or too few "
+    "to drop the fastest and slowest), so the RCP check is not evaluated; the run count "
+    "itself is MLR001.",
+    "rcp_pass",
+    "too_few",
+)
+RUN_NOT_COUNTED = _rule(
+    "MLR041",
+    "run-not-counted",
+    Severity.WARNING,
+    "A timed run that does not count toward the score, and why: run_stop status not "
+    "success (aborted), quality target never reached, unparseable lines or failed "
+    "compliance. Up to the round's allowance it stands for a dropped slowest run (MLR002 "
+    "beyond).",
+    "olympic",
+    "one_failed",
+)
+DUPLICATE_RUN = _rule(
+    "MLR042",
+    "duplicate-run",
+    Severity.WARNING,
+    "Two result files with the same run_start and run_stop times: one run submitted twice "
+    "(the official tools count both).",
+    "olympic",
+    "duplicate_run",
+)
 SEED_REUSED = _rule(
     "MLR020",
     "seed-reused",

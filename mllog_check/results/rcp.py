@@ -8,8 +8,10 @@ convergence than the interpolation of their neighbours are pruned first. A submi
 olympic mean must reach the minimum of the reference at its batch size, interpolated
 linearly between the two nearest ones.
 
-This is what the v1.0-v2.0 official checkers did; mlperf-logging 4.x takes the standard
-deviation over all reference runs and prunes on means (docs/differences.md).
+This is what the v1.0-v2.0 official checkers did (method "trimmed"). From v2.1 the
+official tools (method "normalized") take the standard deviation over all reference
+runs, prune on means, and a passing result faster than the reference mean has its
+score normalized by reference mean / submission mean (docs/scores.md).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -28,9 +30,22 @@ from .runs import Run
 
 ALPHA = 0.05
 NOT_CONVERGED = 1e9  # a failed run's epochs: it sorts last and is dropped as the slowest
-# Submission runs per benchmark the reference statistics assume (the rules' run counts).
-SUBMISSION_RUNS = {"bert": 10, "dlrm": 5, "maskrcnn": 5, "resnet": 5, "rnnt": 10, "ssd": 5}
-SUBMISSION_RUNS |= {"unet3d": 40, "minigo": 10}
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    """How a round's official tools computed the reference statistics."""
+
+    stdev_of_all_runs: bool  # False: of the olympic-trimmed runs (v1.0-v2.0)
+    prune_on_mean: bool  # False: on the minimum acceptable mean (v1.0-v2.0)
+    normalize: bool  # scores of results faster than the reference mean are normalized
+
+
+METHODS = {
+    "trimmed": Method(stdev_of_all_runs=False, prune_on_mean=False, normalize=False),
+    "normalized": Method(stdev_of_all_runs=True, prune_on_mean=True, normalize=True),
+}
+NOT_EVALUATED = "Not evaluated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +61,15 @@ class Reference:
 
 @dataclass(frozen=True, slots=True)
 class RcpResult:
-    verdict: str  # Pass, Fail, Interp. Fail, Missing, Insufficient convergence, Unusable
+    verdict: str  # Pass, Fail, Interp. Fail, Missing, Insufficient convergence, Unusable,
+    # Not evaluated
     message: str
     submission_mean: float | None = None
     reference: Reference | None = None
+    # Reference mean / submission mean when the result converged faster than the
+    # reference mean (1.0 otherwise); None when the round does not normalize or no
+    # reference was compared.
+    normalization: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -58,6 +78,9 @@ class RcpResult:
     def problems(self, folder: str) -> list[Problem]:
         if self.passed:
             return []
+        if self.verdict == NOT_EVALUATED:
+            message = f"RCP not evaluated: {self.message}"
+            return [codes.problem(codes.RCP_NOT_EVALUATED, folder, message)]
         rule = {"Missing": codes.RCP_MISSING, "Fail": codes.RCP_FAIL}.get(self.verdict)
         if rule is None:
             rule = codes.RCP_FAIL if self.verdict == "Interp. Fail" else codes.RCP_UNUSABLE
@@ -106,11 +129,14 @@ def critical_t(df: int) -> float:
     return float(stdtrit(df, ALPHA))
 
 
-def reference_stats(converged_at: list[float], trim: int, n_sub: int, bs: float) -> Reference:
+def reference_stats(
+    converged_at: list[float], trim: int, n_sub: int, bs: float, method: Method = METHODS["trimmed"]
+) -> Reference:
     ordered = sorted(converged_at)
-    kept = ordered[trim : len(ordered) - trim]
+    kept = ordered[trim : len(ordered) - trim] or ordered  # a too-short reference: untrimmed
     mean = statistics.fmean(kept)
-    stdev = statistics.pstdev(kept)  # olympic-trimmed, population (ddof 0)
+    # population stdev (ddof 0) of the trimmed runs (v1.0-v2.0) or of all runs (v2.1+)
+    stdev = statistics.pstdev(ordered if method.stdev_of_all_runs else kept)
     return Reference(bs, mean, stdev, minimum_mean(mean, stdev, len(kept), n_sub))
 
 
@@ -124,46 +150,71 @@ def _interpolate(bs: float, low: Reference, high: Reference, runs: int) -> Refer
 
 
 @cache
-def references(ruleset_folder: str, benchmark: str, trim: int) -> tuple[Reference, ...]:
-    """The pruned reference points of a benchmark, by batch size."""
+def references(
+    ruleset_folder: str, benchmark: str, trim: int, runs: int, method: str = "trimmed"
+) -> tuple[Reference, ...]:
+    """The pruned reference points of a benchmark, by batch size. ``runs`` is the round's
+    required run count, which the reference statistics assume for the submission."""
     bench = load_rcp(ruleset_folder)["benchmarks"].get(benchmark)
-    if bench is None:
+    if bench is None or not bench["references"]:
         return ()
-    runs = SUBMISSION_RUNS.get(benchmark, 5)
+    how = METHODS[method]
     points = sorted(
         (
-            reference_stats(r["converged_at"], trim, runs - 2, r["batch_size"])
+            reference_stats(r["converged_at"], trim, runs - 2, r["batch_size"], how)
             for r in bench["references"]
         ),
         key=lambda r: r.batch_size,
     )
-    return _prune(points, runs)
+    return _prune(points, runs, how)
 
 
-def _prune(points: list[Reference], runs: int) -> tuple[Reference, ...]:
+def _prune(points: list[Reference], runs: int, method: Method) -> tuple[Reference, ...]:
     """Drop references that allow slower convergence than their neighbours' interpolation.
 
-    As the round's official checker (v1.0 to v2.0): keep the point with the smallest
-    minimum acceptable mean and larger batches; then walk once through the rest, removing
-    a point whose minimum is above the interpolated minimum of its two neighbours.
+    As the round's official checker: keep the point with the smallest minimum acceptable
+    mean (from v2.1: the smallest mean) and larger batches; then walk once through the
+    rest, removing a point whose minimum (mean) is above the interpolation of its two
+    neighbours'.
     """
-    fastest = min(points, key=lambda p: p.minimum)
+
+    def speed(point: Reference) -> float:
+        return point.mean if method.prune_on_mean else point.minimum
+
+    fastest = min(points, key=speed)
     kept = [p for p in points if p.batch_size >= fastest.batch_size]
     i = 1
     while i < len(kept) - 1:
         line = _interpolate(kept[i].batch_size, kept[i - 1], kept[i + 1], runs)
-        if kept[i].minimum > line.minimum:
+        if speed(kept[i]) > speed(line):
             del kept[i]  # the next point moves into place i and is checked next
         else:
             i += 1
     return tuple(kept)
 
 
-def check_rcp(ruleset_folder: str, benchmark: str, runs: list[Run], trim: int) -> RcpResult | None:
-    """The RCP verdict for a closed result; None when the round has no RCP for it."""
-    points = references(ruleset_folder, benchmark, trim)
+def check_rcp(
+    ruleset_folder: str,
+    benchmark: str,
+    runs: list[Run],
+    trim: int,
+    required: int | None = None,
+    method: str = "trimmed",
+    allowance: float = 0.0,
+) -> RcpResult | None:
+    """The RCP verdict for a closed result; None when the round has no RCP for it.
+
+    ``required`` is the round's run count (the reference statistics assume it); a set
+    with fewer runs, or too few to trim, is not evaluated (never an exception).
+    ``allowance`` lowers the pass threshold (v5.0+ Llama 3.1 405B: 46,080 samples).
+    """
+    required = len(runs) if required is None else required
+    points = references(ruleset_folder, benchmark, trim, required, method)
     if not points:
         return None
+    if len(runs) < required or len(runs) <= 2 * trim:
+        why = f"{len(runs)} run(s) found; the RCP check needs the round's {required}"
+        return RcpResult(NOT_EVALUATED, why)
     batches = {r.global_batch_size for r in runs}
     if len(batches) != 1 or None in batches:
         shown = ", ".join(sorted(str(b) for b in batches))
@@ -180,11 +231,35 @@ def check_rcp(ruleset_folder: str, benchmark: str, runs: list[Run], trim: int) -
     ordered = sorted(epochs)
     mean = statistics.fmean(ordered[trim : len(ordered) - trim])
     unit = load_rcp(ruleset_folder)["benchmarks"][benchmark]["unit"]
-    return _verdict(points, bs, mean, unit, len(runs))
+    result = _verdict(points, bs, mean, unit, required, allowance)
+    if METHODS[method].normalize and result.reference is not None:
+        return _normalized(result, unit)
+    return result
+
+
+def _normalized(result: RcpResult, unit: str) -> RcpResult:
+    """v2.1+: a result faster than the reference mean has its score normalized by
+    reference mean / submission mean (1.0 for a slower one); the official tools write
+    the factor into scaling.json only when the check passes."""
+    assert result.reference is not None and result.submission_mean is not None
+    ref, mean = result.reference, result.submission_mean
+    factor = max(ref.mean / mean, 1.0) if mean > 0 else 1.0
+    message = result.message
+    if factor > 1.0:
+        message += (
+            f"; faster than the reference mean: normalization factor "
+            f"{_fmt(ref.mean, unit)} / {_fmt(mean, unit)} = {factor:.4f}"
+        )
+    return replace(result, message=message, normalization=factor)
 
 
 def _verdict(
-    points: tuple[Reference, ...], bs: float, mean: float, unit: str, runs: int
+    points: tuple[Reference, ...],
+    bs: float,
+    mean: float,
+    unit: str,
+    runs: int,
+    allowance: float = 0.0,
 ) -> RcpResult:
     exact = next((p for p in points if p.batch_size == bs), None)
     lower = [p for p in points if p.batch_size < bs]
@@ -196,20 +271,26 @@ def _verdict(
     elif lower:
         ref = lower[-1]
         why = (
-            f"batch size {bs:g} is above every reference (largest {ref.batch_size:g}): submit RCPs"
+            f"batch size {bs:g} is above every reference (largest {ref.batch_size:g}): "
+            f"missing reference points, submit RCPs (olympic mean {_fmt(mean, unit)} {unit})"
         )
         return RcpResult("Missing", why, mean, None)
     else:
         ref, fail = points[0], "Missing"
-    ok = mean >= ref.minimum
-    return RcpResult("Pass" if ok else fail, _message(ok, bs, mean, ref, unit), mean, ref)
+    ok = mean >= ref.minimum - allowance
+    message = _message(ok, bs, mean, ref, unit, allowance)
+    return RcpResult("Pass" if ok else fail, message, mean, ref)
 
 
 def _fmt(value: float, unit: str) -> str:
-    return f"{value:,.0f}" if unit == "samples" else f"{value:,.2f}"
+    if unit in ("samples", "steps"):
+        return f"{value:,.0f}"
+    return f"{value:,.2f}" if abs(value) >= 10 or value == 0 else f"{value:,.4f}"
 
 
-def _message(ok: bool, bs: float, mean: float, ref: Reference, unit: str) -> str:
+def _message(
+    ok: bool, bs: float, mean: float, ref: Reference, unit: str, allowance: float = 0.0
+) -> str:
     if ref.between is not None:
         where = f"interpolated between batch sizes {ref.between[0]:g} and {ref.between[1]:g}"
     elif ref.batch_size == bs:
@@ -217,7 +298,10 @@ def _message(ok: bool, bs: float, mean: float, ref: Reference, unit: str) -> str
     else:
         where = f"batch size {bs:g} below every reference; smallest {ref.batch_size:g} used"
     relation = ">=" if ok else "<"
+    minimum = _fmt(ref.minimum - allowance, unit)
+    if allowance:
+        minimum += f" ({_fmt(ref.minimum, unit)} less the allowed {_fmt(allowance, unit)})"
     return (
-        f"olympic mean {_fmt(mean, unit)} {unit} {relation} minimum {_fmt(ref.minimum, unit)} "
+        f"olympic mean {_fmt(mean, unit)} {unit} {relation} minimum {minimum} "
         f"(reference mean {_fmt(ref.mean, unit)}, stdev {_fmt(ref.stdev, unit)}; {where})"
     )

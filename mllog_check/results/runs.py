@@ -9,8 +9,7 @@ from ..records import ParseResult, Record
 from .scoring import BenchmarkScoring, target_reached
 
 MS_PER_MINUTE = 60_000.0
-# The RCP rules count BERT in samples; everything else in epochs (DLRM: twentieths as logged).
-SAMPLE_BENCHMARKS = frozenset({"bert"})
+QUALITY_KEYS = ("eval_accuracy", "aggregated_eval_accuracy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +38,8 @@ class Run:
     compliance_note: str = ""  # why compliance was approximated, when it was
     seed_records: tuple[Seed, ...] = ()
     energy_j: float | None = None  # from power/result_N logs (docs/power.md)
+    start_ms: float | None = None  # first run_start time_ms
+    stop_ms: float | None = None  # first run_stop time_ms
 
     @property
     def counted(self) -> bool:
@@ -75,24 +76,65 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
-def epochs_to_converge(records: list[Record], benchmark: str) -> float | None:
-    """epoch_num of the last eval_accuracy before run_stop, rounded to 3 decimals.
+def epochs_to_converge(
+    records: list[Record], scoring: BenchmarkScoring | None = None
+) -> float | None:
+    """What the RCP rules count for a run that stopped with success (records before run_stop).
 
-    BERT counts samples: a ``train_samples`` logged after the last evaluation is the
-    count at convergence (what --rcp_bert_train_samples reads; NVIDIA logs epoch_num 1
-    throughout). One logged before it (Google logs the planned total at run_start) is
-    not, and the eval cadence's epoch_num (samples) is used instead.
+    By the benchmark's ``converged_at`` (schemas/scoring/): the last evaluation's
+    metadata ``epoch_num`` rounded to 3 decimals (default), ``samples_count`` or
+    ``step_num``; Stable Diffusion (``first_reaching``) the first evaluation step
+    where every metric meets the target.
+
+    ``train_samples`` (v0.7-v2.0 BERT): a ``train_samples`` logged after the last
+    evaluation is the count at convergence (what --rcp_bert_train_samples reads; NVIDIA
+    logs epoch_num 1 throughout). One logged before it (Google logs the planned total at
+    run_start) is not, and the eval cadence's epoch_num (samples) is used instead.
     """
+    field = scoring.converged_at if scoring is not None else "epoch_num"
+    if scoring is not None and scoring.split_metrics:
+        reached = [s for s, v in evaluations(records, scoring) if target_reached(scoring.target, v)]
+        numbers = [n for n in (_number(s) for s in reached) if n is not None]
+        return min(numbers) if numbers else None
     last_eval = max((i for i, r in enumerate(records) if r.key == "eval_accuracy"), default=-1)
-    if benchmark in SAMPLE_BENCHMARKS:
+    if field == "train_samples":
         after = [_number(r.value) for r in records[last_eval + 1 :] if r.key == "train_samples"]
         after = [s for s in after if s is not None]
         if after:
             return after[-1]
+        field = "epoch_num"
     if last_eval < 0:
         return None
-    epoch = _number(records[last_eval].epoch_num())
-    return None if epoch is None else round(epoch, 3)
+    metadata = records[last_eval].metadata
+    count = _number(metadata.get(field)) if isinstance(metadata, dict) else None
+    if count is None:
+        return None
+    return round(count, 3) if field == "epoch_num" else count
+
+
+def evaluations(records: list[Record], scoring: BenchmarkScoring) -> list[tuple[Any, Any]]:
+    """(step, value) of each evaluation, in log order. With ``split_metrics`` the records
+    of one step (metadata ``converged_at`` field), one per metadata ``metric``, are joined
+    into one dict value; an aggregated_eval_accuracy dict value counts as it is."""
+    if not scoring.split_metrics:
+        return [(None, r.value) for r in records if r.key == "eval_accuracy"]
+    joined: dict[Any, dict[str, Any]] = {}
+    for record in records:
+        if record.key not in QUALITY_KEYS:
+            continue
+        metadata = record.metadata if isinstance(record.metadata, dict) else {}
+        value = record.value
+        if isinstance(value, dict):
+            step = value.get(scoring.converged_at, metadata.get(scoring.converged_at))
+            items = {k: v for k, v in value.items() if isinstance(k, str)}
+        elif isinstance(metadata.get("metric"), str):
+            step, items = metadata.get(scoring.converged_at), {metadata["metric"]: value}
+        else:
+            continue
+        if isinstance(step, list | dict):
+            continue  # not a step number: cannot join on it
+        joined.setdefault(step, {}).update(items)
+    return list(joined.items())
 
 
 def build_run(
@@ -113,7 +155,7 @@ def build_run(
     status = _status(stop)
     before = _before_stop(records, stop)
     reached = scoring is not None and any(
-        target_reached(scoring.target, r.value) for r in before if r.key == "eval_accuracy"
+        target_reached(scoring.target, value) for _, value in evaluations(before, scoring)
     )
     converged = status == "success" and reached
     if compliant is None:
@@ -134,10 +176,12 @@ def build_run(
         run_stop_status=status,
         converged=converged,
         compliant=compliant,
-        epochs_or_samples=epochs_to_converge(before, benchmark) if status == "success" else None,
+        epochs_or_samples=(epochs_to_converge(before, scoring) if status == "success" else None),
         global_batch_size=None if batch is None else int(batch),
         seeds=tuple(s.value for s in seeds),
         platform=None if platform is None else str(platform),
         compliance_note=compliance_note,
         seed_records=seeds,
+        start_ms=None if start is None else float(start.timestamp_ms),
+        stop_ms=None if stop is None else float(stop.timestamp_ms),
     )

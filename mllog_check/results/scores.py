@@ -47,6 +47,9 @@ class Score:
     # Energy to train (power/ logs, docs/power.md): olympic mean of the runs' J, scaled.
     energy_j: float | None = None
     energy_method: str = ""  # "official", "readings over the run", "" without power logs
+    # v2.1+ closed: reference mean / submission mean when faster than the reference mean
+    # (1.0 when slower), as the round's RCP check computes it; None when not computed.
+    rcp_scaling_factor: float | None = None
 
 
 @dataclass
@@ -198,21 +201,31 @@ def score_set(
         hint = did_you_mean(result_set.benchmark, scoring.benchmarks)
         why = f"{result_set.benchmark} is not a benchmark of round {scoring.round}{hint}"
         return replace(header, reason=why), runs, []
-    problems = _untimed(runs)
+    problems = _untimed(runs, results)
+    problems += _not_counted(runs, results, ruleset) + _duplicates(runs)
     outcome = _olympic(result_set, runs, scoring, bench.runs, bench.drop, problems)
-    factor, factor_note = _scaling(result_set.folder)
-    minutes = None if outcome.mean is None else outcome.mean * factor
-    notes = [outcome.reason, factor_note, *sorted({r.compliance_note for r in runs} - {""})]
-    rcp_verdict, rcp_message = None, ""
+    rcp_verdict, rcp_message, normalization = None, "", None
     if division == "closed" and scoring.rcp:
         from .rcp import check_rcp
 
-        rcp = check_rcp(scoring.rcp, result_set.benchmark, runs, bench.drop)
+        rcp = check_rcp(
+            scoring.rcp,
+            result_set.benchmark,
+            runs,
+            bench.drop,
+            bench.runs,
+            scoring.rcp_method,
+            bench.rcp_allowance,
+        )
         if rcp is not None:
             rcp_verdict, rcp_message = rcp.verdict, rcp.message
+            normalization = rcp.normalization if rcp.passed else None
             problems.extend(rcp.problems(result_set.folder))
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
+    factor, factor_note = _scaling(result_set.folder, normalization)
+    minutes = None if outcome.mean is None else outcome.mean * factor
+    notes = [outcome.reason, factor_note, *sorted({r.compliance_note for r in runs} - {""})]
     score = replace(
         header,
         minutes=minutes,
@@ -223,6 +236,7 @@ def score_set(
         rcp_message=rcp_message,
         raw_minutes=outcome.mean,
         scaling_factor=factor,
+        rcp_scaling_factor=normalization,
     )
     return _with_energy(score, runs, problems, results, bench.drop)
 
@@ -242,18 +256,64 @@ def _with_energy(
 
 
 def _division(runs: list[Run], system: SystemDescription) -> str | None:
+    """The system description's division, as the official summarizer files a result (and
+    decides whether to run the RCP check); else the one most runs log. v2.1 Intel
+    16-nodes-SPR-pytorch-open logs "closed" in a system described as open."""
+    if system.division in ("closed", "open"):
+        return system.division
     logged = Counter(r.division for r in runs if r.division)
     if logged:
         return sorted(logged.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
     return system.division
 
 
-def _untimed(runs: list[Run]) -> list[Problem]:
-    return [
-        codes.problem(codes.RUN_INCOMPLETE, r.path, "no run_start or run_stop: run not timed")
-        for r in runs
-        if r.minutes is None
-    ]
+def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
+    problems = []
+    for run, result in zip(runs, results, strict=True):
+        if run.minutes is not None:
+            continue
+        keys = {r.key for r in result.records}
+        missing = " and ".join(k for k in ("run_start", "run_stop") if k not in keys)
+        if not result.records:
+            why = "no MLLOG record (empty or unreadable file)"
+        else:
+            why = f"no {missing}" + (" (file truncated?)" if "run_stop" in missing else "")
+        problems.append(codes.problem(codes.RUN_INCOMPLETE, run.path, f"{why}: run not timed"))
+    return problems
+
+
+def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> list[Problem]:
+    """Why each timed run does not count (the official summarizer drops it the same way)."""
+    problems = []
+    for run, result in zip(runs, results, strict=True):
+        if run.counted or run.minutes is None:
+            continue
+        if run.status != "success":
+            why = f"run_stop status {run.status!r}" if run.status else "run_stop has no status"
+        elif not run.converged:
+            why = "the quality target is never reached before run_stop"
+        elif result.error_count:
+            why = f"{result.error_count} unparseable line(s)"
+        else:
+            why = f"fails the {ruleset} compliance rules"
+        message = f"run not counted: {why}"
+        problems.append(codes.problem(codes.RUN_NOT_COUNTED, run.path, message))
+    return problems
+
+
+def _duplicates(runs: list[Run]) -> list[Problem]:
+    """Two result files of one run: same run_start and run_stop times to the millisecond."""
+    seen: dict[tuple[float, float], Run] = {}
+    problems = []
+    for run in runs:
+        if run.start_ms is None or run.stop_ms is None:
+            continue
+        first = seen.setdefault((run.start_ms, run.stop_ms), run)
+        if first is not run:
+            name = first.path.rsplit("/", 1)[-1]
+            message = f"same run_start and run_stop times as {name}: a copy of one run"
+            problems.append(codes.problem(codes.DUPLICATE_RUN, run.path, message))
+    return problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,17 +359,29 @@ def _olympic(
     return _Outcome(mean, len(times), note)
 
 
-def _scaling(folder: str) -> tuple[float, str]:
-    """A committee scaling factor (scaling.json beside the results), read only."""
+def _scaling(folder: str, normalization: float | None = None) -> tuple[float, str]:
+    """The factor the score is multiplied by, and a note saying where it comes from.
+
+    A committee scaling factor (scaling.json beside the results, read only, never
+    written) wins: it is what the published results applied. Without one, a v2.1+
+    closed result faster than the reference mean gets the RCP normalization factor the
+    official tools would write there; the same answer on every run.
+    """
     path = Path(folder) / "scaling.json"
+    computed = normalization if normalization is not None and normalization > 1.0 else None
     if not path.is_file():
-        return 1.0, ""
+        if computed is None:
+            return 1.0, ""
+        return computed, f"normalized by {computed:.4f} (RCP: faster than the reference mean)"
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
         factor = float(data["scaling_factor"])
     except (OSError, ValueError, KeyError, TypeError):
         return 1.0, "scaling.json unreadable: not applied"
-    return factor, f"scaled by {factor:g} (scaling.json)"
+    note = f"scaled by {factor:g} (scaling.json)"
+    if normalization is not None and abs(factor - normalization) > 1e-9 * factor:
+        note += f"; the RCP check of this round's reference data gives {normalization:.4f}"
+    return factor, note
 
 
 def scores_frame(report: ScoreReport) -> Any:

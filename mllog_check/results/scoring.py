@@ -9,7 +9,16 @@ A quality target is a set of bounds, every one of which the logged value must me
 state; v0.6 BLEU says ``below: 100``. A threshold is a number, a dict (a dict value,
 compared key by key: v0.7+ Mask R-CNN) or a list (a list value of the same length,
 compared item by item: v0.6 Mask R-CNN [BBOX, SEGM]); a number next to a dict or list
-threshold applies to every item.
+threshold applies to every item. A bound set to null removes a default (v3.0 GPT-3's
+log perplexity has no upper bound 1.0).
+
+How the RCP rules count a run's convergence (``converged_at``): ``epoch_num`` (the
+last evaluation's metadata epoch_num, rounded to 3 decimals; the default),
+``samples_count`` or ``step_num`` (that metadata field of the last evaluation), or
+``train_samples`` (v0.7-v2.0 BERT: a train_samples logged after the last evaluation,
+else epoch_num). ``first_reaching`` takes the first evaluation that meets the target
+instead of the last (Stable Diffusion); ``split_metrics`` says the metrics of one
+evaluation arrive as separate records named by metadata ``metric``.
 """
 
 from __future__ import annotations
@@ -27,6 +36,15 @@ RULESET_ROUNDS = {
     "1.0.0": "v1.0",
     "1.1.0": "v1.1",
     "2.0.0": "v2.0",
+    "2.1.0": "v2.1",
+    "3.0.0": "v3.0",
+    "3.1.0": "v3.1",
+    "4.0.0": "v4.0",
+    "4.1.0": "v4.1",
+    "5.0.0": "v5.0",
+    "5.1.0": "v5.1",
+    "6.0.0": "v6.0",
+    "6.1.0": "v6.1",
 }
 ROUND_RULESETS = {r: s for s, r in RULESET_ROUNDS.items()}
 
@@ -54,6 +72,12 @@ class BenchmarkScoring:
     runs: int  # required result files (exact or minimum, per round)
     drop: int  # dropped from each end for the olympic mean; also failed runs allowed
     target: dict[str, Any]  # bounds (TARGET_KINDS) -> number, dict or list, defaults merged
+    metric: str = "accuracy"  # what eval_accuracy measures (eval loss, FID and CLIP, ...)
+    converged_at: str = "epoch_num"  # how the RCP rules count convergence (module doc)
+    first_reaching: bool = False  # the first evaluation meeting the target, not the last
+    split_metrics: bool = False  # one record per metric, named by metadata "metric"
+    rcp_allowance: float = 0.0  # how far below the RCP minimum a mean may still pass
+    direction: str = "up"  # quality improves going "up" (accuracy) or "down" (loss)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +90,10 @@ class RoundScoring:
     # Why runs are counted by convergence and a clean parse instead of the round's
     # compliance rules (v0.6); None: the rules decide.
     approximate_compliance: str | None = None
+    # RCP statistics as the round's official tools computed them: "trimmed" (v1.0-v2.0)
+    # or "normalized" (v2.1+: stdev over all reference runs, pruning on means, scores
+    # of results faster than the reference mean normalized); docs/scores.md.
+    rcp_method: str = "trimmed"
 
 
 def _read(round_name: str) -> dict[str, Any]:
@@ -107,20 +135,44 @@ def scoring_for(ruleset: str) -> RoundScoring:
         run_count=str(data.get("run_count", "exact")),
         rcp=data.get("rcp"),
         benchmarks={
-            name: BenchmarkScoring(
-                name, int(b["runs"]), int(b["drop"]), _target(round_name, name, defaults, b)
-            )
+            name: _benchmark(round_name, name, defaults, b)
             for name, b in sorted(data["benchmarks"].items())
         },
         approximate_compliance=data.get("approximate_compliance"),
+        rcp_method=str(data.get("rcp_method", "trimmed")),
+    )
+
+
+CONVERGED_AT = frozenset({"epoch_num", "samples_count", "step_num", "train_samples"})
+
+
+def _benchmark(
+    round_name: str, name: str, defaults: dict[str, Any], b: dict[str, Any]
+) -> BenchmarkScoring:
+    converged_at = str(b.get("converged_at", "epoch_num"))
+    if converged_at not in CONVERGED_AT:
+        raise ScoringDataError(f"{round_name} {name}: converged_at {converged_at!r} unknown")
+    return BenchmarkScoring(
+        name,
+        int(b["runs"]),
+        int(b["drop"]),
+        _target(round_name, name, defaults, b),
+        metric=str(b.get("metric", "accuracy")),
+        direction=str(b.get("direction", "up")),
+        converged_at=converged_at,
+        first_reaching=bool(b.get("first_reaching", False)),
+        split_metrics=bool(b.get("split_metrics", False)),
+        rcp_allowance=float(b.get("rcp_allowance", 0.0)),
     )
 
 
 def _target(
     round_name: str, name: str, defaults: dict[str, Any], bench: dict[str, Any]
 ) -> dict[str, Any]:
-    target = {**defaults, **bench["target"]}
-    if set(target) - set(TARGET_KINDS) or not set(bench["target"]) & set(TARGET_KINDS):
+    merged = {**defaults, **bench["target"]}
+    target = {kind: t for kind, t in merged.items() if t is not None}  # null: no such bound
+    stated = {kind for kind, t in bench["target"].items() if t is not None}
+    if set(merged) - set(TARGET_KINDS) or not stated & set(TARGET_KINDS):
         raise ScoringDataError(f"{round_name} {name}: target {bench['target']!r}: unknown kind")
     if len({_shape(t) for t in target.values()} - {None}) > 1:
         raise ScoringDataError(
