@@ -239,9 +239,11 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "valid",
         "reason",
         "runs_counted",
+        "raw_minutes",
+        "scaling_factor",
         "rcp",
     }
-    assert set(doc["scores"][0]["rcp"]) == {"verdict", "message"}
+    assert set(doc["scores"][0]["rcp"]) == {"verdict", "message", "scaling_factor"}
     assert set(doc["runs"][0]) == {
         "path",
         "org",

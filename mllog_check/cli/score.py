@@ -109,7 +109,13 @@ def json_document(report: Any) -> dict[str, Any]:
             "valid": s.valid,
             "reason": s.reason,
             "runs_counted": s.runs_counted,
-            "rcp": {"verdict": s.rcp_verdict, "message": s.rcp_message},
+            "raw_minutes": s.raw_minutes,
+            "scaling_factor": s.scaling_factor,
+            "rcp": {
+                "verdict": s.rcp_verdict,
+                "message": s.rcp_message,
+                "scaling_factor": s.rcp_scaling_factor,
+            },
         }
         for s in report.scores
     ]

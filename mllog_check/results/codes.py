@@ -98,6 +98,16 @@ RUN_NOT_COUNTED = _rule(
     "olympic",
     "one_failed",
 )
+COUNTED_DESPITE_STATUS = _rule(
+    "MLR043",
+    "counted-despite-status",
+    Severity.WARNING,
+    "A run whose run_stop status is not success still counts toward the score: it passes "
+    "compliance (which never reads the status), as in the official summarizer; the RCP "
+    "check counts it as not converged.",
+    "olympic",
+    "aborted_counted",
+)
 DUPLICATE_RUN = _rule(
     "MLR042",
     "duplicate-run",

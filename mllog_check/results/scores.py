@@ -286,10 +286,15 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
     """Why each timed run does not count (the official summarizer drops it the same way)."""
     problems = []
     for run, result in zip(runs, results, strict=True):
+        status = run.run_stop_status
+        if run.counted and status != "success":
+            shown = repr(status) if status else "missing"
+            message = f"run_stop status {shown}, yet the run passes compliance and counts"
+            problems.append(codes.problem(codes.COUNTED_DESPITE_STATUS, run.path, message))
         if run.counted or run.minutes is None:
             continue
-        if run.status != "success":
-            why = f"run_stop status {run.status!r}" if run.status else "run_stop has no status"
+        if status != "success":
+            why = f"run_stop status {status!r}" if status else "run_stop has no status"
         elif not run.converged:
             why = "the quality target is never reached before run_stop"
         elif result.error_count:
