@@ -23,6 +23,10 @@ OUT_OF_ORDER = "MLC030"
 INIT_TOO_LONG = "MLC031"
 TARGET_NOT_REACHED = "MLC040"
 INCOMPLETE_SET = "MLC041"
+UNKNOWN_BENCHMARK = "MLC050"
+BAD_RELATION = "MLC051"
+TOO_FEW_RECORDS = "MLC052"
+UNAGGREGATABLE = "MLC053"
 REPEATED_SAME = "MLC101"
 SSD_FIRST_BOUNDARY = "MLC102"
 SGD_MOMENTUM = "MLC103"
@@ -32,6 +36,7 @@ TIME_BACKWARDS = "MLC106"
 TIME_ZERO = "MLC107"
 HEADER_CONFLICT = "MLC108"
 ROUND_MISMATCH = "MLC109"
+RENAMED_LATER = "MLC110"
 
 # code -> (name, severity)
 TABLE: dict[str, tuple[str, Severity]] = {
@@ -46,6 +51,10 @@ TABLE: dict[str, tuple[str, Severity]] = {
     INIT_TOO_LONG: ("init-too-long", E),
     TARGET_NOT_REACHED: ("quality-target-not-reached", E),
     INCOMPLETE_SET: ("incomplete-tensor-set", E),
+    UNKNOWN_BENCHMARK: ("benchmark-not-in-round", E),
+    BAD_RELATION: ("bad-relation", E),
+    TOO_FEW_RECORDS: ("too-few-records", E),
+    UNAGGREGATABLE: ("eval-not-aggregatable", E),
     REPEATED_SAME: ("key-repeated-same-value", W),
     SSD_FIRST_BOUNDARY: ("ssd-first-boundary", W),
     SGD_MOMENTUM: ("sgd-momentum", W),
@@ -55,4 +64,5 @@ TABLE: dict[str, tuple[str, Severity]] = {
     TIME_ZERO: ("zero-timestamp", W),
     HEADER_CONFLICT: ("header-key-conflict", W),
     ROUND_MISMATCH: ("syntax-of-another-round", W),
+    RENAMED_LATER: ("key-renamed-after-the-round", W),
 }

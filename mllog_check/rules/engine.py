@@ -19,7 +19,7 @@ from ..problems import Problem, Severity
 from ..records import Record
 from ..suggest import closest, did_you_mean
 from . import codes
-from .loader import Fragment, KeySpec, Ruleset, Section
+from .loader import Aggregate, Fragment, KeySpec, Ruleset, Section
 from .schema import show
 
 
@@ -62,6 +62,7 @@ class _State:
     header_until: str
     # Keys whose failures the round's tool reported as warnings (params.warn_only_keys).
     warn_only: frozenset[str] = frozenset()
+    ruleset: str = ""
     problems: list[Problem] = field(default_factory=list)
     seen: dict[str, list[Record]] = field(default_factory=dict)
     first_ts: dict[str, float] = field(default_factory=dict)
@@ -75,8 +76,14 @@ class _State:
     def report(self, code: str, rec: Record | None, message: str, key: str = "") -> None:
         name, severity = codes.TABLE[code]
         line, column = (rec.line, rec.column) if rec is not None else (0, 0)
-        if (key or (rec.key if rec is not None else "")) in self.warn_only:
+        key = key or (rec.key if rec is not None else "")
+        if key in self.warn_only:
             severity = Severity.WARNING
+        spec = self.specs.get(key)
+        if spec is not None and spec.warn_as and severity is Severity.ERROR:
+            message = f"{message} ({code} {name} under later rules)"
+            code = spec.warn_as
+            name, severity = codes.TABLE[code]
         self.problems.append(Problem(self.path, line, column, code, severity, message, name))
 
 
@@ -92,6 +99,7 @@ def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Proble
         float(ruleset.params.get("backwards_tolerance_ms", 1000)),
         str(ruleset.params.get("header_until", "run_start")),
         frozenset(ruleset.params.get("warn_only_keys", ())),
+        ruleset.name,
     )
     if not records:
         state.report(codes.NO_RECORDS, None, "no :::MLLOG records in the file")
@@ -106,8 +114,49 @@ def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Proble
             state.seen.setdefault(rec.key, []).append(rec)
         if rec.key not in state.first_ts or rec.timestamp_ms < state.first_ts[rec.key]:
             state.first_ts[rec.key] = rec.timestamp_ms
+    for section in sections:
+        if section.aggregate is not None:
+            _aggregate(state, section.aggregate, records)
     _finish(state, sections)
     return state.problems, sections
+
+
+def _aggregate(state: _State, agg: Aggregate, records: list[Record]) -> None:
+    """The official stable-diffusion BEGIN block: one virtual record per evaluation point.
+
+    It reads metadata[group] of every source record naming a metric; without it the
+    official checker raises before any check (the whole log fails): MLC053, no records.
+    """
+    groups: dict[Any, Record] = {}
+    for rec in state.seen.get(agg.source, []):
+        metadata = rec.metadata if isinstance(rec.metadata, dict) else {}
+        if agg.name not in metadata:
+            continue
+        if agg.group not in metadata:
+            state.report(
+                codes.UNAGGREGATABLE,
+                rec,
+                f"{rec.key} names a {agg.name} but no {agg.group}: the official checker cannot "
+                f"build {agg.key} from it",
+            )
+            return
+        value = metadata[agg.group]
+        try:
+            first = groups.get(value)
+        except TypeError:  # an unhashable group value: the official BEGIN block raises too
+            state.report(codes.UNAGGREGATABLE, rec, f"{rec.key} {agg.group} is not a plain value")
+            return
+        if first is None:
+            first = rec._replace(key=agg.key, value={agg.group: value}, metadata={})
+        stamp = max(first.timestamp_ms, rec.timestamp_ms)
+        merged = {**first.value, str(metadata[agg.name]): rec.value}
+        groups[value] = first._replace(timestamp_ms=stamp, value=merged, line=rec.line)
+    spec = state.specs.get(agg.key)
+    for virtual in groups.values():
+        if spec is not None:
+            _record(state, spec, virtual)
+        else:
+            state.seen.setdefault(agg.key, []).append(virtual)
 
 
 def _timestamps(state: _State, rec: Record) -> None:
@@ -127,8 +176,20 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
         return
     where = f"{spec.label}: {rec.key}"
     if spec.value is not None and not spec.value.ok(rec.value):
-        hint = _hint(rec.value, spec.value.schema)
-        state.report(codes.BAD_VALUE, rec, f"{where} is {show(rec.value)}{hint}, {spec.value.says}")
+        if rec.key == "submission_benchmark":
+            _unknown_benchmark(state, spec, rec)
+        else:
+            hint = _hint(rec.value, spec.value.schema)
+            state.report(
+                codes.BAD_VALUE, rec, f"{where} is {show(rec.value)}{hint}, {spec.value.says}"
+            )
+    for check in spec.checks:
+        if check.first_only and len(occurrences) > 1:
+            continue
+        if not check.test(rec, state.seen):
+            state.report(
+                codes.BAD_RELATION, rec, f"{where} is {show(rec.value)}: must satisfy {check.says}"
+            )
     metadata = rec.metadata if isinstance(rec.metadata, dict) else {}
     if spec.metadata is not None and not spec.metadata.ok(metadata):
         state.report(
@@ -158,6 +219,26 @@ def _hint(value: Any, schema: dict[str, Any]) -> str:
         return ""
     allowed = schema.get("enum", [schema["const"]] if "const" in schema else [])
     return did_you_mean(value, [a for a in allowed if isinstance(a, str)])
+
+
+def _unknown_benchmark(state: _State, spec: KeySpec, rec: Record) -> None:
+    """One error naming the rounds that have the benchmark; its rules are not applied."""
+    from .benchmarks import rounds_with
+
+    division = spec.section if spec.section in ("closed", "open") else ""
+    rounds = rounds_with(rec.value, division)
+    where = f"{division} division" if division else "any division"
+    if rounds:
+        elsewhere = f"; rounds that have it: {', '.join(rounds)}"
+    else:
+        hint = _hint(rec.value, spec.value.schema if spec.value else {})
+        elsewhere = f"; no round has it{hint}"
+    state.report(
+        codes.UNKNOWN_BENCHMARK,
+        rec,
+        f"submission_benchmark is {show(rec.value)}: not a benchmark of "
+        f"{state.ruleset} ({where}){elsewhere}",
+    )
 
 
 def _order(state: _State, spec: KeySpec, rec: Record, where: str) -> None:
@@ -205,6 +286,13 @@ def _finish(state: _State, sections: list[Section]) -> None:
 def _occurrence(state: _State, spec: KeySpec, found: list[Record]) -> None:
     where = f"{spec.label}: {spec.key}"
     why = f" ({spec.why})" if spec.why else ""
+    if spec.at_least and len(found) < spec.at_least:
+        state.report(
+            codes.TOO_FEW_RECORDS,
+            None,
+            f"{where} appears {len(found)} times: required at least {spec.at_least}{why}",
+            spec.key,
+        )
     if spec.occurs in ("exactly_one", "at_least_one") and not found:
         times = "exactly once" if spec.occurs == "exactly_one" else "at least once"
         state.report(

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .expr import Test, compile_test, render
 from .schema import Compiled, compile_fragment, describe, validate_document
 
 PREFIX = "training-"
@@ -52,6 +53,30 @@ class Advisory:
 
 
 @dataclass(frozen=True)
+class Check:
+    """A relation a record must satisfy (expr.py): other keys' values, arithmetic."""
+
+    test: Test
+    says: str
+    first_only: bool = False  # the official FIRST_CHECK: the key's first record only
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """Virtual records built after the log (the official stable-diffusion BEGIN block).
+
+    Records of ``source`` whose metadata names ``name`` are grouped by their metadata
+    ``group`` value; each group becomes one ``key`` record whose value maps each name
+    to its value (plus the group value), appended after the log's own records.
+    """
+
+    key: str
+    source: str
+    name: str
+    group: str
+
+
+@dataclass(frozen=True)
 class KeySpec:
     """The rule for one key within one section (rule id ``section.key``)."""
 
@@ -60,6 +85,7 @@ class KeySpec:
     label: str
     occurs: str | None = None  # "exactly_one", "at_least_one" or None
     one_of: tuple[str, ...] = ()
+    at_least: int = 0  # occurs {at_least: N}: N records or more (official AT_LEAST(N))
     first_only: bool = False
     value: Fragment | None = None
     metadata: Fragment | None = None
@@ -69,6 +95,9 @@ class KeySpec:
     target: Fragment | None = None
     collect: tuple[str, tuple[str, ...]] | None = None
     advisories: tuple[Advisory, ...] = ()
+    checks: tuple[Check, ...] = ()
+    # A code (MLC1xx) that reports every failure of this key's rule as a warning.
+    warn_as: str | None = None
     why: str = ""
 
     @property
@@ -83,6 +112,7 @@ class Section:
     parent: str | None
     when: tuple[str, Any] | None
     keys: dict[str, KeySpec]
+    aggregate: Aggregate | None = None
 
 
 @dataclass(frozen=True)
@@ -206,7 +236,7 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
         del sections[name]
     for name, change in child.get("sections", {}).items():
         target = sections.setdefault(name, {})
-        for field_name in ("label", "parent", "when"):
+        for field_name in ("label", "parent", "when", "aggregate"):
             if field_name in change:
                 target[field_name] = change[field_name]
         keys = target.setdefault("keys", {})
@@ -227,8 +257,14 @@ def _compile(raw: dict[str, Any]) -> Ruleset:
             key: _compile_key(key, name, label, spec or {})
             for key, spec in (data.get("keys") or {}).items()
         }
+        aggregate = data.get("aggregate")
         sections[name] = Section(
-            name, label, data.get("parent"), _when(when) if when else None, keys
+            name,
+            label,
+            data.get("parent"),
+            _when(when) if when else None,
+            keys,
+            Aggregate(**aggregate) if aggregate else None,
         )
     for section in sections.values():
         if section.parent is not None and section.parent not in sections:
@@ -252,7 +288,10 @@ def _fragment(schema: dict[str, Any] | None, says: str | None = None) -> Fragmen
 def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> KeySpec:
     occurs = spec.get("occurs")
     one_of: tuple[str, ...] = ()
-    if isinstance(occurs, dict):
+    at_least = 0
+    if isinstance(occurs, dict) and "at_least" in occurs:
+        at_least, occurs = int(occurs["at_least"]), None
+    elif isinstance(occurs, dict):
         one_of, occurs = tuple(occurs["one_of"]), None
     within = spec.get("within_ms_of_first")
     collect = spec.get("collect")
@@ -268,6 +307,7 @@ def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> Ke
         label=label,
         occurs=occurs,
         one_of=one_of,
+        at_least=at_least,
         first_only=bool(spec.get("first_only", False)),
         value=_fragment(spec.get("value"), spec.get("says")),
         metadata=_fragment(spec.get("metadata")),
@@ -277,5 +317,10 @@ def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> Ke
         target=_fragment(spec.get("target")),
         collect=(collect["metadata"], tuple(collect["equals"])) if collect else None,
         advisories=advisories,
+        checks=tuple(
+            Check(compile_test(c["test"]), c.get("says") or render(c["test"]), c.get("first", False))
+            for c in spec.get("checks", [])
+        ),
+        warn_as=spec.get("warn_as"),
         why=spec.get("why", ""),
     )

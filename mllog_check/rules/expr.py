@@ -1,0 +1,221 @@
+"""Relations between keys, as data: a tiny typed expression form, compiled to closures.
+
+Newer official rule files compute a key's allowed value from other keys logged
+earlier (``decay_steps == 1_200_000 - warmup_steps``). Here such a rule is a YAML
+tree (schemas/rules/ruleset.schema.json ``$defs/expr`` and ``$defs/test``), turned
+into nested closures once at ruleset load and never evaluated as code:
+
+- a literal (number, string, boolean, null);
+- ``{this: value}`` / ``{this: metadata.samples_count}``: the checked record's field;
+- ``{last: KEY}``: the value of the latest earlier record of KEY; ``{count: KEY}``:
+  how many records of KEY came earlier;
+- ``{add|mul|min|max: [e, ...]}``, ``{sub|div|pow|mod: [e, e]}``, ``{ceil|floor|abs|int: e}``.
+
+Tests: ``{eq|ne|lt|le|gt|ge: [e, e]}``, ``{all|any: [t, ...]}``, ``{not: t}``,
+``{integer: e}`` (within 1e-5 of an integer, the official ``is_integer``).
+
+Operators keep Python's meaning (the official files are Python): ``True == 1``, a
+string compared with a number raises. Any failure to evaluate (a key not logged
+yet, a type error, a division by zero) makes the test fail, as an exception in an
+official CHECK does.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from ..records import Record
+
+# What an expression sees: the record checked and every record seen so far, by key.
+Seen = dict[str, list[Record]]
+Expr = Callable[[Record, Seen], Any]
+Test = Callable[[Record, Seen], bool]
+
+
+class Undefined(Exception):
+    """An expression without a value (e.g. a key not logged before)."""
+
+
+def _last(key: str) -> Expr:
+    def last(rec: Record, seen: Seen) -> Any:
+        found = seen.get(key)
+        if found and found[-1] is rec:  # the record itself: the one before it
+            found = found[:-1]
+        if not found:
+            raise Undefined(f"no {key} logged before")
+        return found[-1].value
+
+    return last
+
+
+def _count(key: str) -> Expr:
+    def count(rec: Record, seen: Seen) -> Any:
+        found = seen.get(key, [])
+        return len(found) - (1 if found and found[-1] is rec else 0)
+
+    return count
+
+
+def _this(path: str) -> Expr:
+    head, *rest = path.split(".")
+    if head not in ("value", "metadata"):
+        raise ValueError(f"{{this: {path}}} must start with value or metadata")
+
+    def this(rec: Record, seen: Seen) -> Any:
+        got: Any = rec.value if head == "value" else rec.metadata
+        for part in rest:
+            got = got[part]
+        return got
+
+    return this
+
+
+def _fold(op: Callable[[Any, Any], Any], items: list[Expr]) -> Expr:
+    def fold(rec: Record, seen: Seen) -> Any:
+        result = items[0](rec, seen)
+        for item in items[1:]:
+            result = op(result, item(rec, seen))
+        return result
+
+    return fold
+
+
+def _pair(op: Callable[[Any, Any], Any], items: list[Expr]) -> Expr:
+    left, right = items
+    return lambda rec, seen: op(left(rec, seen), right(rec, seen))
+
+
+def _one(op: Callable[[Any], Any], item: Expr) -> Expr:
+    return lambda rec, seen: op(item(rec, seen))
+
+
+_FOLDS: dict[str, Callable[[Any, Any], Any]] = {
+    "add": operator.add,
+    "mul": operator.mul,
+    "min": min,
+    "max": max,
+}
+_PAIRS: dict[str, Callable[[Any, Any], Any]] = {
+    "sub": operator.sub,
+    "div": operator.truediv,
+    "pow": operator.pow,
+    "mod": operator.mod,
+}
+_ONES: dict[str, Callable[[Any], Any]] = {
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "abs": abs,
+    "int": int,
+}
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
+_SIGNS = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+_WORDS = {"add": " + ", "mul": " × ", "sub": " − ", "div": " / ", "pow": " ^ ", "mod": " mod "}
+
+
+def compile_expr(node: Any) -> Expr:
+    if not isinstance(node, dict):
+        return lambda rec, seen: node
+    ((op, arg),) = node.items()
+    if op == "this":
+        return _this(str(arg))
+    if op == "last":
+        return _last(str(arg))
+    if op == "count":
+        return _count(str(arg))
+    if op in _FOLDS:
+        return _fold(_FOLDS[op], [compile_expr(a) for a in arg])
+    if op in _PAIRS:
+        return _pair(_PAIRS[op], [compile_expr(a) for a in arg])
+    if op in _ONES:
+        return _one(_ONES[op], compile_expr(arg))
+    raise ValueError(f"unknown expression {op!r}")
+
+
+def _is_integer(value: Any) -> bool:
+    return abs(round(value) - value) < 0.00001
+
+
+def compile_test(node: dict[str, Any]) -> Test:
+    """A predicate that never raises: an evaluation failure is a failed test."""
+    inner = _test(node)
+
+    def test(rec: Record, seen: Seen) -> bool:
+        try:
+            return bool(inner(rec, seen))
+        except Exception:  # noqa: BLE001 - any failure to evaluate fails the rule, as officially
+            return False
+
+    return test
+
+
+def _test(node: dict[str, Any]) -> Test:
+    ((op, arg),) = node.items()
+    if op in _COMPARE:
+        return _pair(_COMPARE[op], [compile_expr(a) for a in arg])
+    if op == "all":
+        parts = [_test(a) for a in arg]
+        return lambda rec, seen: all(p(rec, seen) for p in parts)
+    if op == "any":
+        options = [_test(a) for a in arg]
+        return lambda rec, seen: any(p(rec, seen) for p in options)
+    if op == "not":
+        negated = _test(arg)
+        return lambda rec, seen: not negated(rec, seen)
+    if op == "integer":
+        item = compile_expr(arg)
+        return lambda rec, seen: _is_integer(item(rec, seen))
+    raise ValueError(f"unknown test {op!r}")
+
+
+def render(node: Any) -> str:
+    """An expression or test in words: ``value = 1200000 − opt_learning_rate_warmup_steps``."""
+    if not isinstance(node, dict):
+        return repr(node) if isinstance(node, str) else str(node).lower() if node is None else str(node)
+    ((op, arg),) = node.items()
+    if op == "this":
+        return str(arg)
+    if op == "last":
+        return str(arg)
+    if op == "count":
+        return f"count({arg})"
+    if op in _COMPARE:
+        return f"{render(arg[0])} {_SIGNS[op]} {render(arg[1])}"
+    if op in _WORDS:
+        return "(" + _WORDS[op].join(render(a) for a in arg) + ")"
+    if op in ("min", "max"):
+        return f"{op}({', '.join(render(a) for a in arg)})"
+    if op in _ONES:
+        return f"{op}({render(arg)})"
+    if op in ("all", "any"):
+        return (" and " if op == "all" else " or ").join(render(a) for a in arg)
+    if op == "not":
+        return f"not ({render(arg)})"
+    if op == "integer":
+        return f"{render(arg)} is an integer"
+    return op
+
+
+def references(node: Any) -> list[str]:
+    """The keys an expression reads (``last``/``count``), in order, for messages."""
+    if not isinstance(node, dict):
+        return []
+    found: list[str] = []
+    for op, arg in node.items():
+        if op in ("last", "count"):
+            found.append(str(arg))
+        elif isinstance(arg, list):
+            for item in arg:
+                found.extend(references(item))
+        elif isinstance(arg, dict):
+            found.extend(references(arg))
+    return list(dict.fromkeys(found))
