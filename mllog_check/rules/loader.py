@@ -236,7 +236,7 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
         del sections[name]
     for name, change in child.get("sections", {}).items():
         target = sections.setdefault(name, {})
-        for field_name in ("label", "parent", "when", "aggregate"):
+        for field_name in ("label", "parent", "when", "aggregate", "keys_from"):
             if field_name in change:
                 target[field_name] = change[field_name]
         keys = target.setdefault("keys", {})
@@ -250,13 +250,17 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 
 def _compile(raw: dict[str, Any]) -> Ruleset:
     sections: dict[str, Section] = {}
-    for name, data in raw.get("sections", {}).items():
+    raw_sections = raw.get("sections", {})
+    for name, data in raw_sections.items():
         label = data.get("label", name)
         when = data.get("when")
-        keys = {
-            key: _compile_key(key, name, label, spec or {})
-            for key, spec in (data.get("keys") or {}).items()
-        }
+        given = dict(data.get("keys") or {})
+        like = data.get("keys_from")
+        if like is not None:  # another section's keys, then this one's own
+            if like not in raw_sections:
+                raise RulesetError(f"{raw['ruleset']}: {name}.keys_from names unknown {like!r}")
+            given = {**(raw_sections[like].get("keys") or {}), **given}
+        keys = {key: _compile_key(key, name, label, spec or {}) for key, spec in given.items()}
         aggregate = data.get("aggregate")
         sections[name] = Section(
             name,
