@@ -11,6 +11,7 @@ from ..catalog import RuleInfo, register
 from ..problems import Severity
 from .codes import (
     BAD_METADATA,
+    BAD_RELATION,
     BAD_VALUE,
     HEADER_CONFLICT,
     INCOMPLETE_SET,
@@ -20,6 +21,7 @@ from .codes import (
     NO_RECORDS,
     OUT_OF_ORDER,
     REPEATED_DIFFERENT,
+    RENAMED_LATER,
     REPEATED_SAME,
     ROUND_MISMATCH,
     RUN_NOT_SUCCESS,
@@ -30,9 +32,12 @@ from .codes import (
     TARGET_NOT_REACHED,
     TIME_BACKWARDS,
     TIME_ZERO,
+    TOO_FEW_RECORDS,
+    UNAGGREGATABLE,
+    UNKNOWN_BENCHMARK,
     UNREADABLE_RECORD,
 )
-from .examples import GOOD, RNNT_TENSORS, build, good, line, rnnt
+from .examples import GOOD, RNNT_TENSORS, build, good, line, llama31_8b, rnnt, stable_diffusion
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -275,8 +280,98 @@ _RULES = [
     ),
 ]
 
+_BERT_V21 = [
+    ("global_batch_size", 448),
+    ("opt_base_learning_rate", 0.00035),
+    ("opt_epsilon", 1e-06),
+    ("opt_learning_rate_training_steps", 7000),
+    ("opt_learning_rate_warmup_steps", 0),
+    ("num_warmup_steps", 0),
+    ("start_warmup_step", 0),
+    ("opt_lamb_beta_1", 0.9),
+    ("opt_lamb_beta_2", 0.999),
+    ("opt_lamb_weight_decay_rate", 0.01),
+    ("gradient_accumulation_steps", 1),
+    ("train_samples", 3000000),
+    ("eval_samples", 10000),
+]
+
+
+def _bert_v21(lamb_epsilon: bool) -> str:
+    params = _BERT_V21 + ([("opt_lamb_epsilon", 1e-06)] if lamb_epsilon else [])
+    return build("bert", params, (0.7, 0.721))
+
+
+# Rules of later rounds: the stage names the ruleset their examples are checked with.
+_ROUND_RULES = [
+    (
+        UNKNOWN_BENCHMARK,
+        "benchmark-not-in-round",
+        E,
+        "submission_benchmark names a benchmark the round's rules do not have (retired, "
+        "not yet introduced, or misspelt). One error naming the rounds whose rules have it; "
+        "no benchmark rules are applied, so no cascade of unrelated errors follows.",
+        GOOD,
+        _swap('"value": "resnet"', '"value": "gpt3"'),
+        "check",
+    ),
+    (
+        BAD_RELATION,
+        "bad-relation",
+        E,
+        "A value breaks a relation with other keys' values logged before it (closed "
+        "Llama 3.1 8B: opt_learning_rate_decay_steps = 1,200,000 − "
+        "opt_learning_rate_warmup_steps), or the relation cannot be evaluated because a "
+        "key it reads is not logged before it.",
+        llama31_8b(),
+        llama31_8b({"opt_learning_rate_decay_steps": 1200000}),
+        "check@5.1.0",
+    ),
+    (
+        TOO_FEW_RECORDS,
+        "too-few-records",
+        E,
+        "A key required N times or more appears fewer times (Stable Diffusion: at least "
+        "two aggregated FID/CLIP evaluation points).",
+        stable_diffusion(),
+        stable_diffusion([{"samples_count": 1024000, "FID": 80.0, "CLIP": 0.16}]),
+        "check@4.1.0",
+    ),
+    (
+        UNAGGREGATABLE,
+        "eval-not-aggregatable",
+        E,
+        "Stable Diffusion: an eval_accuracy record naming a `metric` lacks the metadata "
+        "that groups it into an evaluation point (samples_count; step_num in v3.1). The "
+        "official checker raises on it before any check, so the log fails.",
+        stable_diffusion(),
+        stable_diffusion(
+            [
+                {"samples_count": 512000, "FID": 120.0, "CLIP": 0.14},
+                {"epoch_num": 2, "FID": 80.0, "CLIP": 0.16},
+            ]
+        ),
+        "check@4.1.0",
+    ),
+    (
+        RENAMED_LATER,
+        "key-renamed-after-the-round",
+        W,
+        "v2.1 closed BERT: the rules were changed after the round (November 2022) to "
+        "require opt_lamb_epsilon instead of opt_epsilon; the round's own tool required "
+        "opt_epsilon. A log without opt_lamb_epsilon keeps its v2.1 verdict and gets this "
+        "warning (today's official verdict with --strict).",
+        _bert_v21(lamb_epsilon=True),
+        _bert_v21(lamb_epsilon=False),
+        "check@2.1.0",
+    ),
+]
+
 INFO: dict[str, RuleInfo] = {}
 for _code, _name, _sev, _summary, _good, _bad in _RULES:
     # The light table the engine uses must say the same.
     assert TABLE[_code] == (_name, _sev), _code
     INFO[_code] = register(RuleInfo(_code, _name, _sev, _summary, _good, _bad, stage="check"))
+for _code, _name, _sev, _summary, _good, _bad, _stage in _ROUND_RULES:
+    assert TABLE[_code] == (_name, _sev), _code
+    INFO[_code] = register(RuleInfo(_code, _name, _sev, _summary, _good, _bad, stage=_stage))

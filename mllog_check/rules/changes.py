@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .loader import _read, _resolve, canonical, rules_dir
+from .expr import render
 from .schema import describe
 
 
@@ -18,11 +19,14 @@ def _summary(spec: dict[str, Any] | None) -> str:
     parts = []
     if "occurs" in spec:
         occurs = spec["occurs"]
-        parts.append(
-            f"one of {', '.join(occurs['one_of'])} or itself"
-            if isinstance(occurs, dict)
-            else str(occurs).replace("_", " ")
-        )
+        if isinstance(occurs, dict) and "at_least" in occurs:
+            parts.append(f"at least {occurs['at_least']}")
+        else:
+            parts.append(
+                f"one of {', '.join(occurs['one_of'])} or itself"
+                if isinstance(occurs, dict)
+                else str(occurs).replace("_", " ")
+            )
     if "within_ms_of_first" in spec:
         within = spec["within_ms_of_first"]
         parts.append(f"< {within['ms'] / 60000:g} min after {within['key']}")
@@ -34,6 +38,11 @@ def _summary(spec: dict[str, Any] | None) -> str:
         parts.append(f"value {spec.get('says') or describe(spec['value'])}")
     if "metadata" in spec:
         parts.append(f"metadata {describe(spec['metadata'])}")
+    for check in spec.get("checks", []):
+        first = " (first record)" if check.get("first") else ""
+        parts.append(f"relation{first} {check.get('says') or render(check['test'])}")
+    if "warn_as" in spec:
+        parts.append(f"failures are warnings {spec['warn_as']}")
     return "; ".join(parts) if parts else "no requirement (lifts the inherited rule)"
 
 
@@ -59,11 +68,18 @@ def changes(name: str) -> list[str]:
             selector = (
                 f"= {when['equals']}" if "equals" in when else describe(when.get("matches", {}))
             )
+            like = f", keys of `{change['keys_from']}`" if "keys_from" in change else ""
             lines.append(
                 f"section `{section}` added (under `{change.get('parent')}`, "
-                f"when `{when.get('key')}` {selector})"
+                f"when `{when.get('key')}` {selector}{like})"
             )
             continue
+        if "aggregate" in change:
+            agg = change["aggregate"]
+            lines.append(
+                f"section `{section}`: `{agg['key']}` records aggregate `{agg['source']}` "
+                f"by metadata `{agg['group']}`"
+            )
         old_keys = inherited.get("keys") or {}
         for key in change.get("remove", []):
             lines.append(f"`{section}.{key}` removed")

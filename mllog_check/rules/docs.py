@@ -50,6 +50,36 @@ needs (type, const, enum, bounds, required, properties, items, minLength, not, a
 three above) run on a small direct evaluator that a property test holds equal to `jsonschema`
 (`tests/test_rules_schema.py`); any other keyword goes to `jsonschema`.
 
+Relations between keys (v5.1+ files compute an allowed value from keys logged earlier)
+are a key's `checks`: a list of `{test, says, first}` where `test` is a small typed tree,
+never code (`mllog_check/rules/expr.py`, schema `$defs/test` and `$defs/expr`):
+
+```yaml
+opt_learning_rate_decay_steps:
+  occurs: exactly_one
+  checks:
+    - test: {eq: [{this: value}, {sub: [1200000, {last: opt_learning_rate_warmup_steps}]}]}
+```
+
+Expressions: literals, `{this: value}` / `{this: metadata.samples_count}` (the record
+checked), `{last: KEY}` (the latest earlier record of KEY), `{count: KEY}`, `add`, `sub`,
+`mul`, `div`, `pow`, `mod`, `min`, `max`, `ceil`, `floor`, `abs`, `int`; tests: `eq`,
+`ne`, `lt`, `le`, `gt`, `ge`, `all`, `any`, `not`, `integer`. Operators keep the official
+files' Python meaning; a test that cannot be evaluated (a key not logged yet, a string
+compared with a number) fails, as an exception in an official CHECK does (MLC051).
+`first: true` checks only the key's first record (the official `FIRST_CHECK`). Compiled
+once to closures at load, like the fragments.
+
+Other additions for v3.1+: `occurs: {at_least: N}` (official `AT_LEAST(N)`, MLC052); a
+section's `aggregate: {key, source, name, group}` builds virtual records after the log from
+`source` records grouped by a metadata value (Stable Diffusion's FID and CLIP joined into
+`aggregated_eval_accuracy`, as the official BEGIN block does; a record it cannot group is
+MLC053), checked like logged ones (a `target` on nested values is a JSON Schema fragment
+with `properties`); `keys_from: SECTION` starts a section from another one's key rules (an
+official file that is a copy of another); a key's `warn_as: MLC1xx` reports its failures as
+that warning. A `submission_benchmark` outside the round's list is one error, MLC050,
+naming the rounds whose rules have the benchmark; no benchmark rules apply to such a log.
+
 Rule files are validated against `schemas/rules/ruleset.schema.json` (with `jsonschema`)
 when loaded; the validated data is cached by content (sha256 of the file and the schema) under
 `$XDG_CACHE_HOME/mllog-check/validated-rules/`, so the pre-commit hook does not parse YAML or
@@ -189,6 +219,8 @@ def _chain_order(rules: Ruleset) -> list[str]:
 def _occurs(spec: KeySpec) -> str:
     if spec.one_of:
         return "one of " + ", ".join(f"`{k}`" for k in (spec.key, *spec.one_of))
+    if spec.at_least:
+        return f"at least {spec.at_least}"
     return spec.occurs.replace("_", " ") if spec.occurs else "—"
 
 
@@ -207,12 +239,15 @@ def _requirement(spec: KeySpec) -> str:
     if spec.collect is not None:
         parts.append(f"metadata `{spec.collect[0]}` values exactly {', '.join(spec.collect[1])}")
     parts += [f"{a.code} (warning): {a.subject} {a.fragment.says}" for a in spec.advisories]
+    parts += [f"{'first record: ' if c.first_only else ''}{c.says}" for c in spec.checks]
+    if spec.warn_as:
+        parts.append(f"failures are warnings ({spec.warn_as})")
     if spec.first_only:
         parts.append("checked on the first record")
     if spec.why:
         parts.append(f"*{spec.why}*")
     if not parts:
-        return "—" if spec.occurs or spec.one_of else "(named only: lifts inherited checks)"
+        return "—" if spec.occurs or spec.one_of or spec.at_least else "(named only: lifts inherited checks)"
     text = "; ".join(parts)
     return _cell(text)
 

@@ -130,3 +130,94 @@ def rnnt(tensors: list[str] | None = None) -> str:
 
 
 GOOD = good()
+
+
+def build_samples(
+    benchmark: str,
+    params: list[tuple[str, Any]],
+    evals: list[tuple[Any, dict[str, Any]]],
+    division: str = "closed",
+) -> str:
+    """A v4.0+ style log: evaluation points counted in samples (metadata samples_count)."""
+    text = "".join(
+        line(k, v)
+        for k, v in [
+            ("submission_benchmark", benchmark),
+            ("submission_org", "Example"),
+            ("submission_division", division),
+            ("submission_platform", "1xExample"),
+            ("cache_clear", True),
+        ]
+    )
+    text += line("init_start", t=1000)
+    text += "".join(line(k, v, t=1500) for k, v in params if v is not None)
+    text += line("init_stop", t=60000) + line("run_start", t=60001)
+    for n, (value, metadata) in enumerate(evals, start=1):
+        t = 60001 + n * 100000
+        samples = {"samples_count": metadata.get("samples_count", n * 1000)}
+        text += line("block_start", None, samples, t=t)
+        text += line("block_stop", None, samples, t=t + 90000)
+        text += line("eval_start", None, samples, t=t + 90001)
+        text += line("eval_accuracy", value, metadata, t=t + 95000)
+        text += line("eval_stop", None, samples, t=t + 95001)
+    return text + line("run_stop", None, {"status": "success"}, t=900000)
+
+
+LLAMA31_8B: list[tuple[str, Any]] = [
+    ("global_batch_size", 32),
+    ("max_sequence_length", 8192),
+    ("opt_name", "adamw"),
+    ("opt_base_learning_rate", 0.001),
+    ("opt_end_learning_rate", 0.0001),
+    ("opt_learning_rate_warmup_steps", 16384),
+    ("opt_learning_rate_decay_steps", 1183616),
+    ("opt_learning_rate_decay_schedule", "cosine with linear warmup"),
+    ("opt_adamw_beta_1", 0.9),
+    ("opt_adamw_beta_2", 0.95),
+    ("opt_adamw_epsilon", 1e-05),
+    ("opt_adamw_weight_decay", 0.1),
+    ("opt_gradient_clip_norm", 1.0),
+    ("gradient_accumulation_steps", 1),
+    ("train_samples", 1000),
+    ("eval_samples", 1024),
+    ("max_steps", 1200000),
+]
+
+
+def llama31_8b(replace: dict[str, Any] | None = None) -> str:
+    """A compliant closed Llama 3.1 8B v5.1 log; ``replace`` changes (None: drops) keys."""
+    replace = replace or {}
+    params = [(k, replace.get(k, v)) for k, v in LLAMA31_8B]
+    evals = [(3.5, {"samples_count": 12288}), (3.29, {"samples_count": 24576})]
+    return build_samples("llama31_8b", params, evals)
+
+
+STABLE_DIFFUSION: list[tuple[str, Any]] = [
+    ("global_batch_size", 512),
+    ("opt_name", "adamw"),
+    ("opt_adamw_beta_1", 0.9),
+    ("opt_adamw_beta_2", 0.999),
+    ("opt_adamw_epsilon", 1e-08),
+    ("opt_adamw_weight_decay", 0.01),
+    ("opt_base_learning_rate", 1.25e-07),
+    ("opt_learning_rate_warmup_steps", 1000),
+    ("gradient_accumulation_steps", 1),
+    ("train_samples", 6513144),
+    ("eval_samples", 30000),
+]
+
+
+def stable_diffusion(points: list[dict[str, Any]] | None = None) -> str:
+    """A compliant closed Stable Diffusion v4.x log: FID and CLIP logged per point."""
+    if points is None:
+        points = [
+            {"samples_count": 512000, "FID": 120.0, "CLIP": 0.14},
+            {"samples_count": 1024000, "FID": 80.0, "CLIP": 0.16},
+        ]
+    evals = []
+    for point in points:
+        meta = {k: point[k] for k in ("samples_count", "epoch_num") if k in point}
+        for metric in ("FID", "CLIP"):
+            if metric in point:
+                evals.append((point[metric], {**meta, "metric": metric}))
+    return build_samples("stable_diffusion", STABLE_DIFFUSION, evals)
