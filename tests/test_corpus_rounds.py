@@ -34,6 +34,18 @@ ROUNDS = [
 ]
 
 
+# v2.1 onwards (issue 12): the oracle column each round is matched with.
+NEW_ROUNDS = [
+    ("v2.1", "2.1.0", "era_verdict", 70),
+    ("v3.0", "3.0.0", "official_verdict", 95),
+    ("v3.1", "3.1.0", "official_verdict", 49),
+    ("v4.0", "4.0.0", "official_verdict", 100),
+    ("v4.1", "4.1.0", "official_verdict", 116),
+    ("v5.0", "5.0.0", "official_verdict", 131),
+    ("v5.1", "5.1.0", "official_verdict", 155),
+]
+
+
 def _rows(oracle: Path, round_name: str) -> list[dict[str, str]]:
     if round_name == "v0.6":
         with open(DATA / "official_v0.6_verdicts.csv", newline="", encoding="utf-8") as handle:
@@ -65,6 +77,39 @@ def test_verdicts_equal_the_rounds_official(
         if ours != row[column]:
             differing.append(f"{row['file']}: ours {ours}, {column} {row[column]}")
     assert not differing, "\n".join(differing)
+
+
+@pytest.mark.parametrize(("round_name", "ruleset", "column", "minimum"), NEW_ROUNDS)
+def test_new_rounds_verdicts_equal_the_official(
+    corpus: Path, oracle: Path, round_name: str, ruleset: str, column: str, minimum: int
+) -> None:
+    rows = read_oracle(oracle, f"compliance_{round_name}.csv")
+    assert len(rows) >= minimum
+    listed = _differences(round_name)
+    differing = []
+    for row in rows:
+        verdict = check_file(str(corpus / round_name / row["file"]), ruleset)
+        ours = "pass" if verdict.passed else "fail"
+        assert verdict.division == row["division"], row["file"]
+        if ours != row[column] and row["file"] not in listed:
+            differing.append(f"{row['file']}: ours {ours}, {column} {row[column]}")
+    assert not differing, "\n".join(differing)
+
+
+def test_v2_1_strict_is_todays_official_verdict(corpus: Path, oracle: Path) -> None:
+    """4.1.68 fails closed v2.1 BERT logs for opt_lamb_epsilon (renamed after the round):
+    ours warns (MLC110) and keeps the era verdict; --strict gives today's verdict."""
+    warned = 0
+    for row in read_oracle(oracle, "compliance_v2.1.csv"):
+        if row["official_verdict"] == row["era_verdict"]:
+            continue
+        path = str(corpus / "v2.1" / row["file"])
+        default = check_file(path, "2.1.0")
+        assert default.passed and "MLC110" in {p.rule for p in default.problems}, row["file"]
+        assert not check_file(path, "2.1.0", strict=True).passed
+        assert "opt_lamb_epsilon" in row["first_error"]
+        warned += 1
+    assert warned >= 30
 
 
 @pytest.mark.parametrize(

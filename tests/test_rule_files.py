@@ -27,6 +27,13 @@ NEIGHBOUR = {
     "training-0.7.0": "training-1.0.0",
     "training-1.1.0": "training-1.0.0",
     "training-2.0.0": "training-1.1.0",
+    "training-2.1.0": "training-2.0.0",
+    "training-3.0.0": "training-2.1.0",
+    "training-3.1.0": "training-3.0.0",
+    "training-4.0.0": "training-3.1.0",
+    "training-4.1.0": "training-4.0.0",
+    "training-5.0.0": "training-4.1.0",
+    "training-5.1.0": "training-5.0.0",
 }
 # Near copy: this many consecutive identical rule lines shared by two files.
 MAX_SHARED_RUN = 8
