@@ -49,7 +49,9 @@ def _check_with(ruleset: str) -> Callable[[str], set[str]]:
     # "check@5.1.0": rules of a later round, checked with that round's rules.
     from mllog_check.rules import check_log
 
-    return lambda text: {p.rule for p in check_log(parse_text(text, "example.txt"), ruleset).problems}
+    return lambda text: {
+        p.rule for p in check_log(parse_text(text, "example.txt"), ruleset).problems
+    }
 
 
 def _score(folder: str) -> set[str]:

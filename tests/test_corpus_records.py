@@ -12,7 +12,20 @@ from conftest import read_oracle
 from mllog_check import parse_file
 from mllog_check.records import ParseResult
 
-ORACLE_ROUNDS = ["v0.6", "v0.7", "v1.0", "v1.1", "v2.0", "v2.1", "v3.0", "v3.1", "v4.0", "v4.1", "v5.0", "v5.1"]
+ORACLE_ROUNDS = [
+    "v0.6",
+    "v0.7",
+    "v1.0",
+    "v1.1",
+    "v2.0",
+    "v2.1",
+    "v3.0",
+    "v3.1",
+    "v4.0",
+    "v4.1",
+    "v5.0",
+    "v5.1",
+]
 
 # Files on which the official parser crashes (oracle column official_crash), so there is
 # no count to compare; see docs/differences.md "## Parser". These v0.7 Alibaba logs write

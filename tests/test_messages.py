@@ -54,8 +54,9 @@ def test_missing_tensor_fixture() -> None:
 
 def test_misspelled_benchmark_value() -> None:
     text = GOOD.replace('"value": "resnet"', '"value": "resnt"', 1)
-    (message,) = [m for m in _messages(text, "MLC020") if "submission_benchmark" in m]
-    assert 'submission_benchmark is "resnt" (did you mean "resnet"?), must be one of' in message
+    (message,) = [m for m in _messages(text, "MLC050") if "submission_benchmark" in m]
+    assert 'submission_benchmark is "resnt": not a benchmark of training-1.0.0' in message
+    assert message.endswith('no round has it (did you mean "resnet"?)')
 
 
 def test_misspelled_key() -> None:

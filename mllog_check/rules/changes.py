@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .loader import _read, _resolve, canonical, rules_dir
 from .expr import render
+from .loader import _read, _resolve, canonical, rules_dir
 from .schema import describe
 
 

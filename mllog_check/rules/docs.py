@@ -247,7 +247,11 @@ def _requirement(spec: KeySpec) -> str:
     if spec.why:
         parts.append(f"*{spec.why}*")
     if not parts:
-        return "—" if spec.occurs or spec.one_of or spec.at_least else "(named only: lifts inherited checks)"
+        return (
+            "—"
+            if spec.occurs or spec.one_of or spec.at_least
+            else "(named only: lifts inherited checks)"
+        )
     text = "; ".join(parts)
     return _cell(text)
 

@@ -214,9 +214,9 @@ def stable_diffusion(points: list[dict[str, Any]] | None = None) -> str:
             {"samples_count": 512000, "FID": 120.0, "CLIP": 0.14},
             {"samples_count": 1024000, "FID": 80.0, "CLIP": 0.16},
         ]
-    evals = []
+    evals: list[tuple[Any, dict[str, Any]]] = []
     for point in points:
-        meta = {k: point[k] for k in ("samples_count", "epoch_num") if k in point}
+        meta: dict[str, Any] = {k: point[k] for k in ("samples_count", "epoch_num") if k in point}
         for metric in ("FID", "CLIP"):
             if metric in point:
                 evals.append((point[metric], {**meta, "metric": metric}))

@@ -152,7 +152,7 @@ def compile_test(node: dict[str, Any]) -> Test:
     def test(rec: Record, seen: Seen) -> bool:
         try:
             return bool(inner(rec, seen))
-        except Exception:  # noqa: BLE001 - any failure to evaluate fails the rule, as officially
+        except Exception:  # any failure to evaluate fails the rule, as officially
             return False
 
     return test
@@ -180,7 +180,13 @@ def _test(node: dict[str, Any]) -> Test:
 def render(node: Any) -> str:
     """An expression or test in words: ``value = 1200000 − opt_learning_rate_warmup_steps``."""
     if not isinstance(node, dict):
-        return repr(node) if isinstance(node, str) else str(node).lower() if node is None else str(node)
+        return (
+            repr(node)
+            if isinstance(node, str)
+            else str(node).lower()
+            if node is None
+            else str(node)
+        )
     ((op, arg),) = node.items()
     if op == "this":
         return str(arg)

@@ -322,7 +322,9 @@ def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> Ke
         collect=(collect["metadata"], tuple(collect["equals"])) if collect else None,
         advisories=advisories,
         checks=tuple(
-            Check(compile_test(c["test"]), c.get("says") or render(c["test"]), c.get("first", False))
+            Check(
+                compile_test(c["test"]), c.get("says") or render(c["test"]), c.get("first", False)
+            )
             for c in spec.get("checks", [])
         ),
         warn_as=spec.get("warn_as"),
