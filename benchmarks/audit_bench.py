@@ -1,6 +1,13 @@
-"""Wall time of `mllog-check audit` vs the official package checker over the v1.0 orgs.
+"""Wall time of `mllog-check audit` vs the official tools over the orgs of a round.
 
     python benchmarks/audit_bench.py [--corpus ../shared/corpus] [--round v1.0]
+    python benchmarks/audit_bench.py --round v5.1 --summarizer   # a whole current round
+
+With --summarizer the official side is what an analyst runs to get the audit's answers
+for every org: the package checker (verdicts) and the result summarizer (scores), one
+call each per org, on a fresh copy of the round (both write scaling.json into the tree;
+the summarizer also rewrites or deletes published ones); no DLRM scenario then (from
+v3.0 the benchmark is dlrm_dcnv2, which the official tools check).
 
 Runs, in this order and in the same process environment:
 1. `mllog-check audit <corpus>/<round> --jobs 1` and `--jobs 2` (outputs in a temp folder);
@@ -40,14 +47,27 @@ def main() -> None:
     default = Path(os.environ.get("MLLOG_CORPUS", ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--corpus", type=Path, default=default)
     parser.add_argument("--round", default="v1.0")
-    parser.add_argument("--ruleset", default="1.0.0")
+    parser.add_argument("--ruleset", default=None, help="default: from the round (v5.1: 5.1.0)")
+    parser.add_argument(
+        "--summarizer",
+        action="store_true",
+        help="official side: package checker + result summarizer per org",
+    )
     args = parser.parse_args()
+    args.ruleset = args.ruleset or args.round.lstrip("v") + ".0"
     round_dir = args.corpus / args.round
     if not round_dir.is_dir():
         sys.exit(f"no corpus round at {round_dir}")
     orgs = sorted(p.name for p in round_dir.iterdir() if (p / "results").is_dir())
     size = sum(f.stat().st_size for f in round_dir.rglob("*") if f.is_file())
     print(f"round {args.round}: {len(orgs)} orgs ({', '.join(orgs)}), {size / 1e6:.1f} MB")
+    if args.summarizer:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / args.round
+            shutil.copytree(round_dir, copy, symlinks=True)
+            print("\n== the whole round: official package checker + result summarizer per org")
+            _compare(round_dir, copy, orgs, args.ruleset, Path(tmp), summarizer=True)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / args.round
         shutil.copytree(round_dir, copy, symlinks=True)
@@ -61,7 +81,12 @@ def main() -> None:
 
 
 def _compare(
-    ours_root: Path, official_root: Path, orgs: list[str], ruleset: str, tmp: Path
+    ours_root: Path,
+    official_root: Path,
+    orgs: list[str],
+    ruleset: str,
+    tmp: Path,
+    summarizer: bool = False,
 ) -> None:
     ours = {}
     for jobs in (1, 2):
@@ -76,12 +101,14 @@ def _compare(
             f"mllog-check audit --jobs {jobs}: median {ours[jobs]:.2f} s of {shown} (exit {code})"
         )
     official = 0.0
+    tools = ["package_checker"] + (["result_summarizer"] if summarizer else [])
     for org in orgs:
-        cmd = [sys.executable, "-m", "mlperf_logging.package_checker", org, "training", ruleset]
-        elapsed, code, tail = _timed(cmd, cwd=official_root)
-        official += elapsed
-        print(f"official package_checker {org}: {elapsed:.2f} s (exit {code}) {tail[:80]}")
-    print(f"official total (sequential, one call per org): {official:.2f} s")
+        for tool in tools:
+            cmd = [sys.executable, "-m", f"mlperf_logging.{tool}", org, "training", ruleset]
+            elapsed, code, tail = _timed(cmd, cwd=official_root)
+            official += elapsed
+            print(f"official {tool} {org}: {elapsed:.2f} s (exit {code}) {tail[:80]}")
+    print(f"official total (sequential, one call per org and tool): {official:.2f} s")
     for jobs, seconds in sorted(ours.items()):
         print(f"ratio official / mllog-check audit --jobs {jobs}: {official / seconds:.1f}x")
 

@@ -149,3 +149,20 @@ def test_corpus_verdicts_equal_the_official_package_checker(
         errors = sorted({f"{p.rule} {p.path}" for p in report.problems if p.is_error})
         assert ours == expected, (row["org"], errors)
         assert report.passed == report.official_passed  # not --strict
+
+
+def test_seed_presence_as_each_round_checked_it() -> None:
+    from mllog_check.submission.package import seed_presence
+
+    closed = sysdesc.SystemDescription("d.json", {"division": "closed"})
+    logs = [("r/result_0.txt", False), ("r/result_1.txt", True), ("r/result_2.txt", False)]
+    # v1.0-v4.1: only a run after a seeded one (file-name order) fails.
+    assert [p.path for p in seed_presence("4.1.0", closed, logs)] == ["r/result_2.txt"]
+    # From v5.0 every closed run logs its seed.
+    assert [p.path for p in seed_presence("5.0.0", closed, logs)] == [
+        "r/result_0.txt",
+        "r/result_2.txt",
+    ]
+    assert seed_presence("0.7.0", closed, logs) == []  # no seed check before v1.0
+    opened = sysdesc.SystemDescription("d.json", {"division": "open"})
+    assert seed_presence("5.0.0", opened, logs) == []

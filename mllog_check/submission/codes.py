@@ -159,6 +159,17 @@ BENCHMARK_MISMATCH = _p(
     "official checker).",
     _MISMATCH,
 )
+SEED_NOT_LOGGED = _p(
+    "MLP040",
+    "seed-not-logged",
+    E,
+    "Closed division (the system description's): a run logs no seed where the round's "
+    "official seed check requires one: from v5.0 every run; v1.0 to v4.1 a run after "
+    "(in file-name order) one of the same result that logs a seed.",
+    "fixtures/package/seeds/Acme",
+    "mlcommons/logging#87 (v1.0: all runs or none) and #384 with training_policies#546 "
+    "(from v5.0: always).",
+)
 SYSDESC_ADVICE = _p(
     "MLP100",
     "system-description-advice",

@@ -20,7 +20,7 @@ from . import anomalies, codes, set_anomalies
 from .consistency import Declared, check_result_set, same_org
 from .layout import OrgLayout, ResultSet, discover
 from .rounds import Round, get_round
-from .sysdesc import SystemDescription, load, position, validate
+from .sysdesc import SystemDescription, load, position, round_version, validate
 
 RUN_COLUMNS = (
     "org",
@@ -302,9 +302,11 @@ def _check_result_set(
     compliance: list[Problem] = []
     results = []  # one result set's records, released when it is scored
     verdicts: dict[str, bool] = {}  # handed to the score stage: each log is checked once
+    seeded: list[tuple[str, bool]] = []  # (path, logs a seed) for the official seed rule
     for path in rs.files:
         result = parse_file(path)
         results.append(result)
+        seeded.append((str(path), any(r.key == "seed" for r in result.records)))
         report.problems.extend(result.problems)
         verdict, found = stages.compliance(result) if not result.input_error else ("", [])
         if verdict in ("pass", "fail"):
@@ -325,8 +327,15 @@ def _check_result_set(
     rows, found, runs = stages.scores(
         layout.org, rs, results, layout.systems.get(rs.system), verdicts
     )
+    unseeded = seed_presence(stages.ruleset, desc, seeded)
+    flagged = {p.path for p in unseeded}
+    report.problems.extend(unseeded)
     # The layout check (MLP003) already counts this folder's result files.
-    report.problems.extend(p for p in found if p.name != "wrong-run-count")
+    report.problems.extend(
+        p
+        for p in found
+        if p.name != "wrong-run-count" and not (p.name == "seed-missing" and p.path in flagged)
+    )
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
     report.problems.extend(tolerate(compliance) if valid else compliance)
     for row in rows:
@@ -339,6 +348,36 @@ def _check_result_set(
         converged = _converged(rs, runs, stages.ruleset)
         for path_text, finding in set_anomalies.detect(set_facts, converged):
             report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+
+
+# mlcommons/logging#384 and training_policies#546 (Sept 2024): closed runs always log a
+# seed from v5.0; before, the official seed check (from v1.0) failed a run without a
+# seed only after one with a seed, in the order it sorts the file names.
+SEEDS_ALWAYS_FROM = (5, 0)
+SEEDS_CHECKED_FROM = (1, 0)
+
+
+def seed_presence(
+    ruleset: str, desc: SystemDescription | None, seeded: list[tuple[str, bool]]
+) -> list[Problem]:
+    """MLP040 where the round's official seed check fails a run for logging no seed."""
+    if desc is None or desc.get("division") != "closed":  # the official test, verbatim
+        return []
+    version = round_version(ruleset)
+    if version < SEEDS_CHECKED_FROM:
+        return []
+    info = codes.SEED_NOT_LOGGED
+    if version >= SEEDS_ALWAYS_FROM:
+        bad = [path for path, has in seeded if not has]
+        why = "logs no seed; from v5.0 every closed run must"
+    else:
+        bad, seen = [], False
+        for path, has in sorted(seeded):
+            seen = seen or has
+            if seen and not has:
+                bad.append(path)
+        why = "logs no seed while a run before it (in file-name order) does"
+    return [Problem(path, 0, 0, info.code, info.severity, why, info.name) for path in bad]
 
 
 def _converged(rs: ResultSet, runs: list[Any], ruleset: str) -> dict[str, bool] | None:
