@@ -210,3 +210,26 @@ def test_score_cli_shows_energy_and_reports_power_problems() -> None:
     assert "MLE007" in result.stderr
     table = runner.invoke(cli, [*args]).stdout
     assert "Energy to train" in table and "readings over the run" in table
+
+
+def test_package_and_audit_show_energy_and_power_anomalies(tmp_path: Path) -> None:
+    from mllog_check.submission.audit import run_audit, write_outputs
+    from mllog_check.submission.package import check_package
+
+    root = FIXTURES / "audit" / "power"
+    report = check_package(root / "Acme", "1.0.0")
+    (row,) = report.scores
+    assert row["energy_method"] == FROM_READINGS and row["energy_j"] > 0
+    assert {"MLE007", "MLE003", "MLE029", "MLE031", "MLE028"} <= {p.rule for p in report.problems}
+    audit = run_audit(root, "1.0.0", jobs=1)
+    kinds = {a.kind for a in audit.anomalies}
+    assert {
+        "power-window-not-covering-run",
+        "power-gap",
+        "power-implausible-reading",
+        "power-zero-window",
+        "power-logs-incomplete",
+    } <= kinds
+    write_outputs(audit, tmp_path)
+    header = (tmp_path / "scores.csv").read_text().splitlines()[0].split(",")
+    assert {"energy_j", "energy_method"} <= set(header)

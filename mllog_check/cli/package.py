@@ -117,6 +117,19 @@ def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
             f"score {where}: {row['minutes']:.2f} min, olympic mean over "
             f"{row['runs_counted']} runs{rcp}\n"
         )
+        _energy_text(row, where, out)
+
+
+def _energy_text(row: dict[str, Any], where: str, out: TextIO) -> None:
+    """The energy score of a result with power logs (docs/power.md)."""
+    method = row.get("energy_method")
+    if not method:
+        return
+    joules = row.get("energy_j")
+    if joules is None:
+        out.write(f"energy {where}: {method}\n")
+        return
+    out.write(f"energy {where}: {joules / 3.6e6:.2f} kWh per run ({joules:.6g} J), {method}\n")
 
 
 def _json(report: Any, out: TextIO) -> None:

@@ -192,3 +192,60 @@ def run_example(folder: str) -> list[Problem]:
 
     root = Path(__file__).resolve().parents[2]
     return check_benchmark_folder(str(root / folder)).problems
+
+
+# Audit anomaly kinds for power logs (docs/audit.md): each gathers the MLE problems the
+# score stage found in a published result's power logs.
+_AUDIT_GOOD, _AUDIT_BAD = "fixtures/audit/clean", "fixtures/audit/power"
+
+
+def _kind(code: str, kind: str, summary: str) -> RuleInfo:
+    return register(RuleInfo(code, kind, W, summary, _AUDIT_GOOD, _AUDIT_BAD, "audit"))
+
+
+AUDIT_WINDOW = _kind(
+    "MLA040",
+    "power-window-not-covering-run",
+    "A power log's measurement window does not cover its run (MLE028).",
+)
+AUDIT_GAP = _kind(
+    "MLA041",
+    "power-gap",
+    "A power log has a stretch without readings beyond the tolerance (MLE029).",
+)
+AUDIT_IMPLAUSIBLE = _kind(
+    "MLA042",
+    "power-implausible-reading",
+    "A power value that is not a number, zero or negative, ten times the median, or a "
+    "conversion_eff outside (0, 1] (MLE008, MLE025, MLE026, MLE031).",
+)
+AUDIT_ZERO_WINDOW = _kind(
+    "MLA043",
+    "power-zero-window",
+    "power_measurement_stop at the start's time: the official summarizer cannot score "
+    "the result; the energy is computed from the readings (MLE007).",
+)
+AUDIT_INCOMPLETE = _kind(
+    "MLA044",
+    "power-logs-incomplete",
+    "A run without power logs, a node or switch log missing, misnamed or empty, or a "
+    "log cut before its stop (MLE001-MLE006, MLE023).",
+)
+
+AUDIT_KINDS: dict[str, RuleInfo] = {
+    info.name: info
+    for info in (AUDIT_WINDOW, AUDIT_GAP, AUDIT_IMPLAUSIBLE, AUDIT_ZERO_WINDOW, AUDIT_INCOMPLETE)
+}
+AUDIT_OF_PROBLEM: dict[str, str] = {
+    WINDOW_SHORT.code: AUDIT_WINDOW.name,
+    GAP.code: AUDIT_GAP.name,
+    NOT_A_NUMBER.code: AUDIT_IMPLAUSIBLE.name,
+    NOT_POSITIVE.code: AUDIT_IMPLAUSIBLE.name,
+    EFF_RANGE.code: AUDIT_IMPLAUSIBLE.name,
+    SPIKE.code: AUDIT_IMPLAUSIBLE.name,
+    EMPTY_WINDOW.code: AUDIT_ZERO_WINDOW.name,
+    **{
+        info.code: AUDIT_INCOMPLETE.name
+        for info in (RESULT_MISSING, BAD_NAME, NODE_COUNT, SWITCH_COUNT, NO_NODE, NO_START, NO_STOP)
+    },
+}

@@ -8,6 +8,7 @@ the package checker or the audit (tests/test_catalog.py, tests/test_package_cata
 from __future__ import annotations
 
 from ..catalog import RuleInfo, register
+from ..power.codes import AUDIT_KINDS, AUDIT_OF_PROBLEM
 from ..problems import Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -370,3 +371,8 @@ ANOMALY_OF_PROBLEM: dict[str, str] = {
     BAD_RESULT_NAME.code: UNCHECKED_RESULT.name,
     UNKNOWN_BENCHMARK.code: UNCHECKED_RESULT.name,
 }
+
+# Power anomaly kinds (MLA040-MLA049) are registered with the power rules (MLE).
+
+ANOMALY_KINDS.update(AUDIT_KINDS)
+ANOMALY_OF_PROBLEM.update(AUDIT_OF_PROBLEM)
