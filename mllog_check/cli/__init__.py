@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "audit": "mllog_check.cli.audit:audit",
     "cost": "mllog_check.cli.cost:cost",
     "score": "mllog_check.cli.score:score",
+    "report": "mllog_check.cli.report:report",
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2

@@ -1,0 +1,77 @@
+"""``mllog-check report PATH... --out report.html``: one self-contained HTML page."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--out",
+    "out",
+    default="report.html",
+    show_default=True,
+    help="The HTML file to write (styles, script and charts inside it).",
+)
+@click.option(
+    "--ruleset",
+    default="auto",
+    show_default=True,
+    help="Round's ruleset (auto: from a round folder in the path, else the logs).",
+)
+@click.option(
+    "--prices",
+    "price_files",
+    multiple=True,
+    help="Price catalog (.csv or .yaml): adds perf/$ and cost-per-run charts (repeatable).",
+)
+@click.option("--plots", "plots_dir", help="Also write every chart as a PNG into this folder.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "png"]),
+    default="html",
+    show_default=True,
+    help="png: also write the charts as PNG images (into --plots, default: OUT's name + _plots).",
+)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes.")
+@click.option("--title", help="The page's title (default: from the paths and round).")
+def report(
+    paths: tuple[str, ...],
+    out: str,
+    ruleset: str,
+    price_files: tuple[str, ...],
+    plots_dir: str | None,
+    fmt: str,
+    jobs: int | None,
+    title: str | None,
+) -> None:
+    """One HTML report for PATH... (result folders, org folders or round folders):
+    a sortable summary, time to train and convergence charts per benchmark, energy
+    where measured, perf/$ with --prices, every problem and anomaly with its place.
+
+    Exit 0 clean, 1 problems or anomalies shown, 2 usage or input error.
+    """
+    from ..cost import CostError, PriceCatalogError
+    from ..report import MissingDependency, ReportError, build_report
+
+    if fmt == "png" and not plots_dir:
+        plots_dir = out.rsplit(".", 1)[0] + "_plots"
+    try:
+        result = build_report(list(paths), out, ruleset, list(price_files), plots_dir, jobs, title)
+    except (ReportError, MissingDependency, CostError, PriceCatalogError) as err:
+        click.echo(f"mllog-check report: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    page = result.page
+    click.echo(
+        f"wrote {result.out}: {len(page.sets)} results, {len(page.data.runs)} runs, "
+        f"{len(page.charts())} charts"
+    )
+    if result.plots:
+        click.echo(f"wrote {len(result.plots)} PNG charts to {plots_dir}")
+    sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)

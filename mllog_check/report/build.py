@@ -1,0 +1,482 @@
+"""The page's content from the collected rows: summary rows, charts, problem groups."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .charts import Chart, Point, Series, fmt
+from .collect import ReportData
+from .curves import RunCurve
+
+Key = tuple[str, str, str]  # org, system, benchmark
+SEVERITIES = ("error", "warning", "info")
+# Energy per run as a later stage may add it to the runs rows: column -> factor to kWh.
+ENERGY_COLUMNS = {"energy_kwh": 1.0, "energy_wh": 1e-3, "energy_j": 1 / 3.6e6}
+TARGET_WORDS = {"min": "≥", "max": "≤", "above": ">", "below": "<"}
+
+
+@dataclass
+class ResultSetView:
+    key: Key
+    anchor: str
+    folder: str
+    score: dict[str, Any]
+    runs: list[dict[str, Any]] = field(default_factory=list)  # with "state" and "file"
+    drop: int | None = None
+    errors: int = 0
+    warnings: int = 0
+    anomalies: int = 0
+    energy_kwh: float | None = None  # mean over runs that have it
+    energy_runs: int = 0
+    curves: list[Chart] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def org(self) -> str:
+        return self.key[0]
+
+    @property
+    def system(self) -> str:
+        return self.key[1]
+
+    @property
+    def benchmark(self) -> str:
+        return self.key[2]
+
+    @property
+    def verdict(self) -> str:
+        if self.score.get("minutes") is None and not self.score.get("valid"):
+            return "FAIL" if self.runs else "NOT SCORED"
+        return "FAIL" if self.errors or not self.score.get("valid") else "PASS"
+
+
+@dataclass
+class BenchmarkView:
+    name: str
+    sets: list[ResultSetView]
+    charts: list[Chart] = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    data: ReportData
+    sets: list[ResultSetView]
+    benchmarks: list[BenchmarkView]
+    groups: list[dict[str, Any]]  # severity -> codes -> items
+    glossary: list[dict[str, Any]]
+    cost: list[dict[str, Any]] = field(default_factory=list)
+    cost_notes: list[str] = field(default_factory=list)
+
+    def charts(self) -> list[Chart]:
+        out = [c for b in self.benchmarks for c in b.charts]
+        out += [c for s in self.sets for c in s.curves]
+        return out + [c for section in self.cost for c in section["charts"]]
+
+
+def slug(*parts: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", "-".join(parts)).strip("-").lower()
+
+
+def build_page(data: ReportData) -> Page:
+    sets = _result_sets(data)
+    benchmarks = []
+    for name in sorted({s.benchmark for s in sets}):
+        group = [s for s in sets if s.benchmark == name]
+        group.sort(key=_speed)
+        view = BenchmarkView(name, group)
+        view.charts.append(time_chart(name, group))
+        energy = energy_chart(name, group)
+        if energy is not None:
+            view.charts.append(energy)
+        benchmarks.append(view)
+    groups, glossary = problem_groups(data)
+    return Page(data, sets, benchmarks, groups, glossary)
+
+
+def _speed(view: ResultSetView) -> tuple[bool, float, Key]:
+    minutes = view.score.get("minutes")
+    return (minutes is None, minutes or 0.0, view.key)
+
+
+# -- result sets ----------------------------------------------------------------------
+
+
+def _result_sets(data: ReportData) -> list[ResultSetView]:
+    by_key: dict[Key, ResultSetView] = {}
+    for score in data.scores:
+        key = (score["org"], score["system"], score["benchmark"])
+        folder = score.get("folder") or ""
+        by_key[key] = ResultSetView(key, slug("rs", *key), folder, score)
+    for run in data.runs:
+        key = (run["org"], run["system"], run["benchmark"])
+        if key not in by_key:
+            folder = os.path.dirname(run["path"])
+            by_key[key] = ResultSetView(key, slug("rs", *key), folder, {"valid": False})
+        by_key[key].runs.append({**run, "file": os.path.basename(run["path"])})
+    views = [by_key[k] for k in sorted(by_key)]
+    _count_problems(data, views)
+    for view in views:
+        _mark_runs(view)
+        _energy(view)
+        view.curves = curve_charts(data, view)
+    return views
+
+
+def _count_problems(data: ReportData, views: list[ResultSetView]) -> None:
+    by_folder = {v.folder: v for v in views if v.folder}
+    for problem in data.problems:
+        view = by_folder.get(problem["path"]) or by_folder.get(os.path.dirname(problem["path"]))
+        if view is None:
+            continue
+        if problem["severity"] == "error":
+            view.errors += 1
+        elif problem["severity"] == "warning":
+            view.warnings += 1
+    for anomaly in data.anomalies:
+        view = by_folder.get(os.path.dirname(anomaly["path"])) or by_folder.get(anomaly["path"])
+        if view is not None:
+            view.anomalies += 1
+
+
+def _drop(view: ResultSetView) -> int | None:
+    try:
+        from ..results.scoring import scoring_for
+
+        scoring = scoring_for(str(view.score.get("ruleset") or ""))
+        return scoring.benchmarks[view.benchmark].drop
+    except Exception:  # a round or benchmark without scoring data: nothing is dropped
+        return None
+
+
+def counted(run: dict[str, Any]) -> bool:
+    """Enters the olympic mean's sorted list: compliant and timed (as the scorer)."""
+    compliance = run.get("compliance") or ""
+    ok = compliance == "pass" or (not compliance and run.get("run_stop_status") == "success")
+    return ok and run.get("minutes") is not None
+
+
+def _mark_runs(view: ResultSetView) -> None:
+    """kept, dropped (fastest / slowest, olympic mean) or failed (not counted)."""
+    view.drop = _drop(view)
+    timed = sorted((r for r in view.runs if counted(r)), key=lambda r: (r["minutes"], r["path"]))
+    failed = len(view.runs) - len(timed)
+    for run in view.runs:
+        run["state"] = "kept" if counted(run) else "failed"
+    if view.drop is None:
+        view.notes.append("no scoring data for this round: no run marked as dropped")
+        return
+    slowest = max(view.drop - failed, 0)
+    for run in timed[: view.drop] + timed[len(timed) - slowest :][:slowest]:
+        run["state"] = "dropped"
+
+
+def _energy(view: ResultSetView) -> None:
+    values = []
+    for run in view.runs:
+        for column, factor in ENERGY_COLUMNS.items():
+            value = run.get(column)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                run["energy_kwh"] = float(value) * factor
+                values.append(run["energy_kwh"])
+                break
+    if values:
+        view.energy_kwh = sum(values) / len(values)
+        view.energy_runs = len(values)
+
+
+# -- time to train and energy ---------------------------------------------------------
+
+
+def _run_tip(view: ResultSetView, run: dict[str, Any], what: str, curve: RunCurve | None) -> str:
+    line = f":{curve.stop_line}" if curve and curve.stop_line else ""
+    return (
+        f"{view.org} {view.system} · {run['file']} ({run['state']}) · {what} · {run['path']}{line}"
+    )
+
+
+def time_chart(benchmark: str, views: list[ResultSetView], curves: Any = None) -> Chart:
+    """A row per system, a dot per timed run; dropped runs hollow, failed crossed."""
+    chart = Chart(
+        slug("ttt", benchmark),
+        "strip",
+        f"{benchmark}: time to train per run",
+        "minutes (log scale)",
+    )
+    for index, view in enumerate(views):
+        chart.rows.append(f"{view.org} · {view.system}")
+        points = [
+            Point(
+                r["minutes"],
+                index,
+                _run_tip(view, r, f"{fmt(r['minutes'])} min", None),
+                r["state"],
+            )
+            for r in view.runs
+            if r.get("minutes") is not None and r["minutes"] > 0
+        ]
+        chart.series.append(Series(f"{view.org} {view.system}", points, index))
+        raw = view.score.get("raw_minutes")
+        if raw is None:
+            raw = view.score.get("minutes")
+        if raw:
+            factor = view.score.get("scaling_factor") or 1.0
+            extra = f" (× {factor:g} scaling = {fmt(raw * factor)})" if factor != 1.0 else ""
+            tip = f"{view.org} {view.system}: olympic mean {fmt(raw)} min{extra}"
+            chart.marks.append((float(raw), index, tip))
+    xs = [p.x for s in chart.series for p in s.points]
+    chart.x_log = bool(xs) and max(xs) / min(xs) > 8
+    if not chart.x_log:
+        chart.x_label = "minutes"
+    chart.caption = (
+        "Every timed run is a dot; the bar is the olympic mean (the score). Hollow dots are "
+        "runs the olympic mean drops (fastest and slowest); crosses are runs that do not "
+        "count (not compliant, not converged)."
+    )
+    return chart
+
+
+def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
+    measured = [v for v in views if v.energy_runs]
+    if not measured:
+        return None
+    chart = Chart(slug("energy", benchmark), "strip", f"{benchmark}: energy per run", "kWh")
+    for index, view in enumerate(measured):
+        chart.rows.append(f"{view.org} · {view.system}")
+        points = [
+            Point(r["energy_kwh"], index, _run_tip(view, r, f"{fmt(r['energy_kwh'])} kWh", None))
+            for r in view.runs
+            if r.get("energy_kwh") is not None
+        ]
+        for point, run in zip(points, [r for r in view.runs if "energy_kwh" in r], strict=True):
+            point.state = run["state"]
+        chart.series.append(Series(f"{view.org} {view.system}", points, index))
+        if view.energy_kwh is not None:
+            chart.marks.append((view.energy_kwh, index, f"mean {fmt(view.energy_kwh)} kWh"))
+    chart.caption = "Energy of each run from its power logs; the bar is the mean over runs."
+    return chart
+
+
+# -- convergence ----------------------------------------------------------------------
+
+
+def _components(curves: list[RunCurve]) -> list[str | None]:
+    """None for scalar metrics; the keys of dict values (Mask R-CNN BBOX, SEGM)."""
+    keys: set[str] = set()
+    for curve in curves:
+        for point in curve.points:
+            if isinstance(point.value, dict):
+                keys.update(str(k) for k in point.value)
+            elif isinstance(point.value, list):
+                keys.update(str(i) for i in range(len(point.value)))
+    return sorted(keys) or [None]  # type: ignore[return-value]
+
+
+def _y(value: Any, component: str | None) -> float | None:
+    if component is not None:
+        if isinstance(value, dict):
+            value = value.get(component)
+        elif isinstance(value, list) and component.isdigit() and int(component) < len(value):
+            value = value[int(component)]
+        else:
+            return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _epochs_usable(curves: list[RunCurve]) -> bool:
+    """Logged epochs (samples) place every evaluation: present, non-decreasing, moving."""
+    moving = False
+    for curve in curves:
+        epochs = [p.epoch for p in curve.points if p.epoch is not None]
+        if len(epochs) != len(curve.points):
+            return False
+        if any(b < a for a, b in itertools.pairwise(epochs)):
+            return False
+        moving = moving or len(set(epochs)) > 1
+    return moving
+
+
+def _scoring(view: ResultSetView) -> Any:
+    try:
+        from ..results.scoring import scoring_for
+
+        return scoring_for(str(view.score.get("ruleset") or ""))
+    except Exception:  # no scoring data: no target line, no reference band
+        return None
+
+
+def _targets(scoring: Any, benchmark: str, component: str | None) -> list[tuple[float, str]]:
+    bench = scoring.benchmarks.get(benchmark) if scoring else None
+    if bench is None:
+        return []
+    lines = []
+    for kind, threshold in bench.target.items():
+        value = threshold
+        if isinstance(threshold, dict):
+            value = threshold.get(component)
+        elif isinstance(threshold, list):
+            value = threshold[int(component)] if component and component.isdigit() else None
+        if isinstance(value, int | float) and not (
+            kind in ("above", "below") and value in (0, 1, 100)  # round-wide sanity bounds
+        ):
+            lines.append((float(value), f"target {TARGET_WORDS.get(kind, kind)} {fmt(value)}"))
+    return lines
+
+
+def _reference(view: ResultSetView, scoring: Any, curves: list[RunCurve]) -> Any:
+    division = str(view.score.get("division") or "").lower()
+    if scoring is None or not scoring.rcp or division != "closed" or view.drop is None:
+        return None
+    batches = {c.batch_size for c in curves}
+    if len(batches) != 1 or None in batches:
+        return None
+    from ..results.rcp import reference_at
+
+    try:
+        return reference_at(
+            scoring.rcp, view.benchmark, view.drop, float(batches.pop() or 0), len(curves)
+        )
+    except Exception:  # reference data for another layout: no band, the verdict says
+        return None
+
+
+def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
+    curves = [data.curves[r["path"]] for r in view.runs if r["path"] in data.curves]
+    if not any(c.points for c in curves):
+        return []
+    by_epoch = _epochs_usable(curves)
+    unit = "samples" if view.benchmark == "bert" else "epochs"
+    scoring = _scoring(view)
+    reference = _reference(view, scoring, curves) if by_epoch else None
+    charts = []
+    for component in _components(curves):
+        name = "eval_accuracy" + (f" {component}" if component else "")
+        chart = Chart(
+            slug("conv", *view.key, component or ""),
+            "curve",
+            f"{view.org} · {view.system}" + (f" · {component}" if component else ""),
+            unit if by_epoch else "minutes since run_start",
+            name,
+        )
+        for index, (run, curve) in enumerate(zip(view.runs, curves, strict=False)):
+            chart.series.append(_curve_series(run, curve, component, by_epoch, unit, index))
+        chart.hlines = _targets(scoring, view.benchmark, component)
+        if reference is not None:
+            low, high = reference.mean - reference.stdev, reference.mean + reference.stdev
+            chart.vbands.append((low, high, f"reference mean ± stdev: {fmt(reference.mean)}"))
+            chart.vlines.append(
+                (reference.minimum, f"minimum olympic mean {fmt(reference.minimum)} {unit}")
+            )
+        chart.caption = _curve_caption(view, by_epoch, reference, unit)
+        charts.append(chart)
+    return charts
+
+
+def _curve_series(
+    run: dict[str, Any],
+    curve: RunCurve,
+    component: str | None,
+    by_epoch: bool,
+    unit: str,
+    index: int,
+) -> Series:
+    points = []
+    for p in curve.points:
+        x = p.epoch if by_epoch else p.minutes
+        y = _y(p.value, component)
+        if x is None or y is None:
+            continue
+        where = f"{unit} {fmt(x)}" if by_epoch else f"{fmt(x)} min"
+        tip = f"{run['file']} · {where} · {fmt(y)} · {run['path']}:{p.line}"
+        points.append(Point(float(x), y, tip))
+    converged = curve.converged_at is not None
+    if points and converged:
+        points[-1].state = "end"
+    state = f"converged at {fmt(curve.converged_at)} {unit}" if converged else "not converged"
+    tip = f"{run['file']} ({run['state']}, {state}) · {run['path']}"
+    return Series(run["file"], points, index, line=True, dashed=not converged, tip=tip)
+
+
+def _curve_caption(view: ResultSetView, by_epoch: bool, reference: Any, unit: str) -> str:
+    parts = []
+    verdict = view.score.get("rcp_verdict")
+    if verdict:
+        parts.append(f"RCP {verdict}: {view.score.get('rcp_message', '')}")
+    if not by_epoch:
+        parts.append(
+            f"these logs do not place evaluations in {unit} (epoch_num missing or constant): "
+            "plotted against time"
+        )
+    elif reference is None and view.score.get("rcp_verdict"):
+        parts.append("no reference band: no reference data at this batch size")
+    return "; ".join(parts)
+
+
+# -- problems ---------------------------------------------------------------------------
+
+
+def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Problems and anomalies by severity, then code; a glossary entry per code shown."""
+    from .. import catalog
+
+    catalog.load_all()
+    items: dict[str, Any] = defaultdict(lambda: defaultdict(list))
+    for p in data.problems:
+        items[p["severity"]][p["rule"]].append(
+            {"path": p["path"], "line": p["line"], "message": p["message"], "what": "problem"}
+        )
+    for a in data.anomalies:
+        code = a.get("code") or ""
+        info = _info(catalog, code)
+        severity = str(info.severity) if info else "warning"
+        message = f"{a['kind']}: {a['message']}"
+        entry = {"path": a["path"], "line": a["line"], "message": message, "what": "anomaly"}
+        items[severity][code].append(entry)
+    groups: list[dict[str, Any]] = []
+    for severity in sorted(items, key=_severity_rank):
+        codes: list[dict[str, Any]] = []
+        for code in sorted(items[severity]):
+            rows = items[severity][code]
+            info = _info(catalog, code)
+            codes.append(
+                {
+                    "code": code,
+                    "name": info.name if info else "",
+                    "items": rows,
+                    "kinds": Counter(r["what"] for r in rows),
+                }
+            )
+        total = sum(len(c["items"]) for c in codes)
+        groups.append({"severity": severity, "codes": codes, "total": total})
+    shown = sorted({str(c["code"]) for g in groups for c in g["codes"]})
+    glossary = []
+    for code in shown:
+        info = _info(catalog, code)
+        glossary.append(
+            {
+                "code": code,
+                "name": info.name if info else "",
+                "severity": str(info.severity) if info else "",
+                "summary": info.summary if info else "(not in this build's catalog)",
+                "rationale": info.rationale if info else "",
+            }
+        )
+    return groups, glossary
+
+
+def _severity_rank(severity: str) -> int:
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
+
+
+def _info(catalog: Any, code: str) -> Any:
+    try:
+        return catalog.get(code)
+    except KeyError:
+        return None

@@ -1,0 +1,256 @@
+"""Charts as data (series of points with tips), and their SVG geometry.
+
+A chart is built once from the report's rows; ``geometry`` turns it into pixel
+positions for the HTML template (inline SVG) and ``plots`` draws the same data
+with matplotlib for slides. Every drawn point carries its tip: run, file:line, value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+STRIP_ROW = 26  # px per category row
+PALETTE = 8  # series colours, CSS classes s0..s7
+
+
+@dataclass
+class Point:
+    x: float
+    y: float  # curve: the value; strip and bar: the row index
+    tip: str
+    state: str = ""  # strip: kept, dropped, failed; curve: end (the last evaluation)
+
+
+@dataclass
+class Series:
+    name: str
+    points: list[Point]
+    color: int = 0
+    line: bool = False  # connect the points
+    dashed: bool = False
+    tip: str = ""
+
+
+@dataclass
+class Chart:
+    id: str
+    kind: str  # strip (a row per category, a dot per run), curve, bar
+    title: str
+    x_label: str
+    y_label: str = ""
+    series: list[Series] = field(default_factory=list)
+    rows: list[str] = field(default_factory=list)  # strip and bar categories
+    x_log: bool = False
+    hlines: list[tuple[float, str]] = field(default_factory=list)  # targets
+    vlines: list[tuple[float, str]] = field(default_factory=list)  # minimum acceptable
+    vbands: list[tuple[float, float, str]] = field(default_factory=list)  # reference band
+    marks: list[tuple[float, int, str]] = field(default_factory=list)  # olympic means
+    caption: str = ""
+
+    @property
+    def point_count(self) -> int:
+        return sum(len(s.points) for s in self.series)
+
+
+def fmt(value: float | None, digits: int = 4) -> str:
+    """A number for a label or tip: ``digits`` significant digits, thousands separated."""
+    if value is None or not math.isfinite(value):
+        return "–"
+    if value != 0 and abs(value) >= 10 ** (digits - 1):
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.3g}"
+
+
+# -- scales -------------------------------------------------------------------------
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    if high <= low:
+        high = low + (abs(low) or 1.0)
+    raw = (high - low) / count
+    step = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 2.5, 5, 10):
+        if raw <= step * factor:
+            step *= factor
+            break
+    first = math.ceil(low / step - 1e-9) * step
+    ticks, value = [], first
+    while value <= high + step * 1e-9:
+        ticks.append(round(value, 12))
+        value += step
+    return ticks
+
+
+def log_ticks(low: float, high: float) -> list[float]:
+    ticks = []
+    for exponent in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
+        for mantissa in (1, 2, 5):
+            value = mantissa * 10.0**exponent
+            if low <= value <= high:
+                ticks.append(value)
+    return ticks
+
+
+@dataclass
+class Scale:
+    low: float
+    high: float
+    start: float  # px
+    end: float
+    log: bool = False
+
+    def __call__(self, value: float) -> float:
+        if self.log:
+            low, high, value = math.log10(self.low), math.log10(self.high), math.log10(value)
+        else:
+            low, high = self.low, self.high
+        share = 0.5 if high == low else (value - low) / (high - low)
+        return round(self.start + share * (self.end - self.start), 1)
+
+
+def _extent(values: list[float], log: bool, pad: float = 0.05) -> tuple[float, float]:
+    if not values:
+        return (1.0, 10.0) if log else (0.0, 1.0)
+    low, high = min(values), max(values)
+    if log:
+        return low / 1.15, high * 1.15
+    if low == high:
+        return low - (abs(low) or 1.0) * 0.1, high + (abs(high) or 1.0) * 0.1
+    span = high - low
+    return low - span * pad, high + span * pad
+
+
+# -- geometry for the template ------------------------------------------------------
+
+
+def geometry(chart: Chart) -> dict[str, Any]:
+    if chart.kind == "curve":
+        return _curve_geometry(chart)
+    return _row_geometry(chart)
+
+
+def _x_values(chart: Chart) -> list[float]:
+    xs = [p.x for s in chart.series for p in s.points]
+    xs += [m[0] for m in chart.marks] + [v[0] for v in chart.vlines]
+    xs += [b for band in chart.vbands for b in band[:2]]
+    if chart.kind == "bar":
+        xs.append(0.0)
+    return [x for x in xs if math.isfinite(x) and (x > 0 or not chart.x_log)]
+
+
+def _x_axis(chart: Chart, left: float, right: float) -> tuple[Scale, list[dict[str, Any]]]:
+    low, high = _extent(_x_values(chart), chart.x_log)
+    if chart.kind == "bar":
+        low = 0.0
+    ticks = log_ticks(low, high) if chart.x_log else nice_ticks(low, high)
+    if not chart.x_log and ticks:
+        low, high = min(low, ticks[0]), max(high, ticks[-1])
+    scale = Scale(low, high, left, right, chart.x_log)
+    return scale, [{"x": scale(t), "label": fmt(t, 3)} for t in ticks]
+
+
+def _row_geometry(chart: Chart) -> dict[str, Any]:
+    width, left, right, top = 760, 250, 740, 16
+    height = top + STRIP_ROW * max(len(chart.rows), 1) + 44
+    bottom = height - 44
+    x, xticks = _x_axis(chart, left, right)
+
+    def row_y(row: float) -> float:
+        return round(top + STRIP_ROW * (row + 0.5), 1)
+
+    series = []
+    for s in chart.series:
+        points = []
+        for p in s.points:
+            if chart.x_log and p.x <= 0:
+                continue
+            item = {"x": x(p.x), "y": row_y(p.y), "tip": p.tip, "state": p.state}
+            if chart.kind == "bar":
+                item["x0"] = x(0.0)
+                item["y0"] = row_y(p.y) - STRIP_ROW * 0.35
+                item["h"] = STRIP_ROW * 0.7
+            points.append(item)
+        series.append(
+            {
+                "name": s.name,
+                "color": s.color % PALETTE,
+                "tip": s.tip,
+                "pts": points,
+                "d": "",
+                "dashed": False,
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": right,
+        "top": top,
+        "bottom": bottom,
+        "xticks": xticks,
+        "yticks": [],
+        "rows": [
+            {"y": row_y(i), "label": _short(label), "full": label}
+            for i, label in enumerate(chart.rows)
+        ],
+        "marks": [
+            {"x": x(m[0]), "y": row_y(m[1]), "tip": m[2]}
+            for m in chart.marks
+            if not chart.x_log or m[0] > 0
+        ],
+        "series": series,
+        "hlines": [],
+        "vlines": [],
+        "vbands": [],
+    }
+
+
+def _short(label: str, limit: int = 38) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def _curve_geometry(chart: Chart) -> dict[str, Any]:
+    width, height, left, right, top, bottom = 380, 250, 56, 368, 12, 206
+    x, xticks = _x_axis(chart, left, right)
+    ys = [p.y for s in chart.series for p in s.points] + [h[0] for h in chart.hlines]
+    low, high = _extent([v for v in ys if math.isfinite(v)], False)
+    ticks = nice_ticks(low, high, 4)
+    if ticks:
+        low, high = min(low, ticks[0]), max(high, ticks[-1])
+    y = Scale(low, high, bottom, top)
+    series = []
+    for s in chart.series:
+        points = [{"x": x(p.x), "y": y(p.y), "tip": p.tip, "state": p.state} for p in s.points]
+        path = " ".join(f"{'M' if i == 0 else 'L'}{p['x']},{p['y']}" for i, p in enumerate(points))
+        series.append(
+            {
+                "name": s.name,
+                "color": s.color % PALETTE,
+                "tip": s.tip,
+                "pts": points,
+                "d": path if s.line else "",
+                "dashed": s.dashed,
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": right,
+        "top": top,
+        "bottom": bottom,
+        "xticks": xticks,
+        "yticks": [{"y": y(t), "label": fmt(t, 3)} for t in ticks],
+        "rows": [],
+        "marks": [],
+        "series": series,
+        "hlines": [{"y": y(v), "label": label} for v, label in chart.hlines],
+        "vlines": [{"x": x(v), "label": label} for v, label in chart.vlines],
+        "vbands": [
+            {"x0": x(a), "x1": x(b), "label": label}
+            for a, b, label in chart.vbands
+            if math.isfinite(a) and math.isfinite(b)
+        ],
+    }

@@ -1,0 +1,205 @@
+"""What a report shows, gathered from the library's public data functions.
+
+A round folder is audited (``submission.audit.run_audit``), an org folder is checked
+as an audit worker checks it (``audit_org``), any other folder is scored
+(``results.compute_scores``). Every row keeps the library's columns, so columns that
+later stages add (energy, new rounds' verdicts) reach the report unchanged.
+Paths are shown relative to ``base``: the round folder, or the folder above the orgs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .curves import RunCurve, read_curves
+
+
+class ReportError(Exception):
+    """Usage or input error: no such folder, a round nothing tells."""
+
+
+@dataclass
+class ReportData:
+    paths: list[str]
+    base: str  # shown paths are relative to this folder
+    rulesets: list[str] = field(default_factory=list)
+    orgs: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)  # package.RUN_COLUMNS and more
+    scores: list[dict[str, Any]] = field(default_factory=list)  # results.Score fields
+    anomalies: list[dict[str, Any]] = field(default_factory=list)  # Anomaly.row()
+    problems: list[dict[str, Any]] = field(default_factory=list)  # Problem.to_dict() + org
+    curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
+
+    def absolute(self, shown: str) -> str:
+        return os.path.join(self.base, shown)
+
+
+def kind_of(path: Path) -> str:
+    """'round' (folders of orgs), 'org' (holds results/) or 'results' (anything else)."""
+    if (path / "results").is_dir():
+        return "org"
+    from ..submission.audit import org_folders
+
+    return "round" if org_folders(path) else "results"
+
+
+def _anchor(path: Path, kind: str) -> Path:
+    """The folder shown paths start below: a round, or the folder above an org."""
+    if kind == "round":
+        return path
+    if kind == "org":
+        return path.parent
+    parts = path.parts
+    if "results" in parts:
+        index = len(parts) - 1 - parts[::-1].index("results")
+        if index >= 2:
+            return Path(*parts[: index - 1])
+    return path.parent
+
+
+def collect(paths: list[str], ruleset: str = "auto", jobs: int | None = None) -> ReportData:
+    folders = [Path(p).resolve() for p in paths]
+    for folder in folders:
+        if not folder.is_dir():
+            raise ReportError(f"{folder}: not a folder")
+    kinds = [kind_of(f) for f in folders]
+    anchors = [_anchor(f, k) for f, k in zip(folders, kinds, strict=True)]
+    base = anchors[0] if len(set(anchors)) == 1 else Path(os.path.commonpath(anchors))
+    data = ReportData(list(paths), str(base))
+    rounds = [f for f, k in zip(folders, kinds, strict=True) if k == "round"]
+    orgs = [f for f, k in zip(folders, kinds, strict=True) if k == "org"]
+    others = [f for f, k in zip(folders, kinds, strict=True) if k == "results"]
+    if rounds:
+        _add_rounds(data, rounds, ruleset, jobs)
+    if orgs:
+        _add_orgs(data, orgs, ruleset)
+    if others:
+        _add_results(data, others, ruleset)
+    _finish(data, jobs)
+    return data
+
+
+def _ruleset_arg(ruleset: str) -> str | None:
+    return None if ruleset in ("", "auto") else ruleset
+
+
+def _rebase(data: ReportData, root: Path, rows: list[dict[str, Any]], key: str) -> None:
+    """Audit rows are relative to their own root; make them relative to ``base``."""
+    if root == Path(data.base):
+        return
+    prefix = os.path.relpath(root, data.base)
+    for row in rows:
+        value = row.get(key)
+        if isinstance(value, str) and value and not os.path.isabs(value):
+            row[key] = os.path.join(prefix, value)
+
+
+def _add_rounds(data: ReportData, rounds: list[Path], ruleset: str, jobs: int | None) -> None:
+    from ..submission.audit import AuditError, run_audit
+
+    for root in rounds:
+        try:
+            result = run_audit(root, _ruleset_arg(ruleset), jobs)
+        except AuditError as err:
+            raise ReportError(str(err)) from None
+        anomalies = [a.row() for a in result.anomalies]
+        for rows, key in (
+            (result.runs, "path"),
+            (result.scores, "folder"),
+            (anomalies, "path"),
+            (result.problems, "path"),
+        ):
+            _rebase(data, root, rows, key)
+        data.rulesets.extend(result.ruleset.split(", "))
+        data.orgs.extend(result.orgs)
+        data.runs.extend(result.runs)
+        data.scores.extend(result.scores)
+        data.anomalies.extend(anomalies)
+        data.problems.extend(result.problems)
+
+
+def _org_ruleset(org: Path, ruleset: str) -> str:
+    chosen = _ruleset_arg(ruleset)
+    if chosen is None:
+        from ..rules.detect import from_path
+
+        found = from_path(str(org), is_folder=True)
+        if found is None:
+            raise ReportError(f"cannot tell the round of {org} from its folders: pass --ruleset")
+        chosen = found.ruleset
+    from ..submission.rounds import UnknownRound, get_round
+
+    try:
+        get_round(chosen)
+    except UnknownRound as err:
+        raise ReportError(str(err)) from None
+    return chosen
+
+
+def _add_orgs(data: ReportData, orgs: list[Path], ruleset: str) -> None:
+    from ..submission.audit import audit_org, duplicate_logs
+
+    found = []
+    for org in orgs:
+        chosen = _org_ruleset(org, ruleset)
+        data.rulesets.append(chosen)
+        rows = audit_org(str(org), chosen, data.base)
+        data.orgs.append(rows.summary)
+        data.runs.extend(rows.runs)
+        data.scores.extend(rows.scores)
+        data.anomalies.extend(a.row() for a in rows.anomalies)
+        data.problems.extend(rows.problems)
+        found.extend(rows.runs + rows.copies)
+    data.anomalies.extend(a.row() for a in duplicate_logs(found))
+
+
+def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
+    from ..results import compute_scores
+
+    report = compute_scores([str(f) for f in folders], ruleset=ruleset)
+    rel = _shown(data.base)
+    for score in report.scores:
+        row = dataclasses.asdict(score)
+        row["folder"] = rel(row["folder"])
+        data.scores.append(row)
+        data.rulesets.append(score.ruleset)
+    for run in report.runs:
+        data.runs.append(
+            {
+                "org": run.org,
+                "system": run.system,
+                "benchmark": run.benchmark,
+                "path": rel(run.path),
+                "division": run.division,
+                "minutes": run.minutes,
+                "run_stop_status": run.status,
+                "compliance": "pass" if run.compliant else "fail",
+            }
+        )
+    for problem in report.problems:
+        data.problems.append({"org": "", **problem.to_dict(), "path": rel(problem.path)})
+
+
+def _shown(base: str) -> Any:
+    def rel(path: str) -> str:
+        full = os.path.abspath(path)
+        inside = full == base or full.startswith(base.rstrip("/") + "/")
+        return os.path.relpath(full, base) if inside else path
+
+    return rel
+
+
+def _finish(data: ReportData, jobs: int | None) -> None:
+    data.rulesets = sorted(set(data.rulesets))
+    data.orgs.sort(key=lambda o: o["org"])
+    data.runs.sort(key=lambda r: r["path"])
+    data.scores.sort(key=lambda s: (s["org"], s["system"], s["benchmark"]))
+    data.anomalies.sort(key=lambda a: (a["path"], a["line"], a["kind"]))
+    data.problems.sort(key=lambda p: (p["path"], p["line"], p["column"], p["rule"]))
+    items = [(data.absolute(r["path"]), r["benchmark"]) for r in data.runs]
+    curves = read_curves(items, jobs)
+    data.curves = {r["path"]: curves[data.absolute(r["path"])] for r in data.runs}

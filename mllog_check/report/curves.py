@@ -1,0 +1,90 @@
+"""Convergence curves: every eval_accuracy of a log, with where the run converged.
+
+The audit's workers keep records to themselves (small rows only), so the report
+reads each log once more here, in worker processes for many logs. Only what a chart
+needs leaves a worker: (line, epoch, minutes since run_start, value) per evaluation.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..parsing import parse_file
+from ..records import Record
+
+MS_PER_MINUTE = 60_000.0
+
+
+@dataclass(frozen=True, slots=True)
+class EvalPoint:
+    line: int
+    epoch: float | None  # metadata epoch_num (BERT: samples), as logged
+    minutes: float | None  # since run_start
+    value: Any  # a number, or a dict / list of numbers (Mask R-CNN BBOX and SEGM)
+
+
+@dataclass(frozen=True, slots=True)
+class RunCurve:
+    path: str
+    points: tuple[EvalPoint, ...]
+    batch_size: int | None
+    converged_at: float | None  # epochs (BERT: samples) as the RCP rules count them
+    stop_line: int  # run_stop's line, 0 when missing
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _point(record: Record, start_ms: float | None) -> EvalPoint:
+    value, epoch = record.value, _number(record.epoch_num())
+    if isinstance(value, dict) and "value" in value and "epoch" in value:  # v0.5 style
+        value, epoch = value["value"], _number(value["epoch"])
+    minutes = None
+    if start_ms is not None:
+        minutes = (float(record.timestamp_ms) - start_ms) / MS_PER_MINUTE
+    return EvalPoint(record.line, epoch, minutes, value)
+
+
+def read_curve(path: str, benchmark: str) -> RunCurve:
+    """One log's evaluations before run_stop and its convergence point."""
+    from ..results.runs import epochs_to_converge
+
+    records = parse_file(path).records
+    start = next((r for r in records if r.key == "run_start"), None)
+    stop_at = next((i for i, r in enumerate(records) if r.key == "run_stop"), len(records))
+    before = records[:stop_at]
+    start_ms = None if start is None else float(start.timestamp_ms)
+    points = tuple(_point(r, start_ms) for r in before if r.key == "eval_accuracy")
+    batch = next((_number(r.value) for r in records if r.key == "global_batch_size"), None)
+    stop = records[stop_at] if stop_at < len(records) else None
+    status = stop.metadata.get("status") if stop and isinstance(stop.metadata, dict) else None
+    converged = epochs_to_converge(before, benchmark) if status == "success" else None
+    return RunCurve(
+        path=path,
+        points=points,
+        batch_size=None if batch is None else int(batch),
+        converged_at=converged,
+        stop_line=stop.line if stop else 0,
+    )
+
+
+def _read_many(items: Sequence[tuple[str, str]]) -> list[RunCurve]:
+    return [read_curve(path, bench) for path, bench in items]
+
+
+def read_curves(items: Sequence[tuple[str, str]], jobs: int | None = None) -> dict[str, RunCurve]:
+    """(path, benchmark) pairs -> curves by path; in ``jobs`` worker processes."""
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(items) // 16 or 1))
+    if workers == 1:
+        return {c.path: c for c in _read_many(items)}
+    chunks = [list(items[i::workers]) for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(_read_many, chunks))
+    return {c.path: c for chunk in results for c in chunk}

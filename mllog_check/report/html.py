@@ -1,0 +1,87 @@
+"""The page from Jinja2 templates shipped in this package (templates/): one HTML file
+with its styles, script and SVG charts inline, so that it opens from disk and asks the
+network for nothing. jinja2 is imported here only (the ``analysis`` extra)."""
+
+from __future__ import annotations
+
+import os
+from importlib.metadata import PackageNotFoundError, version
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from .build import Page, slug
+from .charts import fmt, geometry
+
+
+class MissingDependency(Exception):
+    """jinja2 (or matplotlib for --plots) is not installed."""
+
+
+def _environment() -> Any:
+    try:
+        import jinja2
+    except ImportError as err:
+        raise MissingDependency(
+            "the report needs jinja2: pip install 'mllog-check[analysis]'"
+        ) from err
+    folder = files("mllog_check.report").joinpath("templates")
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(lambda name: folder.joinpath(name).read_text("utf-8")),
+        autoescape=True,
+        trim_blocks=False,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["slug"] = slug
+    env.filters["num"] = lambda v: "" if v is None else fmt(float(v))
+    env.globals["geometry"] = geometry
+    return env
+
+
+def _version() -> str:
+    try:
+        return version("mllog-check")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "dev"
+
+
+def render(page: Page, out: str | Path, title: str | None = None) -> str:
+    """The report's HTML; links to logs are relative to ``out``'s folder."""
+    env = _environment()
+    out_dir = Path(out).resolve().parent
+    base = page.data.base
+
+    def loghref(shown: str) -> str:
+        target = os.path.join(base, shown)
+        return Path(os.path.relpath(target, out_dir)).as_posix()
+
+    env.filters["loghref"] = loghref
+    from ..cost import NOTE
+
+    folder = files("mllog_check.report").joinpath("templates")
+    return str(
+        env.get_template("report.html.j2").render(
+            page=page,
+            title=title or _title(page),
+            version=_version(),
+            base_name=os.path.basename(base.rstrip("/")) or base,
+            css=_inline(env.get_template("report.css").render()),
+            js=_inline(folder.joinpath("report.js").read_text("utf-8")),
+            cost_note=NOTE,
+        )
+    )
+
+
+def _inline(text: str) -> Any:
+    """Our own stylesheet or script, inlined as is (never text from a log)."""
+    from markupsafe import Markup
+
+    if "</" + "script" in text or "</" + "style" in text:
+        raise ValueError("an inlined asset must not close its element")
+    return Markup(text)
+
+
+def _title(page: Page) -> str:
+    names = [os.path.basename(os.path.abspath(p).rstrip("/")) for p in page.data.paths]
+    rounds = ", ".join(page.data.rulesets)
+    return f"mllog-check report: {', '.join(names)}" + (f" ({rounds})" if rounds else "")
