@@ -218,7 +218,7 @@ def time_chart(benchmark: str, views: list[ResultSetView], curves: Any = None) -
                 r["state"],
             )
             for r in view.runs
-            if r.get("minutes") is not None and r["minutes"] > 0
+            if r.get("minutes") is not None
         ]
         chart.series.append(Series(f"{view.org} {view.system}", points, index))
         raw = view.score.get("raw_minutes")
@@ -229,7 +229,7 @@ def time_chart(benchmark: str, views: list[ResultSetView], curves: Any = None) -
             extra = f" (× {factor:g} scaling = {fmt(raw * factor)})" if factor != 1.0 else ""
             tip = f"{view.org} {view.system}: olympic mean {fmt(raw)} min{extra}"
             chart.marks.append((float(raw), index, tip))
-    xs = [p.x for s in chart.series for p in s.points]
+    xs = [p.x for s in chart.series for p in s.points if p.x > 0]
     chart.x_log = bool(xs) and max(xs) / min(xs) > 8
     if not chart.x_log:
         chart.x_label = "minutes"

@@ -164,9 +164,10 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
     for s in chart.series:
         points = []
         for p in s.points:
-            if chart.x_log and p.x <= 0:
-                continue
-            item = {"x": x(p.x), "y": row_y(p.y), "tip": p.tip, "state": p.state}
+            state = p.state
+            if chart.x_log and p.x < x.low:  # 0 min has no place on a log axis: at its edge
+                state = f"{state} offscale".strip()
+            item = {"x": x(max(p.x, x.low)), "y": row_y(p.y), "tip": p.tip, "state": state}
             if chart.kind == "bar":
                 item["x0"] = x(0.0)
                 item["y0"] = row_y(p.y) - STRIP_ROW * 0.35
