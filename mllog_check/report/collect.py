@@ -167,19 +167,13 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
         row["folder"] = rel(row["folder"])
         data.scores.append(row)
         data.rulesets.append(score.ruleset)
+    from ..results.scores import run_row
+
     for run in report.runs:
-        data.runs.append(
-            {
-                "org": run.org,
-                "system": run.system,
-                "benchmark": run.benchmark,
-                "path": rel(run.path),
-                "division": run.division,
-                "minutes": run.minutes,
-                "run_stop_status": run.status,
-                "compliance": "pass" if run.compliant else "fail",
-            }
-        )
+        row = run_row(run)
+        row["path"] = rel(row["path"])
+        row["compliance"] = "pass" if run.compliant else "fail"
+        data.runs.append(row)
     for problem in report.problems:
         data.problems.append({"org": "", **problem.to_dict(), "path": rel(problem.path)})
 
@@ -203,3 +197,42 @@ def _finish(data: ReportData, jobs: int | None) -> None:
     items = [(data.absolute(r["path"]), r["benchmark"]) for r in data.runs]
     curves = read_curves(items, jobs)
     data.curves = {r["path"]: curves[data.absolute(r["path"])] for r in data.runs}
+    _add_energy(data)
+
+
+def _add_energy(data: ReportData) -> None:
+    """Energy per run from the power logs beside the results (mllog_check.power), for
+    rows that do not carry it already; the power checks' problems come along when no
+    stage reported them."""
+    try:
+        from ..power import RunTiming, check_power, has_power
+    except ImportError:  # a build without the power stage
+        return
+    by_folder: dict[str, list[dict[str, Any]]] = {}
+    for run in data.runs:
+        by_folder.setdefault(os.path.dirname(run["path"]), []).append(run)
+    reported = {p["path"] for p in data.problems if str(p["rule"]).startswith("MLE")}
+    rel = _shown(data.base)
+    for folder, runs in sorted(by_folder.items()):
+        if any(r.get("energy_j") is not None for r in runs):
+            continue
+        full = data.absolute(folder)
+        if not has_power(full):
+            continue
+        timings = [
+            RunTiming(data.absolute(r["path"]), c.start_ms, c.stop_ms)
+            for r in runs
+            for c in [data.curves[r["path"]]]
+        ]
+        report = check_power(timings, full)
+        for run in runs:
+            energy = report.energies.get(data.absolute(run["path"]))
+            if energy is not None and energy.joules is not None:
+                run["energy_j"] = energy.joules
+                run["energy_method"] = energy.method
+        for problem in report.problems:
+            shown = rel(problem.path)
+            if shown not in reported:
+                org = runs[0].get("org", "")
+                data.problems.append({"org": org, **problem.to_dict(), "path": shown})
+    data.problems.sort(key=lambda p: (p["path"], p["line"], p["column"], p["rule"]))

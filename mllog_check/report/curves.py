@@ -34,6 +34,8 @@ class RunCurve:
     batch_size: int | None
     converged_at: float | None  # epochs (BERT: samples) as the RCP rules count them
     stop_line: int  # run_stop's line, 0 when missing
+    start_ms: float | None = None  # run_start and run_stop times, for the power logs
+    stop_ms: float | None = None
 
 
 def _number(value: Any) -> float | None:
@@ -72,6 +74,8 @@ def read_curve(path: str, benchmark: str) -> RunCurve:
         batch_size=None if batch is None else int(batch),
         converged_at=converged,
         stop_line=stop.line if stop else 0,
+        start_ms=start_ms,
+        stop_ms=None if stop is None else float(stop.timestamp_ms),
     )
 
 

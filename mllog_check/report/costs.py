@@ -1,0 +1,100 @@
+"""Perf per dollar and cost per run for the report (``--prices``), through ``mllog_check.cost``.
+
+The comparison keeps the ``cost`` command's honesty rules: never across divisions or
+rounds (one section each), the disclaimer, every price's source and date, footnotes
+for RCP verdicts and invalid results, and the systems no catalog prices named.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .build import Page, slug
+from .charts import Chart, Point, Series, fmt
+
+
+def _score(row: dict[str, Any]) -> Any:
+    from ..results import Score
+
+    names = {f.name for f in dataclasses.fields(Score)}
+    return Score(**{k: v for k, v in row.items() if k in names})
+
+
+def add_costs(page: Page, price_files: list[str]) -> None:
+    from ..cost import CostError, compare, load_catalogs
+    from ..cost.output import full_note, sources
+
+    prices = load_catalogs(price_files)
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for row in page.data.scores:
+        score = _score(row)
+        division = str(score.division or "unknown").lower()
+        groups.setdefault((division, score.ruleset), []).append(score)
+    unpriced = []
+    for (division, ruleset), scores in sorted(groups.items()):
+        priced = [s for s in scores if any(p.matches(s.system) for p in prices)]
+        priced += [
+            s
+            for s in scores
+            if s not in priced and s.system_name and any(p.matches(s.system_name) for p in prices)
+        ]
+        unpriced += [f"{s.org} {s.system} ({s.benchmark})" for s in scores if s not in priced]
+        if not priced:
+            continue
+        title = f"{division} division, round {ruleset}"
+        try:
+            report = compare(priced, prices)
+        except CostError as err:
+            page.cost_notes.append(f"{title}: not compared: {err}")
+            continue
+        page.cost.append(
+            {
+                "title": title,
+                "unit": report.perf_unit,
+                "rows": report.rows,
+                "charts": _charts(report, division, ruleset),
+                "sources": sources(report),
+                "footnotes": [full_note(report)],
+            }
+        )
+    if unpriced:
+        page.cost_notes.append(
+            f"Not priced by the catalogs ({len(unpriced)}), left out: " + ", ".join(unpriced)
+        )
+
+
+def _charts(report: Any, division: str, ruleset: str) -> list[Chart]:
+    charts = []
+    for bench in sorted({r.benchmark for r in report.rows}):
+        rows = [r for r in report.rows if r.benchmark == bench]
+        for field, label, unit in (
+            ("perf_per_dollar", "perf per dollar", report.perf_unit),
+            ("cost_per_run", "cost per run", rows[0].currency),
+        ):
+            shown = [r for r in rows if getattr(r, field) is not None]
+            if not shown:
+                continue
+            chart = Chart(
+                slug("cost", field, division, ruleset, bench),
+                "bar",
+                f"{bench}: {label} ({division}, {ruleset}; not an official MLPerf metric)",
+                unit,
+            )
+            points = []
+            for index, row in enumerate(shown):
+                value = float(getattr(row, field))
+                chart.rows.append(f"{row.org} · {row.system}")
+                tip = (
+                    f"{row.org} {row.system}: {fmt(value)} {unit} · {fmt(row.minutes)} min at "
+                    f"{row.currency} {fmt(row.price)} ({row.price_kind}, {row.price_source}, "
+                    f"{row.price_date})"
+                )
+                points.append(Point(value, index, tip))
+            chart.series.append(Series(label, points, 0))
+            chart.caption = (
+                "Derived from MLPerf results and third-party prices; not verified by MLCommons. "
+                "Sources and notes below."
+            )
+            charts.append(chart)
+    return charts

@@ -1,0 +1,117 @@
+"""The HTML report's content (without a browser): dropped runs, energy, costs, PNGs, CLI."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from mllog_check.cli import cli
+from mllog_check.report import build_page, build_report, collect
+
+ROUND = FIXTURES / "audit" / "round"
+
+
+def _kept_means(paths: list[Path], ruleset: str = "auto") -> list[tuple[float, float]]:
+    page = build_page(collect([str(p) for p in paths], ruleset, jobs=2))
+    pairs = []
+    for view in page.sets:
+        raw = view.score.get("raw_minutes")
+        if not view.score.get("valid") or raw is None:
+            continue
+        kept = [r["minutes"] for r in view.runs if r["state"] == "kept"]
+        pairs.append((statistics.fmean(kept), raw))
+    return pairs
+
+
+@pytest.mark.corpus
+def test_dropped_runs_are_the_olympic_means(corpus: Path) -> None:
+    """The runs the page shows as kept average to the score: the marking is the scorer's."""
+    pairs = _kept_means([corpus / "v2.0", corpus / "v1.0" / "Graphcore"])
+    assert len(pairs) >= 15
+    for kept, score in pairs:
+        assert kept == pytest.approx(score, rel=1e-9)
+
+
+def test_dropped_runs_fixture() -> None:
+    pairs = _kept_means([ROUND], "1.0.0")
+    assert pairs
+    for kept, score in pairs:
+        assert kept == pytest.approx(score, rel=1e-9)
+
+
+def test_page_is_self_contained(tmp_path: Path) -> None:
+    out = tmp_path / "sub" / "round.html"
+    build_report([str(ROUND)], out, "1.0.0", jobs=1)
+    html = out.read_text(encoding="utf-8")
+    assert "<link" not in html and "@import" not in html and "url(" not in html
+    assert not re.search(r"<script[^>]+src=", html)
+    references = re.findall(r'(?:src|href)="([^"]*)"', html)
+    assert references and all("://" not in r and not r.startswith("//") for r in references)
+    # Links to the logs are relative to the page's folder.
+    assert '<a class="loc" href="../../' in html or '<a class="loc" href="..' in html
+    assert "prefers-color-scheme: dark" in html and "@media print" in html
+
+
+def test_energy_from_power_logs(tmp_path: Path) -> None:
+    from mllog_check.power import check_benchmark_folder, kwh
+
+    folder = FIXTURES / "power" / "good"
+    result = build_report([str(folder)], tmp_path / "p.html", "1.0.0", jobs=1)
+    (view,) = result.page.sets
+    expected = check_benchmark_folder(str(folder))
+    energies = [e.joules for e in expected.energies.values() if e.joules is not None]
+    assert view.energy_runs == len(energies) > 0
+    assert view.energy_kwh == pytest.approx(statistics.fmean(kwh(j) or 0 for j in energies))
+    charts = [c for c in result.page.charts() if c.id.startswith("energy-")]
+    assert len(charts) == 1 and charts[0].point_count == len(energies)
+    assert "not measured" not in (tmp_path / "p.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.corpus
+def test_costs_keep_the_honesty_notes(corpus: Path, tmp_path: Path) -> None:
+    from mllog_check.cost import NOTE
+
+    out = tmp_path / "c.html"
+    prices = str(FIXTURES / "prices" / "sample.csv")
+    result = build_report([str(corpus / "v1.0")], out, prices=[prices], jobs=2)
+    html = out.read_text(encoding="utf-8")
+    assert NOTE in html
+    assert "source: Graphcore MLPerf Training v1.0 announcement" in html
+    # Divisions are never compared with each other: a section each.
+    titles = [s["title"] for s in result.page.cost]
+    assert titles == ["closed division, round 1.0.0", "open division, round 1.0.0"]
+    closed = result.page.cost[0]
+    assert {r.system for r in closed["rows"]} >= {"ipu-pod16-TF1", "dgxa100_ngc21.05_mxnet"}
+    assert {r.division for r in closed["rows"]} == {"closed"}
+    assert any("Not priced by the catalogs" in n for n in result.page.cost_notes)
+    assert all(c.point_count for s in result.page.cost for c in s["charts"])
+
+
+def test_png_plots(tmp_path: Path) -> None:
+    result = build_report(
+        [str(ROUND)], tmp_path / "r.html", "1.0.0", plots=tmp_path / "png", jobs=1
+    )
+    charts = result.page.charts()
+    assert len(result.plots) == len(charts) > 1
+    for path in result.plots:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_exit_codes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = str(tmp_path / "r.html")
+    failing = runner.invoke(cli, ["report", str(ROUND), "--ruleset", "1.0.0", "--out", out])
+    assert failing.exit_code == 1, failing.output
+    assert "charts" in failing.output
+    clean = FIXTURES / "audit" / "clean"
+    ok = runner.invoke(cli, ["report", str(clean), "--ruleset", "1.0.0", "--out", out])
+    assert ok.exit_code == 0, ok.output
+    nothing = runner.invoke(cli, ["report", str(tmp_path / "missing"), "--out", out])
+    assert nothing.exit_code == 2
+    unknown = runner.invoke(cli, ["report", str(ROUND), "--out", out])  # no round in its name
+    assert unknown.exit_code == 2 and "--ruleset" in unknown.output
