@@ -158,3 +158,12 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
     assert main_job.stdout.rstrip().endswith(
         "beyond the official checker: 0 warnings (errors with --strict)"
     )
+    # the HTML report's templates ship inside the package too
+    page = work / "report.html"
+    made = _run(
+        [str(env / "bin" / "mllog-check"), "report", str(sample), "--ruleset", "1.0.0"]
+        + ["--out", str(page)],
+        cwd=work,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "</html>" in page.read_text(encoding="utf-8")
