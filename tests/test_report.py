@@ -63,7 +63,7 @@ def test_energy_from_power_logs(tmp_path: Path) -> None:
     folder = FIXTURES / "power" / "good"
     result = build_report([str(folder)], tmp_path / "p.html", "1.0.0", jobs=1)
     (view,) = result.page.sets
-    expected = check_benchmark_folder(str(folder))
+    expected = check_benchmark_folder(str(folder / "resnet"))
     energies = [e.joules for e in expected.energies.values() if e.joules is not None]
     assert view.energy_runs == len(energies) > 0
     assert view.energy_kwh == pytest.approx(statistics.fmean(kwh(j) or 0 for j in energies))

@@ -160,10 +160,7 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
     )
     # the HTML report's templates ship inside the package too
     page = work / "report.html"
-    made = _run(
-        [str(env / "bin" / "mllog-check"), "report", str(sample), "--ruleset", "1.0.0"]
-        + ["--out", str(page)],
-        cwd=work,
-    )
+    command = [str(env / "bin" / "mllog-check"), "report", str(sample), "--ruleset", "1.0.0"]
+    made = _run([*command, "--out", str(page)], cwd=work)
     assert made.returncode == 0, made.stdout + made.stderr
     assert "</html>" in page.read_text(encoding="utf-8")
