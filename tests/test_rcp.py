@@ -152,3 +152,73 @@ def test_shipped_t_critical_values_are_scipys() -> None:
         assert value == pytest.approx(float(stdtrit(df, rcp.ALPHA)), rel=1e-12, abs=1e-12)
     # outside the cache the value still comes from scipy
     assert rcp.critical_t(500) == pytest.approx(float(stdtrit(500, rcp.ALPHA)), rel=1e-12)
+
+
+def test_normalized_method_takes_the_stdev_of_all_reference_runs() -> None:
+    from mllog_check.results.rcp import METHODS
+
+    runs = [30.0, 34.0, 35.0, 35.0, 36.0, 50.0]
+    trimmed = reference_stats(runs, 1, 3, 1024, METHODS["trimmed"])
+    normalized = reference_stats(runs, 1, 3, 1024, METHODS["normalized"])
+    assert trimmed.mean == normalized.mean == statistics.fmean([34.0, 35.0, 35.0, 36.0])
+    assert normalized.stdev == statistics.pstdev(runs) > trimmed.stdev
+    assert normalized.minimum < trimmed.minimum  # a wider spread allows faster convergence
+
+
+def test_normalized_pruning_is_on_means() -> None:
+    # v3.1 Stable Diffusion: 2048 converges fastest on average; smaller batches go
+    points = references("training_3.1.0", "stable_diffusion", 1, 10, "normalized")
+    assert [int(p.batch_size) for p in points] == [2048]
+    assert [int(p.batch_size) for p in references("training_5.1.0", "llama31_8b", 1, 10)] == [
+        16,
+        32,
+        64,
+        96,
+        128,
+    ]
+
+
+def _runs(counts: list[float | None], batch: int = 100) -> list:  # type: ignore[type-arg]
+    from mllog_check.results.runs import Run
+
+    return [
+        Run(f"r{i}", "o", "s", "b", "closed", 1.0, "success", True, True, c, batch, ())
+        for i, c in enumerate(counts)
+    ]
+
+
+def test_normalization_factor_only_when_faster_than_the_reference_mean() -> None:
+    from mllog_check.results.rcp import _normalized
+
+    fast = _normalized(_verdict(_points(), 100, 9.5, "epochs", 5), "epochs")
+    assert fast.passed and fast.normalization == pytest.approx(10.0 / 9.5)
+    assert "normalization factor 10.00 / 9.50 = 1.0526" in fast.message
+    assert fast.message.startswith("olympic mean 9.50 epochs >= minimum 8.92")
+    slow = _normalized(_verdict(_points(), 100, 11.0, "epochs", 5), "epochs")
+    assert slow.normalization == 1.0 and "normalization" not in slow.message
+
+
+def test_allowance_lowers_the_minimum_and_the_message_says_so() -> None:
+    minimum = _points()[0].minimum
+    below = minimum - 0.5
+    assert _verdict(_points(), 100, below, "epochs", 5).verdict == "Fail"
+    allowed = _verdict(_points(), 100, below, "epochs", 5, allowance=1.0)
+    assert allowed.verdict == "Pass" and "less the allowed 1.00" in allowed.message
+
+
+def test_too_few_runs_are_not_evaluated_never_an_exception() -> None:
+    from mllog_check.results.rcp import NOT_EVALUATED, check_rcp
+
+    for counts in ([], [35.0], [35.0, 36.0], [35.0, 36.0, 37.0, 38.0]):
+        result = check_rcp("training_1.0.0", "resnet", _runs(counts, 3264), 1, 5)
+        assert result is not None and result.verdict == NOT_EVALUATED
+        assert f"{len(counts)} run(s) found; the RCP check needs the round's 5" == result.message
+        assert [p.rule for p in result.problems("folder")] == ["MLR040"]
+    full = check_rcp("training_1.0.0", "resnet", _runs([40.0] * 5, 3264), 1, 5)
+    assert full is not None and full.verdict == "Pass"
+
+
+def test_above_every_reference_names_the_missing_reference_points() -> None:
+    result = _verdict(_points(), 400, 100.0, "epochs", 5)
+    assert result.verdict == "Missing"
+    assert "missing reference points, submit RCPs (olympic mean 100.00 epochs)" in result.message

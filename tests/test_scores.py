@@ -298,3 +298,48 @@ def test_cli_refuses_parquet_to_a_terminal(monkeypatch: pytest.MonkeyPatch) -> N
             output=None,
         )
     assert stop.value.code == 2
+
+
+def test_scoring_data_of_the_new_rounds() -> None:
+    v30, v31, v51 = scoring_for("3.0.0"), scoring_for("v3.1"), scoring_for("5.1.0")
+    assert set(v30.benchmarks) - set(scoring_for("2.1.0").benchmarks) == {"dlrm_dcnv2", "gpt3"}
+    gpt3 = v30.benchmarks["gpt3"]
+    assert (gpt3.runs, gpt3.drop, gpt3.direction) == (3, 1, "down")
+    # log perplexity: no inherited upper bound 1.0 (null removes it)
+    assert gpt3.target == {"max": 2.69, "above": 2.6}
+    assert target_reached(gpt3.target, 2.68) and not target_reached(gpt3.target, 2.7)
+    sd = v31.benchmarks["stable_diffusion"]
+    assert sd.split_metrics and sd.first_reaching and sd.converged_at == "step_num"
+    assert target_reached(sd.target, {"FID": 78.6, "CLIP": 0.169})
+    assert not target_reached(sd.target, {"FID": 91.0, "CLIP": 0.2})
+    assert scoring_for("4.0.0").benchmarks["stable_diffusion"].converged_at == "samples_count"
+    assert {"bert", "stable_diffusion"}.isdisjoint(v51.benchmarks)
+    assert v51.benchmarks["llama31_405b"].rcp_allowance == 46080
+    assert v51.rcp_method == "normalized" and scoring_for("2.0.0").rcp_method == "trimmed"
+    assert set(scoring_for("6.1.0").benchmarks) == {
+        "deepseekv3_671b",
+        "dlrmv4",
+        "flux1",
+        "gpt_oss_20b",
+        "llama2_70b_lora",
+        "llama31_8b",
+        "qwen35_397b_grpo",
+    }
+
+
+def test_stable_diffusion_convergence_joins_fid_and_clip_of_one_step() -> None:
+    from mllog_check.records import Generation, Record
+    from mllog_check.results.runs import epochs_to_converge, evaluations
+
+    sd = scoring_for("3.1.0").benchmarks["stable_diffusion"]
+
+    def ev(value: float, metric: str, step: int) -> Record:
+        return Record(
+            "f", 1, 1, Generation.MLLOG, "", 0, "POINT_IN_TIME", "eval_accuracy", value,
+            {"metric": metric, "step_num": step},
+        )  # fmt: skip
+
+    records = [ev(95.0, "FID", 1000), ev(0.2, "CLIP", 1000), ev(80.0, "FID", 2000)]
+    records += [ev(0.16, "CLIP", 2000), ev(70.0, "FID", 3000), ev(0.18, "CLIP", 3000)]
+    assert evaluations(records, sd)[1] == (2000, {"FID": 80.0, "CLIP": 0.16})
+    assert epochs_to_converge(records, sd) == 2000.0  # the first step meeting both

@@ -248,7 +248,7 @@ def _normalized(result: RcpResult, unit: str) -> RcpResult:
     if factor > 1.0:
         message += (
             f"; faster than the reference mean: normalization factor "
-            f"{_fmt(ref.mean, unit)} / {_fmt(mean, unit)} = {factor:.4f}"
+            f"{_fmt(ref.mean, unit, ref.mean)} / {_fmt(mean, unit, ref.mean)} = {factor:.4f}"
         )
     return replace(result, message=message, normalization=factor)
 
@@ -282,10 +282,12 @@ def _verdict(
     return RcpResult("Pass" if ok else fail, message, mean, ref)
 
 
-def _fmt(value: float, unit: str) -> str:
+def _fmt(value: float, unit: str, scale: float | None = None) -> str:
+    """Samples and steps as integers; epochs with 2 decimals, 4 when the reference (or
+    the value) is below 10 (DLRM counts fractions of an epoch)."""
     if unit in ("samples", "steps"):
         return f"{value:,.0f}"
-    return f"{value:,.2f}" if abs(value) >= 10 or value == 0 else f"{value:,.4f}"
+    return f"{value:,.2f}" if abs(value if scale is None else scale) >= 10 else f"{value:,.4f}"
 
 
 def _message(
@@ -298,12 +300,16 @@ def _message(
     else:
         where = f"batch size {bs:g} below every reference; smallest {ref.batch_size:g} used"
     relation = ">=" if ok else "<"
-    minimum = _fmt(ref.minimum - allowance, unit)
+
+    def fmt(value: float) -> str:
+        return _fmt(value, unit, ref.mean)
+
+    minimum = fmt(ref.minimum - allowance)
     if allowance:
-        minimum += f" ({_fmt(ref.minimum, unit)} less the allowed {_fmt(allowance, unit)})"
+        minimum += f" ({fmt(ref.minimum)} less the allowed {fmt(allowance)})"
     return (
-        f"olympic mean {_fmt(mean, unit)} {unit} {relation} minimum {minimum} "
-        f"(reference mean {_fmt(ref.mean, unit)}, stdev {_fmt(ref.stdev, unit)}; {where})"
+        f"olympic mean {fmt(mean)} {unit} {relation} minimum {minimum} "
+        f"(reference mean {fmt(ref.mean)}, stdev {fmt(ref.stdev)}; {where})"
     )
 
 
