@@ -84,7 +84,8 @@ def _desc(tmp_path: Path, round_name: str, **change: object) -> list[tuple[str, 
         ("v0.7", {"cooling": None}, [("MLP100", "warning")]),  # not read before v1.0
         ("v3.1", {"status": "Available on premise"}, []),
         ("v4.0", {"status": "Available on-premise"}, []),
-        ("v4.0", {"status": "available"}, [("MLP011", "error")]),  # official from 4.0
+        ("v4.0", {"status": "available"}, []),  # v4.0 GigaComputing, published
+        ("v4.1", {"status": "available"}, [("MLP011", "error")]),  # official from 4.1
         ("v5.1", {"status": "Available cloud", "division": "close"}, [("MLP100", "warning")]),
     ],
 )

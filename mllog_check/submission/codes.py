@@ -106,9 +106,9 @@ SCHEMA = _p(
     E,
     "A system description fails what the round's official system-description check "
     "rejects: a missing required field (from v1.0), a file that is not a JSON object, and "
-    "from v4.0 a status other than the four official values.",
+    "from v4.1 a status other than the four official values.",
     _SYSDESC,
-    "The official checker tests key presence (and from v4.0 the status value) only; "
+    "The official checker tests key presence (and from v4.1 the status value) only; "
     "stricter value checks are MLP100.",
 )
 PLACEHOLDER = _p(
@@ -177,7 +177,7 @@ SYSDESC_ADVICE = _p(
     W,
     "A system description value the round's official check accepts but the rules' format "
     "does not: a division other than closed/open, a status outside the round's categories "
-    "(before v4.0), a list where text or an object is expected, a node count that is not a "
+    "(before v4.1), a list where text or an object is expected, a node count that is not a "
     "whole number; missing fields before v1.0 (the official checker did not read them).",
     _SYSDESC,
     "Advice beyond the official checker: an error only with --strict.",

@@ -6,7 +6,7 @@ file names its parent in ``x-inherits`` and states only its changes
 
 What the round's official system-description check rejects is an error (MLP011): a
 missing required key (the official package checker reads descriptions from v1.0) and,
-from v4.0, a status outside its four values. Everything else the schema finds is
+from v4.1, a status outside its four values. Everything else the schema finds is
 advice (MLP100, a warning; an error only with --strict): values are checked as they
 really occur, numbers written as strings, ``other_software_stack`` a string or an object.
 """
@@ -116,6 +116,11 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
     return sorted(problems)
 
 
+# The official check tests the status value from v4.1 (mlperf-logging 4.1.68 also for
+# 4.0; v4.0 results were published with status "available": docs/differences.md).
+STATUS_CHECKED_FROM = (4, 1)
+
+
 def round_version(round_name: str) -> tuple[int, ...]:
     """'v4.0' -> (4, 0)."""
     return tuple(int(part) for part in re.findall(r"\d+", round_name)[:2])
@@ -123,11 +128,11 @@ def round_version(round_name: str) -> tuple[int, ...]:
 
 def _official(error: Any, key: str, round_name: str) -> bool:
     """Would the round's official system-description check reject this? (key presence
-    from v1.0; the status value from v4.0)"""
+    from v1.0; the status value from v4.1)"""
     version = round_version(round_name)
     if error.validator == "required":
         return version >= (1, 0)
-    return key == "status" and version >= (4, 0)
+    return key == "status" and version >= STATUS_CHECKED_FROM
 
 
 def _message(error: Any, key: str) -> str:
