@@ -115,3 +115,20 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert nothing.exit_code == 2
     unknown = runner.invoke(cli, ["report", str(ROUND), "--out", out])  # no round in its name
     assert unknown.exit_code == 2 and "--ruleset" in unknown.output
+
+
+@pytest.mark.corpus
+def test_reference_band_is_the_rcp_checks(corpus: Path) -> None:
+    """The minimum line drawn on a closed result's curves is the one its RCP verdict names."""
+    page = build_page(collect([str(corpus / "v1.0" / "Graphcore"), str(corpus / "v2.0")]))
+    compared = 0
+    for view in page.sets:
+        message = view.score.get("rcp_message") or ""
+        found = re.search(r"minimum ([\d,.]+)", message)
+        if not found or not view.curves or not view.curves[0].vlines:
+            continue
+        minimum = float(found.group(1).replace(",", ""))
+        drawn = view.curves[0].vlines[0][0]
+        assert drawn == pytest.approx(minimum, rel=1e-3, abs=0.01), view.key
+        compared += 1
+    assert compared >= 5

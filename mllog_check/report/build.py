@@ -12,7 +12,7 @@ from typing import Any
 
 from .charts import Chart, Point, Series, fmt
 from .collect import ReportData
-from .curves import RunCurve
+from .curves import RunCurve, x_axis
 
 Key = tuple[str, str, str]  # org, system, benchmark
 SEVERITIES = ("error", "warning", "info")
@@ -339,9 +339,17 @@ def _reference(view: ResultSetView, scoring: Any, curves: list[RunCurve]) -> Any
         return None
     from ..results.rcp import reference_at
 
+    bench = scoring.benchmarks.get(view.benchmark)
+    if bench is None:
+        return None
     try:
         return reference_at(
-            scoring.rcp, view.benchmark, view.drop, float(batches.pop() or 0), len(curves)
+            scoring.rcp,
+            view.benchmark,
+            bench.drop,
+            float(batches.pop() or 0),
+            bench.runs,
+            getattr(scoring, "rcp_method", "trimmed"),
         )
     except Exception:  # reference data for another layout: no band, the verdict says
         return None
@@ -352,8 +360,9 @@ def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
     if not any(c.points for c in curves):
         return []
     by_epoch = _epochs_usable(curves)
-    unit = "samples" if view.benchmark == "bert" else "epochs"
     scoring = _scoring(view)
+    bench = scoring.benchmarks.get(view.benchmark) if scoring else None
+    unit = x_axis(bench, view.benchmark)[1]
     reference = _reference(view, scoring, curves) if by_epoch else None
     charts = []
     for component in _components(curves):

@@ -194,7 +194,16 @@ def _finish(data: ReportData, jobs: int | None) -> None:
     data.scores.sort(key=lambda s: (s["org"], s["system"], s["benchmark"]))
     data.anomalies.sort(key=lambda a: (a["path"], a["line"], a["kind"]))
     data.problems.sort(key=lambda p: (p["path"], p["line"], p["column"], p["rule"]))
-    items = [(data.absolute(r["path"]), r["benchmark"]) for r in data.runs]
+    rulesets = {(s["org"], s["system"], s["benchmark"]): s.get("ruleset") for s in data.scores}
+    only = data.rulesets[0] if len(data.rulesets) == 1 else ""
+    items = [
+        (
+            data.absolute(r["path"]),
+            r["benchmark"],
+            str(rulesets.get((r["org"], r["system"], r["benchmark"])) or only),
+        )
+        for r in data.runs
+    ]
     curves = read_curves(items, jobs)
     data.curves = {r["path"]: curves[data.absolute(r["path"])] for r in data.runs}
     _add_energy(data)

@@ -44,30 +44,65 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
-def _point(record: Record, start_ms: float | None) -> EvalPoint:
-    value, epoch = record.value, _number(record.epoch_num())
+# How the RCP rules count convergence (scoring data ``converged_at``) -> the metadata
+# field that places each evaluation on the x axis, and its unit.
+X_FIELDS = {
+    "epoch_num": ("epoch_num", "epochs"),
+    "train_samples": ("epoch_num", "samples"),
+    "samples_count": ("samples_count", "samples"),
+    "step_num": ("step_num", "steps"),
+}
+
+
+def x_axis(scoring: Any, benchmark: str) -> tuple[str, str]:
+    """(metadata field, unit) that place a benchmark's evaluations."""
+    converged_at = getattr(scoring, "converged_at", "epoch_num")
+    field, unit = X_FIELDS.get(converged_at, ("epoch_num", "epochs"))
+    return field, "samples" if benchmark == "bert" else unit
+
+
+def _point(record: Record, start_ms: float | None, field: str) -> EvalPoint:
+    value = record.value
+    metadata = record.metadata if isinstance(record.metadata, dict) else {}
+    epoch = _number(metadata.get(field))
     if isinstance(value, dict) and "value" in value and "epoch" in value:  # v0.5 style
         value, epoch = value["value"], _number(value["epoch"])
+    metric = metadata.get("metric")
+    if metric is not None and not isinstance(value, dict | list):  # one record per metric
+        value = {str(metric): value}
     minutes = None
     if start_ms is not None:
         minutes = (float(record.timestamp_ms) - start_ms) / MS_PER_MINUTE
     return EvalPoint(record.line, epoch, minutes, value)
 
 
-def read_curve(path: str, benchmark: str) -> RunCurve:
-    """One log's evaluations before run_stop and its convergence point."""
-    from ..results.runs import epochs_to_converge
+def _bench_scoring(ruleset: str, benchmark: str) -> Any:
+    try:
+        from ..results.scoring import scoring_for
 
+        return scoring_for(ruleset).benchmarks.get(benchmark)
+    except Exception:  # no scoring data for the round: epochs, no convergence point
+        return None
+
+
+def read_curve(path: str, benchmark: str, ruleset: str = "") -> RunCurve:
+    """One log's evaluations before run_stop and its convergence point."""
+    from ..results.runs import QUALITY_KEYS, epochs_to_converge
+
+    scoring = _bench_scoring(ruleset, benchmark)
+    field, _ = x_axis(scoring, benchmark)
     records = parse_file(path).records
     start = next((r for r in records if r.key == "run_start"), None)
     stop_at = next((i for i, r in enumerate(records) if r.key == "run_stop"), len(records))
     before = records[:stop_at]
     start_ms = None if start is None else float(start.timestamp_ms)
-    points = tuple(_point(r, start_ms) for r in before if r.key == "eval_accuracy")
+    points = tuple(_point(r, start_ms, field) for r in before if r.key in QUALITY_KEYS)
     batch = next((_number(r.value) for r in records if r.key == "global_batch_size"), None)
     stop = records[stop_at] if stop_at < len(records) else None
     status = stop.metadata.get("status") if stop and isinstance(stop.metadata, dict) else None
-    converged = epochs_to_converge(before, benchmark) if status == "success" else None
+    converged = None
+    if status == "success" and scoring is not None:
+        converged = epochs_to_converge(before, scoring)
     return RunCurve(
         path=path,
         points=points,
@@ -79,12 +114,14 @@ def read_curve(path: str, benchmark: str) -> RunCurve:
     )
 
 
-def _read_many(items: Sequence[tuple[str, str]]) -> list[RunCurve]:
-    return [read_curve(path, bench) for path, bench in items]
+def _read_many(items: Sequence[tuple[str, str, str]]) -> list[RunCurve]:
+    return [read_curve(path, bench, ruleset) for path, bench, ruleset in items]
 
 
-def read_curves(items: Sequence[tuple[str, str]], jobs: int | None = None) -> dict[str, RunCurve]:
-    """(path, benchmark) pairs -> curves by path; in ``jobs`` worker processes."""
+def read_curves(
+    items: Sequence[tuple[str, str, str]], jobs: int | None = None
+) -> dict[str, RunCurve]:
+    """(path, benchmark, ruleset) -> curves by path; in ``jobs`` worker processes."""
     workers = max(1, min(jobs or os.cpu_count() or 1, len(items) // 16 or 1))
     if workers == 1:
         return {c.path: c for c in _read_many(items)}

@@ -314,17 +314,23 @@ def _message(
 
 
 def reference_at(
-    ruleset_folder: str, benchmark: str, trim: int, batch_size: float, runs: int
+    ruleset_folder: str,
+    benchmark: str,
+    trim: int,
+    batch_size: float,
+    required: int,
+    method: str = "trimmed",
 ) -> Reference | None:
     """The reference a closed result at ``batch_size`` is held to, as ``check_rcp``
     chooses it (exact, interpolated, or the smallest); None when there is none (no
-    reference data, or a batch size above every reference)."""
-    points = references(ruleset_folder, benchmark, trim)
+    reference data, or a batch size above every reference). ``required``: the round's
+    run count, as for ``check_rcp``."""
+    points = references(ruleset_folder, benchmark, trim, required, method)
     exact = next((p for p in points if p.batch_size == batch_size), None)
     lower = [p for p in points if p.batch_size < batch_size]
     higher = [p for p in points if p.batch_size > batch_size]
     if exact is not None:
         return exact
     if lower and higher:
-        return _interpolate(batch_size, lower[-1], higher[0], runs)
+        return _interpolate(batch_size, lower[-1], higher[0], required)
     return higher[0] if higher else None

@@ -1,0 +1,100 @@
+"""Wall time of `mllog-check report` vs `mllog-check audit` on the same round, and how
+fast the page opens in headless Chromium.
+
+    python benchmarks/report_bench.py [--corpus ../shared/corpus] [--round v1.0] [--repeat 3]
+
+Runs both commands as a user does (a fresh process each, the same --jobs), interleaved
+``--repeat`` times, and prints the medians and their ratio (the goal: report <= 2 x
+audit; the report audits the round, then reads every log's evaluations again for the
+convergence curves and renders the page). Then opens the report in headless Chromium
+(Debian's /usr/bin/chromium through playwright, when both are installed) and prints the
+time until the page's script has run and every chart is in the DOM, and until the
+first screenshot (a full render), measured, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
+    return elapsed
+
+
+def _browser(page: Path) -> None:
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("browser: playwright not installed, page load not measured")
+        return
+    if not os.path.exists(executable):
+        print("browser: Chromium not installed, page load not measured")
+        return
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": 1280, "height": 900})
+        start = time.perf_counter()
+        tab.goto(page.resolve().as_uri(), wait_until="load")
+        tab.wait_for_selector("html[data-ready='1']")
+        ready = time.perf_counter() - start
+        charts = tab.evaluate("document.querySelectorAll('figure.chart').length")
+        points = tab.evaluate("document.querySelectorAll('svg .pt').length")
+        tab.screenshot()
+        painted = time.perf_counter() - start
+        tab.mouse.wheel(0, 20000)  # scrolling down a long page stays responsive
+        tab.screenshot()
+        scrolled = time.perf_counter() - start - painted
+        browser.close()
+    size = page.stat().st_size / 1e6
+    print(
+        f"browser: {size:.1f} MB page, {charts} charts, {points} points: script done in "
+        f"{ready:.2f} s, first screenshot at {painted:.2f} s, scrolled and painted again in "
+        f"{scrolled:.2f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = Path(os.environ.get("MLLOG_CORPUS", ROOT.parent / "shared" / "corpus"))
+    parser.add_argument("--corpus", type=Path, default=default)
+    parser.add_argument("--round", default="v1.0")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    round_dir = args.corpus / args.round
+    if not round_dir.is_dir():
+        sys.exit(f"no corpus round at {round_dir}")
+    exe = shutil.which("mllog-check") or sys.exit("mllog-check is not installed")
+    jobs = ["--jobs", str(args.jobs)]
+    audits, reports = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "report.html"
+        for _ in range(args.repeat):
+            audits.append(_timed([exe, "audit", str(round_dir), "--out", f"{tmp}/a", *jobs]))
+            reports.append(_timed([exe, "report", str(round_dir), "--out", str(page), *jobs]))
+        audit, report = statistics.median(audits), statistics.median(reports)
+        print(f"round {args.round}, --jobs {args.jobs}, median of {args.repeat} interleaved runs")
+        print(f"audit:  {audit:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in audits)})")
+        print(f"report: {report:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in reports)})")
+        print(f"ratio report/audit: {report / audit:.2f} (goal <= 2)")
+        _browser(page)
+
+
+if __name__ == "__main__":
+    main()
