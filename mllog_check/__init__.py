@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .parsing import parse_bytes, parse_file, parse_paths, parse_text
+from .parsing import (
+    RecordStream,
+    iter_records,
+    parse_bytes,
+    parse_file,
+    parse_paths,
+    parse_text,
+    stream_paths,
+)
 from .problems import Problem, Severity
 from .records import Generation, ParseResult, Record
 
@@ -22,12 +30,15 @@ __all__ = [
     "ParseResult",
     "Problem",
     "Record",
+    "RecordStream",
     "Severity",
+    "iter_records",
     "parse_bytes",
     "parse_file",
     "parse_paths",
     "parse_text",
     "records_frame",
+    "stream_paths",
 ]
 
 

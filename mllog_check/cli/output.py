@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from typing import TextIO
 
 import orjson
 
 from ..problems import Problem
-from ..records import ParseResult, Record
+from ..records import Record
 
 _DUMP_OPTS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
@@ -20,8 +21,8 @@ def _json(value: object) -> str:
         return orjson.dumps(str(value)).decode()
 
 
-def write_records(results: list[ParseResult], fmt: str, out: TextIO) -> None:
-    records = [r for result in results for r in result.records]
+def write_records(records: Iterable[Record], fmt: str, out: TextIO) -> None:
+    """Write records as they come (a stream: nothing is held)."""
     if fmt == "jsonl":
         for rec in records:
             out.write(_json(rec.to_dict()))
@@ -38,24 +39,22 @@ def write_records(results: list[ParseResult], fmt: str, out: TextIO) -> None:
         _write_table(records, out)
 
 
-def _write_table(records: list[Record], out: TextIO) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("line:col", "time_ms", "key", "value", box=None, header_style="bold")
+def _write_table(records: Iterable[Record], out: TextIO) -> None:
+    """Fixed-width rows under each file's name, written as they come."""
     current = None
-    console = Console(file=out, width=200 if not out.isatty() else None)
     for rec in records:
         if rec.path != current:
             if current is not None:
-                console.print(table)
-                table = Table("line:col", "time_ms", "key", "value", box=None)
+                out.write("\n")
             current = rec.path
-            console.print(f"[bold]{rec.path}[/bold]")
-        value = _json(rec.value)
-        table.add_row(f"{rec.line}:{rec.column}", str(rec.timestamp_ms), rec.key, value[:80])
-    if current is not None:
-        console.print(table)
+            out.write(f"{rec.path}\n")
+            out.write(_row("line:col", "time_ms", "key", "value"))
+        value = _json(rec.value)[:80]
+        out.write(_row(f"{rec.line}:{rec.column}", str(rec.timestamp_ms), rec.key, value))
+
+
+def _row(location: str, time_ms: str, key: str, value: str) -> str:
+    return f"{location:<10} {time_ms:<17} {key:<40} {value}".rstrip() + "\n"
 
 
 def write_problems_text(problems: list[Problem], out: TextIO) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import TextIO
 
 import click
 
-from ..parsing import parse_paths
-from ..records import ParseResult
+from ..parsing import stream_paths
+from ..records import ParseResult, Record
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 from .output import write_problems_text, write_records
 
@@ -31,9 +32,21 @@ def parse(paths: tuple[str, ...], fmt: str, quiet: bool) -> None:
     Exit 0 when every marker line parsed, 1 when some failed, 2 when an input
     could not be read.
     """
-    results = list(parse_paths(list(paths)))
-    if not quiet:
-        write_records(results, fmt, sys.stdout)
+    results: list[ParseResult] = []  # problems and counts only: records are streamed
+
+    def records() -> Iterator[Record]:
+        for item in stream_paths(list(paths)):
+            if isinstance(item, ParseResult):
+                results.append(item)
+                continue
+            yield from item
+            results.append(item.result)
+
+    if quiet:
+        for _ in records():
+            pass
+    else:
+        write_records(records(), fmt, sys.stdout)
     sys.exit(exit_code(results, sys.stderr))
 
 

@@ -7,11 +7,20 @@ from collections.abc import Iterator
 
 from ..inputs import InputError, ReadState, Source, expand, open_binary, read_chunks
 from ..problems import Problem, Severity
-from ..records import ParseResult
+from ..records import ParseResult, Record
 from . import syntax_rules as rules
-from .scanner import scan_chunks
+from .scanner import Scanner, scan_chunks, stream_chunks
 
-__all__ = ["parse_bytes", "parse_file", "parse_paths", "parse_source", "parse_text"]
+__all__ = [
+    "RecordStream",
+    "iter_records",
+    "parse_bytes",
+    "parse_file",
+    "parse_paths",
+    "parse_source",
+    "parse_text",
+    "stream_paths",
+]
 
 
 def parse_source(source: Source, fast: bool = True) -> ParseResult:
@@ -61,6 +70,62 @@ def parse_paths(paths: list[str]) -> Iterator[ParseResult]:
         yield result
     for source in sources:
         yield parse_source(source)
+
+
+class RecordStream:
+    """One input's records as they are read, never all held: memory stays bounded
+    whatever the file's size.
+
+    Iterate once; afterwards ``result`` holds what ``parse_source`` gives except the
+    records (problems, marker and line counts, input error) and ``count`` how many
+    records were yielded (``count + result.line_error_count == result.marker_lines``).
+    """
+
+    def __init__(self, source: Source, fast: bool = True) -> None:
+        self.source = source
+        self.fast = fast
+        self.result = ParseResult(path=source.display)
+        self.count = 0
+        self._started = False
+
+    def __iter__(self) -> Iterator[Record]:
+        if self._started:
+            raise RuntimeError("a RecordStream is read once")
+        self._started = True
+        try:
+            stream = open_binary(self.source)
+        except InputError as err:
+            self.result.input_error = True
+            self.result.problems.append(_input_problem(self.source.display, str(err)))
+            return
+        state = ReadState()
+        scanner = Scanner(self.source.display, self.fast)
+        self.result = scanner.result
+        for record in stream_chunks(read_chunks(stream, state), scanner):
+            self.count += 1
+            yield record
+        _finish(self.result, state)
+
+
+def iter_records(path: str | object, fast: bool = True) -> RecordStream:
+    """Records of a log file (plain or gzip) or '-' (stdin), as they are read."""
+    from pathlib import Path
+
+    text = str(path)
+    source = Source("<stdin>", None) if text == "-" else Source(text, Path(text))
+    return RecordStream(source, fast)
+
+
+def stream_paths(paths: list[str]) -> Iterator[RecordStream | ParseResult]:
+    """parse_paths, streaming: a ParseResult for a path that could not be expanded,
+    a RecordStream (to iterate) for each input found."""
+    sources, problems = expand(paths)
+    for problem in problems:
+        result = ParseResult(path=problem.path, input_error=problem.is_error)
+        result.problems.append(problem)
+        yield result
+    for source in sources:
+        yield RecordStream(source)
 
 
 def _input_problem(path: str, message: str) -> Problem:

@@ -10,7 +10,7 @@ grammar (grammars/mllog.lark) and Python's json, which explain what is wrong.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import compress, count, repeat
 from operator import itemgetter
 from typing import Any
@@ -285,11 +285,30 @@ class Scanner:
 
 
 def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseResult:
-    """Parse a stream given as byte chunks; memory is bounded by the chunk and longest line.
+    """Parse a stream given as byte chunks into one ParseResult holding every record.
 
     ``fast=False``: grammar path only (slow; for equivalence tests).
     """
     scanner = Scanner(path, fast)
+    for _ in scan_blocks(scanner, chunks):
+        pass
+    return scanner.result
+
+
+def stream_chunks(chunks: Iterable[bytes], scanner: Scanner) -> Iterator[Record]:
+    """Records as each block of the stream is scanned, not kept: memory is bounded by
+    the chunk and the longest line, whatever the input's size. Problems and counts
+    are in ``scanner.result`` (with no records) once the iterator is exhausted."""
+    records = scanner.result.records  # the scanner appends here; emptied per block
+    for _ in scan_blocks(scanner, chunks):
+        if records:
+            batch = records[:]
+            records.clear()
+            yield from batch
+
+
+def scan_blocks(scanner: Scanner, chunks: Iterable[bytes]) -> Iterator[None]:
+    """Feed whole lines of the chunks to the scanner, one step per block of lines."""
     result = scanner.result
     line_no = 1  # number of the line that starts at the beginning of ``pending``
     pending: list[bytes] = []
@@ -309,6 +328,8 @@ def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseR
             block = chunk[: cut + 1]
         pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
         line_no = _scan_block(scanner, block, line_no)
+        result.lines, result.bytes_read = line_no - 1, total
+        yield
     tail = b"".join(pending)
     lines = line_no - 1
     if tail:
@@ -316,7 +337,7 @@ def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseR
         lines += 1
     result.lines = lines
     result.bytes_read = total
-    return result
+    yield
 
 
 def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
