@@ -80,12 +80,16 @@ def test_cloud_hourly_cost_per_run() -> None:
     assert report.perf_unit == "runs per $1k"
 
 
-def test_unpriced_system_is_an_error_not_a_zero() -> None:
+def test_unpriced_system_is_a_row_without_price_never_a_zero() -> None:
     tpu = FakeScore("Google", "tpu-v4-128-TF", "tpu-v4-128", "resnet", 10.0)
-    with pytest.raises(
-        CostError, match=r"no price for system\(s\) tpu-v4-128-TF \(tpu-v4-128, resnet\)"
-    ):
-        compare([POD, tpu], sample())
+    report = compare([POD, tpu], sample())
+    row = next(r for r in report.rows if r.org == "Google")
+    assert row.price is None and row.perf_per_dollar is None and row.total_per_run is None
+    notes = [f for f in report.footnotes if f.startswith("no price for")]
+    assert notes == ["no price for tpu-v4-128-TF (tpu-v4-128, resnet): listed without cost; add "
+                     "them (or aliases) to a price catalog"]  # fmt: skip
+    header, body = output.table_cells(report)
+    assert "no price" in next(cells for cells in body if "tpu-v4-128-TF" in cells)
 
 
 def test_ambiguous_price_match_is_an_error(tmp_path: Path) -> None:
@@ -98,35 +102,54 @@ def test_ambiguous_price_match_is_an_error(tmp_path: Path) -> None:
         compare([POD], load_catalogs([PRICES / "sample.csv", extra]))
 
 
-def test_mixed_division_refused_then_footnoted() -> None:
+def test_mixed_division_grouped_refused_only_when_asked_then_footnoted() -> None:
     pod_open = replace(POD, system="ipu-pod16-POPART-open", division="open")
+    # Without a baseline: two groups, no ratio across them, no refusal.
+    grouped = compare([pod_open, DGX], sample())
+    assert {(r.division, r.ratio_to_baseline) for r in grouped.rows} == {
+        ("open", None),
+        ("closed", None),
+    }
+    # The baseline asked for lies in another division: refused without --allow-mixed.
     with pytest.raises(CostError, match="different divisions: closed, open"):
-        compare([pod_open, DGX], sample())
+        compare([pod_open, DGX], sample(), baseline="DGX A100 640GB")
     report = compare([pod_open, DGX], sample(), baseline="DGX A100 640GB", allow_mixed=True)
-    assert any("mixed divisions" in f for f in report.footnotes)
+    assert any("mixed divisions (closed, open)" in f for f in report.footnotes)
     assert "--allow-mixed" in output.full_note(report)
 
 
-def test_mixed_rounds_refused_and_close_is_closed() -> None:
+def test_mixed_rounds_grouped_and_close_is_closed() -> None:
+    old = replace(POD, ruleset="0.7.0")
+    report = compare([old, DGX, replace(DGX, ruleset="0.7.0")], sample(), baseline="DGX A100 640GB")
+    # Each round has its own baseline; ratios stay within a round.
+    bases = {r.ruleset: r.system for r in report.rows if r.is_baseline}
+    assert bases == {"0.7.0": DGX.system, "1.0.0": DGX.system}
+    pod = next(r for r in report.rows if r.org == "Graphcore")
+    assert pod.ruleset == "0.7.0" and pod.ratio_to_baseline == pytest.approx(
+        20.0 * 300000 / (30.0 * 149995)
+    )
     with pytest.raises(CostError, match=r"different rounds \(rulesets\): 0\.7\.0, 1\.0\.0"):
-        compare([replace(POD, ruleset="0.7.0"), DGX], sample())
+        compare([old, DGX], sample(), baseline="DGX A100 640GB")
     # v1.0 PCL writes "close": the same division as "Closed".
     report = compare([replace(POD, division="close"), replace(DGX, division="Closed")], sample())
     assert {r.division for r in report.rows} == {"closed"}
 
 
-def test_mixed_currency_and_price_class_refused(tmp_path: Path) -> None:
+def test_mixed_currency_and_price_class_get_no_ratio(tmp_path: Path) -> None:
     eur = tmp_path / "eur.csv"
     eur.write_text(
         "system,aliases,price,currency,kind,includes,source,date\n"
         "IPU-POD16,ipu-pod16-*,140000,EUR,list,host,src,2021-07-01\n"
     )
     dgx_only = [e for e in sample() if e.system.startswith("DGX")]
-    with pytest.raises(CostError, match="several currencies"):
-        compare([POD, DGX], [*load_catalog(eur), *dgx_only])
+    report = compare([POD, DGX], [*load_catalog(eur), *dgx_only], baseline="DGX A100 640GB")
+    pod = next(r for r in report.rows if r.org == "Graphcore")
+    assert pod.ratio_to_baseline is None and pod.perf_per_dollar is not None
+    assert any("currency differs" in f for f in report.footnotes)
     hourly_pod = [e for e in load_catalog(PRICES / "cloud.yaml") if e.system == "IPU-POD16"]
-    with pytest.raises(CostError, match="cloud-hourly prices cannot be compared"):
-        compare([POD, DGX], [*hourly_pod, *dgx_only])
+    report = compare([POD, DGX], [*hourly_pod, *dgx_only], baseline="DGX A100 640GB")
+    pod = next(r for r in report.rows if r.org == "Graphcore")
+    assert pod.ratio_to_baseline is None and pod.cost_per_run == pytest.approx(15.0)
 
 
 def test_invalid_result_gets_no_perf_and_a_footnote() -> None:

@@ -9,7 +9,7 @@ from typing import TextIO
 import click
 import orjson
 
-from ..cost import CostError, CostReport, PriceCatalogError, cost_report, output
+from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 
@@ -31,7 +31,39 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
     default="table",
     show_default=True,
 )
+@click.option("--division", "divisions", multiple=True, help="Only this division (repeatable).")
 @click.option("--plot", "plot_path", help="Also draw a bar chart to FILE.png or FILE.svg.")
+@click.option(
+    "--scale-plot",
+    "scale_plot",
+    help="Also plot cost per run against system scale (accelerators), one benchmark, to FILE.",
+)
+@click.option(
+    "--life-years",
+    type=click.FloatRange(min=0, min_open=True),
+    default=4.0,
+    show_default=True,
+    help="Purchase prices: years over which the system is amortized.",
+)
+@click.option(
+    "--utilization",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=0.8,
+    show_default=True,
+    help="Purchase prices: share of its life the system spends training.",
+)
+@click.option(
+    "--kwh-price",
+    type=click.FloatRange(min=0),
+    help="Electricity price per kWh (currency of the prices); else the catalog's kwh_price.",
+)
+@click.option(
+    "--pue",
+    type=click.FloatRange(min=1.0),
+    default=1.0,
+    show_default=True,
+    help="Power usage effectiveness: facility energy / measured IT energy.",
+)
 @click.option(
     "--allow-mixed", is_flag=True, help="Compare different divisions or rounds (footnoted)."
 )
@@ -47,25 +79,46 @@ def cost(
     baseline: str | None,
     benchmarks: tuple[str, ...],
     fmt: str,
+    divisions: tuple[str, ...],
     plot_path: str | None,
+    scale_plot: str | None,
+    life_years: float,
+    utilization: float,
+    kwh_price: float | None,
+    pue: float,
     allow_mixed: bool,
     ruleset: str,
 ) -> None:
     """Perf per dollar, ratio to a baseline, break-even price and cost per run.
 
     Scores are computed from the logs under PATH...; prices come from --prices
-    catalogs (docs/cost.md). Perf/$ is not an official MLPerf metric. Exit 0 when
-    every row has a perf/$, 1 when some result is not valid, 2 for a bad catalog,
-    an unpriced system or a refused comparison (mixed divisions or rounds).
+    catalogs (docs/cost.md). Rows are grouped by round, division and benchmark;
+    ratios only within a group. Cost per run: hardware time (hourly price × instances
+    × hours, or the purchase price amortized) plus electricity where power logs give
+    the energy. Perf/$ is not an official MLPerf metric. Exit 0 when every row has a
+    perf/$, 1 when some result is not valid or not priced, 2 for a bad catalog or a
+    refused comparison (a --baseline in another division or round without --allow-mixed).
     """
+    assumed = Assumptions(life_years, utilization, kwh_price, pue)
     try:
         report = cost_report(
-            list(paths), price_files, baseline, benchmarks, allow_mixed, ruleset=ruleset
+            list(paths),
+            price_files,
+            baseline,
+            benchmarks,
+            allow_mixed,
+            ruleset=ruleset,
+            divisions=divisions,
+            assumptions=assumed,
         )
         if plot_path:
             from ..cost.plot import render
 
             render(report, plot_path)
+        if scale_plot:
+            from ..cost.plot import render_scale
+
+            render_scale(report, scale_plot)
     except (CostError, PriceCatalogError) as exc:
         click.echo(f"mllog-check cost: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
@@ -96,4 +149,14 @@ def _write_table(report: CostReport, out: TextIO) -> None:
     out.write("\nPrices:\n")
     for line in output.sources(report):
         out.write(f"  {line}\n")
-    out.write(f"\n{output.full_note(report)}\n")
+    if any(r.total_per_run is not None for r in report.rows):
+        out.write("\nCost per run assumes:\n")
+        for line in report.assumptions.lines():
+            out.write(f"  {line}\n")
+        unknown = [r for r in report.rows if r.total_per_run is not None and r.energy_kwh is None]
+        if unknown:
+            out.write(f"  {len(unknown)} result(s) without power logs: energy not in the total\n")
+        for r in report.rows:
+            if r.total_per_run is not None and r.energy_kwh is not None:
+                out.write(f"  {r.system} {r.benchmark}: {r.energy_note}\n")
+    out.write(f"\n{output.full_note(report, assumptions=False)}\n")

@@ -12,11 +12,13 @@ from typing import Any
 from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
 from .output import to_frame, to_json
 from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs
+from .runcost import Assumptions
 
 INPUT_ERROR = "MLS010"  # the parser's "input could not be read" code (catalog.py)
 
 __all__ = [
     "NOTE",
+    "Assumptions",
     "CostError",
     "CostReport",
     "CostRow",
@@ -52,6 +54,8 @@ def cost_report(
     benchmarks: Sequence[str] = (),
     allow_mixed: bool = False,
     ruleset: str = "auto",
+    divisions: Sequence[str] = (),
+    assumptions: Assumptions | None = None,
 ) -> CostReport:
     """Scores from the logs + prices from the catalogs → the comparison."""
     prices = load_catalogs(list(price_files))
@@ -60,4 +64,15 @@ def cost_report(
     unread = [p for p in scored.problems if p.rule == INPUT_ERROR]
     if unread:
         raise CostError("; ".join(f"{p.location()}: {p.message}" for p in sorted(unread)))
-    return compare(scored.scores, prices, baseline, benchmarks, allow_mixed)
+    picked = all(_inside_results(p) for p in paths)
+    return compare(
+        scored.scores, prices, baseline, benchmarks, allow_mixed, divisions, assumptions, picked
+    )
+
+
+def _inside_results(path: str) -> bool:
+    """A system or benchmark folder (or a result file): results were picked one by one."""
+    from pathlib import Path
+
+    parts = Path(path).resolve().parts
+    return "results" in parts[:-1]

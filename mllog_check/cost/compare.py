@@ -3,12 +3,18 @@
 Formulas (docs/cost.md):
 - perf/$ = 1 / (minutes × price); shown as training runs per day per $1M of
   purchase price (``PERF_SCALE / (minutes × price)``), or, for ``cloud-hourly``
-  prices, runs per $1,000 of rental (``1000 / cost_per_run``).
-- ratio_to_baseline = perf/$ of the row / perf/$ of the baseline, same benchmark
-  (= minutes_base × price_base / (minutes_row × price_row)).
+  prices, runs per $1,000 of rental (``1000 / hardware cost per run``).
+- ratio_to_baseline = perf/$ of the row / perf/$ of the baseline, same group (round,
+  division, benchmark) (= minutes_base × price_base / (minutes_row × price_row)).
 - break_even_price = the baseline price at which the ratio would be 1
   (= minutes_row × price_row / minutes_base): below it the baseline wins.
-- cost_per_run (cloud-hourly only) = hourly price × minutes / 60.
+- cost per run (runcost.py): hardware (hourly price × instances × hours, or the
+  purchase price amortized over a life and a utilization) plus electricity where the
+  energy is known (power logs) and a price per kWh is given.
+
+Rows are grouped by round, division and benchmark: ratios only within a group, the
+baseline found per group. A ratio across divisions or rounds is made only when the user
+asked for it (``--baseline`` in another group) and allowed it (``--allow-mixed``).
 
 Perf/$ is not an official MLPerf metric (MLCommons policy on derived metrics);
 every output carries NOTE and the footnotes this module collects.
@@ -21,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .prices import PriceEntry
+from .runcost import Assumptions, RunCost, run_cost
 
 NOTE = (
     "Performance per dollar is not an official MLPerf metric: it is derived from "
@@ -33,7 +40,10 @@ HOURLY_PERF_UNIT = "runs per $1k"
 
 
 class ScoreLike(Protocol):
-    """What the cost stage needs from ``mllog_check.results.Score``."""
+    """What the cost stage needs from ``mllog_check.results.Score``.
+
+    Optional fields read with getattr: ``rcp_verdict``, ``energy_j``, ``nodes``.
+    """
 
     @property
     def org(self) -> str: ...
@@ -60,7 +70,7 @@ class ScoreLike(Protocol):
 
 
 class CostError(ValueError):
-    """A comparison that must not be made (unpriced system, mixed divisions, ...): exit 2."""
+    """A comparison that must not be made (a refused mix, a bad baseline): exit 2."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +84,7 @@ class CostRow:
     availability: str
     accelerators: int | None
     minutes: float | None
-    price: float
+    price: float | None  # None: no catalog entry names this system
     currency: str
     price_kind: str
     price_system: str
@@ -84,8 +94,16 @@ class CostRow:
     perf_per_dollar: float | None
     ratio_to_baseline: float | None
     break_even_price: float | None
-    cost_per_run: float | None
+    cost_per_run: float | None  # hardware cost of one run (hourly or amortized purchase)
     is_baseline: bool
+    instances: int = 1
+    instances_from: str = ""
+    energy_kwh: float | None = None  # per run, at the wall (× PUE)
+    energy_cost: float | None = None
+    energy_note: str = ""
+    total_per_run: float | None = None
+    cost_basis: str = ""  # the hardware cost's arithmetic, as printed beside it
+    hardware_cost: float | None = None  # per run, hourly or amortized purchase
 
 
 @dataclass
@@ -94,26 +112,32 @@ class CostReport:
     note: str = NOTE
     footnotes: list[str] = field(default_factory=list)
     baseline: str | None = None
+    assumptions: Assumptions = field(default_factory=Assumptions)
 
     @property
     def perf_unit(self) -> str:
-        hourly = any(r.price_kind == "cloud-hourly" for r in self.rows)
-        return HOURLY_PERF_UNIT if hourly else PERF_UNIT
+        kinds = {r.price_kind == "cloud-hourly" for r in self.rows if r.price is not None}
+        if kinds == {True}:
+            return HOURLY_PERF_UNIT
+        if kinds == {True, False}:
+            return f"{PERF_UNIT} (purchase), {HOURLY_PERF_UNIT} (cloud-hourly)"
+        return PERF_UNIT
 
 
-def find_price(score: ScoreLike, prices: Sequence[PriceEntry]) -> PriceEntry:
-    """The one catalog entry naming this score's folder or system_name; else CostError."""
+def find_price(score: ScoreLike, prices: Sequence[PriceEntry]) -> PriceEntry | None:
+    """The one catalog entry naming this score's folder or system_name; None if none.
+
+    Several matching entries is an error (CostError): picking one would be a guess.
+    """
     found = [p for p in prices if _names(score, p)]
-    if not found:
-        raise CostError(
-            f"no price for system {score.system!r} (system_name {score.system_name!r}, "
-            f"{score.org}, {score.benchmark}): add it (or an alias) to a price catalog, "
-            "or leave its logs out"
-        )
     if len(found) > 1:
         where = ", ".join(f"{p.system!r} at {p.where()}" for p in found)
         raise CostError(f"system {score.system!r} matches several prices: {where}")
-    return found[0]
+    return found[0] if found else None
+
+
+def group_key(score: ScoreLike) -> tuple[str, str, str]:
+    return (score.ruleset, _division(score.division), score.benchmark)
 
 
 def compare(
@@ -122,23 +146,211 @@ def compare(
     baseline: str | None = None,
     benchmarks: Sequence[str] = (),
     allow_mixed: bool = False,
+    divisions: Sequence[str] = (),
+    assumptions: Assumptions | None = None,
+    picked: bool = True,
 ) -> CostReport:
-    """Price every score, check the comparison is fair, and compute the columns."""
+    """Price every score, group like with like, and compute the columns.
+
+    ``picked``: the user chose these results one by one (system or benchmark folders,
+    or scores handed in), so a ``baseline`` found only in another division or round is
+    a comparison they asked for: refused without ``allow_mixed``. Over whole org or
+    round folders such a group simply gets no ratio (a footnote says why).
+    """
+    assumed = assumptions or Assumptions()
     wanted = {b.lower() for b in benchmarks}
-    chosen = [s for s in scores if not wanted or s.benchmark.lower() in wanted]
+    in_division = {_division(d) for d in divisions}
+    chosen = [
+        s
+        for s in scores
+        if (not wanted or s.benchmark.lower() in wanted)
+        and (not in_division or _division(s.division) in in_division)
+    ]
     if not chosen:
-        raise CostError("no scores to compare (check the paths and --benchmark)")
-    # Fairness first: a refused comparison is refused whatever the catalog says.
-    footnotes = _check_mix(chosen, allow_mixed)
-    priced = _price_all(chosen, prices)
-    _check_prices([p for _, p in priced])
+        raise CostError("no scores to compare (check the paths, --benchmark and --division)")
+    footnotes: list[str] = []
+    priced = _price_all(chosen, prices, footnotes)
+    groups: dict[tuple[str, str, str], list[tuple[ScoreLike, PriceEntry | None]]] = {}
+    for score, price in priced:
+        groups.setdefault(group_key(score), []).append((score, price))
+    bases = _baselines(groups, baseline, allow_mixed, footnotes, picked)
     rows: list[CostRow] = []
-    for bench in sorted({s.benchmark for s, _ in priced}):
-        group = [(s, p) for s, p in priced if s.benchmark == bench]
-        rows.extend(_benchmark_rows(group, baseline, footnotes))
-    if baseline is not None and not any(r.is_baseline for r in rows):
+    for key in sorted(groups):
+        rows.extend(_group_rows(groups[key], bases.get(key), assumed, footnotes))
+    if baseline is not None and not any(r.is_baseline for r in rows) and not bases:
         raise CostError(f"baseline {baseline!r} matches no priced result")
-    for score, _ in priced:
+    _disclose(chosen, footnotes)
+    return CostReport(rows=rows, footnotes=footnotes, baseline=baseline, assumptions=assumed)
+
+
+def _price_all(
+    scores: list[ScoreLike], prices: Sequence[PriceEntry], footnotes: list[str]
+) -> list[tuple[ScoreLike, PriceEntry | None]]:
+    """Price every score; unpriced ones stay as rows without a price (one footnote)."""
+    priced, missing, errors = [], [], []
+    for score in scores:
+        try:
+            price = find_price(score, prices)
+        except CostError as err:
+            errors.append(str(err))
+            continue
+        priced.append((score, price))
+        if price is None:
+            missing.append(f"{score.system} ({score.system_name or '?'}, {score.benchmark})")
+    if errors:  # every ambiguous match at once
+        raise CostError("; ".join(errors))
+    if missing:
+        footnotes.append(
+            f"no price for {', '.join(sorted(set(missing)))}: listed without cost; add them "
+            "(or aliases) to a price catalog"
+        )
+    return priced
+
+
+def _names(score: ScoreLike, price: PriceEntry) -> bool:
+    if price.matches(score.system) or bool(score.system_name and price.matches(score.system_name)):
+        return True
+    # "9xBM.GPU.B200.8": nine instances of a priced shape (runcost.instances).
+    count, _, rest = score.system.partition("x")
+    return count.isdigit() and bool(rest) and price.matches(rest)
+
+
+def _division(value: str | None) -> str:
+    # v1.0 PCL writes "close"; capitalised "Closed" occurs (shared NOTES, system descriptions).
+    low = (value or "").strip().lower()
+    return "closed" if low in ("close", "closed") else low or "unknown"
+
+
+def _is_baseline(score: ScoreLike, price: PriceEntry | None, baseline: str | None) -> bool:
+    if baseline is None:
+        return False
+    wanted = baseline.casefold()
+    names = (score.system.casefold(), (score.system_name or "").casefold())
+    return wanted in names or (price is not None and price.matches(baseline))
+
+
+_Base = tuple[ScoreLike, PriceEntry, bool]  # the baseline, and whether it is another group's
+
+
+def _baselines(
+    groups: dict[tuple[str, str, str], list[tuple[ScoreLike, PriceEntry | None]]],
+    baseline: str | None,
+    allow_mixed: bool,
+    footnotes: list[str],
+    picked: bool = True,
+) -> dict[tuple[str, str, str], _Base]:
+    """The baseline result of each group: its own, else (asked for) another group's."""
+    if baseline is None:
+        return {}
+    own: dict[tuple[str, str, str], tuple[ScoreLike, PriceEntry]] = {}
+    for key, members in groups.items():
+        usable = [
+            (s, p)
+            for s, p in members
+            if p is not None and s.valid and s.minutes and _is_baseline(s, p, baseline)
+        ]
+        if usable:
+            own[key] = min(usable, key=lambda sp: (_cost(sp[0], sp[1]), sp[0].system))
+            if len(usable) > 1:
+                footnotes.append(
+                    f"{_label(key)}: several baseline results; the best perf/$ one "
+                    f"({own[key][0].system}) is used"
+                )
+    out: dict[tuple[str, str, str], _Base] = {k: (s, p, False) for k, (s, p) in own.items()}
+    refused: list[tuple[tuple[str, str, str], tuple[str, str, str]]] = []
+    for key in sorted(groups):
+        if key in own:
+            continue
+        others = sorted(k for k in own if k[2] == key[2])  # same benchmark, other group
+        if not others:
+            footnotes.append(f"{key[2]}: no valid baseline result in {key[1]}, {key[0]}; no ratio")
+            continue
+        if not allow_mixed and not picked:
+            footnotes.append(
+                f"{key[2]}: no baseline result in {key[1]}, {key[0]}; the baseline's result "
+                f"is in {_label(others[0])} (--allow-mixed compares with it); no ratio"
+            )
+            continue
+        if not allow_mixed:
+            refused.append((key, others[0]))
+            continue
+        out[key] = (*own[others[0]], True)
+        footnotes.append(
+            f"mixed {_differs(key, others[0], note=True)} compared at the user's request "
+            f"(--allow-mixed): {_label(key)} against the baseline of {_label(others[0])}"
+        )
+    if refused:
+        raise CostError(_refusal(refused))
+    return out
+
+
+def _differs(a: tuple[str, str, str], b: tuple[str, str, str], note: bool = False) -> str:
+    what = []
+    for label, i in (("divisions", 1), ("rounds (rulesets)", 0)):
+        if a[i] != b[i]:
+            listed = ", ".join(sorted({a[i], b[i]}))
+            what.append(f"{label} ({listed})" if note else f"{label}: {listed}")
+    return " and ".join(what)
+
+
+def _refusal(refused: list[tuple[tuple[str, str, str], tuple[str, str, str]]]) -> str:
+    pairs = "; ".join(
+        f"different {_differs(key, base)} ({_label(key)} against the baseline's {_label(base)})"
+        for key, base in refused
+    )
+    return (
+        f"refusing to compare results of {pairs}: MLPerf results of different divisions or "
+        "rounds are not comparable; --allow-mixed compares them anyway, with a footnote"
+    )
+
+
+def _label(key: tuple[str, str, str]) -> str:
+    ruleset, division, benchmark = key
+    return f"{benchmark} ({division}, {ruleset})"
+
+
+def _group_rows(
+    group: list[tuple[ScoreLike, PriceEntry | None]],
+    base: _Base | None,
+    assumed: Assumptions,
+    footnotes: list[str],
+) -> list[CostRow]:
+    ordered = sorted(group, key=lambda sp: (sp[0].org, sp[0].system, sp[0].division or ""))
+    rows = []
+    for score, price in ordered:
+        is_base = base is not None and not base[2] and score is base[0]
+        usable_base = base if base is not None and _comparable(price, base[1]) else None
+        if base is not None and price is not None and usable_base is None:
+            footnotes.append(
+                f"{score.system} {score.benchmark}: price kind or currency differs from the "
+                f"baseline's ({price.kind} {price.currency} vs {base[1].kind} "
+                f"{base[1].currency}); no ratio"
+            )
+        rows.append(_row(score, price, usable_base, is_base, assumed))
+    return rows
+
+
+def _comparable(price: PriceEntry | None, base: PriceEntry) -> bool:
+    return price is not None and price.hourly == base.hourly and price.currency == base.currency
+
+
+def _cost(score: ScoreLike, price: PriceEntry) -> float:
+    """minutes × price × instances: the quantity whose inverse is perf/$."""
+    assert score.minutes is not None
+    return score.minutes * price.price * _instances(score, price)[0]
+
+
+def _instances(score: ScoreLike, price: PriceEntry) -> tuple[int, str]:
+    from .runcost import instances
+
+    return instances(score, price)
+
+
+def _disclose(scores: list[ScoreLike], footnotes: list[str]) -> None:
+    statuses = sorted({s.availability or "unknown" for s in scores})
+    if len(statuses) > 1:
+        footnotes.append(f"mixed availability: {', '.join(statuses)}")
+    for score in scores:
         # v1.0 RCP checks are pass/fail (shared NOTES); anything but a pass is disclosed.
         verdict = str(getattr(score, "rcp_verdict", "") or "")
         if verdict and verdict.lower() != "pass":
@@ -148,118 +360,28 @@ def compare(
                 f"{score.system} {score.benchmark}: not a valid result "
                 f"({score.reason or 'no score'}); no perf/$ computed"
             )
-    return CostReport(rows=rows, footnotes=footnotes, baseline=baseline)
-
-
-def _price_all(
-    scores: list[ScoreLike], prices: Sequence[PriceEntry]
-) -> list[tuple[ScoreLike, PriceEntry]]:
-    """Price every score; name every unpriced system at once, not only the first."""
-    priced, missing = [], []
-    for score in scores:
-        if any(_names(score, p) for p in prices):
-            priced.append((score, find_price(score, prices)))
-        else:
-            missing.append(f"{score.system} ({score.system_name or '?'}, {score.benchmark})")
-    if missing:
-        raise CostError(
-            f"no price for system(s) {', '.join(sorted(set(missing)))}: add them (or aliases) "
-            "to a price catalog, or leave their logs out"
-        )
-    return priced
-
-
-def _names(score: ScoreLike, price: PriceEntry) -> bool:
-    return price.matches(score.system) or bool(
-        score.system_name and price.matches(score.system_name)
-    )
-
-
-def _check_prices(priced: list[PriceEntry]) -> None:
-    currencies = sorted({p.currency for p in priced})
-    if len(currencies) > 1:
-        raise CostError(f"prices in several currencies ({', '.join(currencies)}): not converted")
-    if len({p.hourly for p in priced}) > 1:
-        raise CostError("cloud-hourly prices cannot be compared with purchase prices")
-
-
-def _check_mix(scores: list[ScoreLike], allow_mixed: bool) -> list[str]:
-    notes: list[str] = []
-    for label, values in (
-        ("divisions", {_division(s.division) for s in scores}),
-        ("rounds (rulesets)", {s.ruleset for s in scores}),
-    ):
-        if len(values) <= 1:
-            continue
-        listed = ", ".join(sorted(values))
-        if not allow_mixed:
-            raise CostError(
-                f"refusing to compare results of different {label}: {listed} "
-                "(MLPerf results of different divisions or rounds are not comparable; "
-                "--allow-mixed compares them anyway, with a footnote)"
-            )
-        notes.append(f"mixed {label} ({listed}) compared at the user's request (--allow-mixed)")
-    statuses = sorted({s.availability or "unknown" for s in scores})
-    if len(statuses) > 1:
-        notes.append(f"mixed availability: {', '.join(statuses)}")
-    return notes
-
-
-def _division(value: str | None) -> str:
-    # v1.0 PCL writes "close"; capitalised "Closed" occurs (shared NOTES, system descriptions).
-    low = (value or "").strip().lower()
-    return "closed" if low in ("close", "closed") else low or "unknown"
-
-
-def _is_baseline(score: ScoreLike, price: PriceEntry, baseline: str | None) -> bool:
-    if baseline is None:
-        return False
-    wanted = baseline.casefold()
-    names = (score.system.casefold(), (score.system_name or "").casefold())
-    return wanted in names or price.matches(baseline)
-
-
-def _benchmark_rows(
-    group: list[tuple[ScoreLike, PriceEntry]], baseline: str | None, footnotes: list[str]
-) -> list[CostRow]:
-    usable = [(s, p) for s, p in group if s.valid and s.minutes is not None]
-    bases = [(s, p) for s, p in usable if _is_baseline(s, p, baseline)]
-    base = min(bases, key=lambda sp: (_cost(sp[0], sp[1]), sp[0].system)) if bases else None
-    if len(bases) > 1 and base is not None:
-        footnotes.append(
-            f"{base[0].benchmark}: several baseline results; the best perf/$ one "
-            f"({base[0].system}) is used"
-        )
-    if baseline is not None and base is None:
-        footnotes.append(f"{group[0][0].benchmark}: no valid baseline result; no ratio")
-    ordered = sorted(group, key=lambda sp: (sp[0].org, sp[0].system, sp[0].division))
-    return [_row(s, p, base, base is not None and s is base[0]) for s, p in ordered]
-
-
-def _cost(score: ScoreLike, price: PriceEntry) -> float:
-    """minutes × price: the quantity whose inverse is perf/$."""
-    assert score.minutes is not None
-    return score.minutes * price.price
 
 
 def _row(
     score: ScoreLike,
-    price: PriceEntry,
-    base: tuple[ScoreLike, PriceEntry] | None,
+    price: PriceEntry | None,
+    base: _Base | None,
     is_base: bool,
+    assumed: Assumptions,
 ) -> CostRow:
     ok = score.valid and score.minutes is not None
     minutes = score.minutes if ok else None
-    perf = ratio = breakeven = per_run = None
-    if minutes is not None and minutes > 0:
-        cost = minutes * price.price
+    perf = ratio = breakeven = None
+    runcost = RunCost()
+    if price is not None and minutes is not None and minutes > 0:
+        runcost = run_cost(score, price, minutes, assumed)
+        cost = _cost(score, price)
         if price.hourly:
-            per_run = price.price * minutes / 60.0
-            perf = 1000.0 / per_run
+            perf = 1000.0 / runcost.hardware if runcost.hardware else None
         else:
             perf = PERF_SCALE / cost
         if base is not None:
-            base_cost = _cost(*base)
+            base_cost = _cost(base[0], base[1])
             ratio = base_cost / cost
             breakeven = cost / base[0].minutes if base[0].minutes else None
     return CostRow(
@@ -272,16 +394,24 @@ def _row(
         availability=score.availability or "",
         accelerators=score.accelerators,
         minutes=minutes,
-        price=price.price,
-        currency=price.currency,
-        price_kind=price.kind,
-        price_system=price.system,
-        price_source=price.source,
-        price_date=price.date,
-        price_includes=price.includes,
+        price=None if price is None else price.price,
+        currency="" if price is None else price.currency,
+        price_kind="" if price is None else price.kind,
+        price_system="" if price is None else price.system,
+        price_source="" if price is None else price.source,
+        price_date="" if price is None else price.date,
+        price_includes="" if price is None else price.includes,
         perf_per_dollar=perf,
         ratio_to_baseline=ratio,
         break_even_price=breakeven,
-        cost_per_run=per_run,
+        cost_per_run=runcost.hardware if price is not None and price.hourly else None,
         is_baseline=is_base,
+        instances=runcost.instances,
+        instances_from=runcost.instances_from,
+        energy_kwh=runcost.energy_kwh,
+        energy_cost=runcost.energy_cost,
+        energy_note=runcost.energy_note,
+        total_per_run=runcost.total,
+        cost_basis=runcost.basis,
+        hardware_cost=runcost.hardware,
     )

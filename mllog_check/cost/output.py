@@ -31,12 +31,26 @@ JSON_FIELDS = (
     "break_even_price",
     "cost_per_run",
 )
-EXTRA_FIELDS = ("availability", "price_date")
+EXTRA_FIELDS = (
+    "availability",
+    "price_date",
+    "ruleset",
+    "instances",
+    "hours",
+    "hardware_cost",
+    "energy_kwh",
+    "energy_cost",
+    "total_per_run",
+    "cost_basis",
+    "energy_note",
+)
 
 
-def full_note(report: CostReport) -> str:
-    """The disclaimer, the unit of perf/$ and every footnote, as one text."""
+def full_note(report: CostReport, assumptions: bool = True) -> str:
+    """The disclaimer, the unit of perf/$, the cost assumptions and every footnote."""
     parts = [report.note, f"perf_per_dollar is in {report.perf_unit}."]
+    if assumptions and any(r.total_per_run is not None for r in report.rows):
+        parts.append("Cost per run assumes: " + "; ".join(report.assumptions.lines()) + ".")
     if report.baseline is not None:
         parts.append(
             f"ratio_to_baseline compares with {report.baseline!r} on the same benchmark; "
@@ -48,6 +62,7 @@ def full_note(report: CostReport) -> str:
 
 def row_dict(row: CostRow) -> dict[str, Any]:
     data = dataclasses.asdict(row)
+    data["hours"] = None if row.minutes is None else row.minutes / 60.0
     return {name: data[name] for name in JSON_FIELDS + EXTRA_FIELDS}
 
 
@@ -91,36 +106,65 @@ def number(value: float | int | None, digits: int = 2) -> str:
 
 
 def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
-    """Header and text cells for the human table."""
-    hourly = any(r.price_kind == "cloud-hourly" for r in report.rows)
+    """Header and text cells for the human table: one block of rows per group."""
+    mixed = len({(r.ruleset, r.division) for r in report.rows}) > 1
+    costed = any(r.total_per_run is not None for r in report.rows)
+    energy = any(r.energy_kwh is not None for r in report.rows)
     header = ["benchmark", "system", "org", "division", "availability", "accel", "minutes"]
+    if mixed:
+        header.insert(0, "round")
     header += ["price", "kind", f"perf/$ ({report.perf_unit})", "ratio", "break-even"]
-    if hourly:
-        header.append("cost/run")
+    if costed:
+        header += ["inst", "hardware/run", "basis"]
+    if energy:
+        header += ["kWh/run", "energy/run"]
+    if costed:
+        header.append("total/run")
     refs = {name: i for i, name in enumerate(_priced_systems(report), start=1)}
     body = []
     for r in report.rows:
         mark = " (baseline)" if r.is_baseline else ""
         cells = [r.benchmark, r.system + mark, r.org, r.division, r.availability or "-"]
-        price = f"{money(r.price, r.currency)} [{refs[r.price_system]}]"
+        if mixed:
+            cells.insert(0, r.ruleset)
+        price = (
+            "no price"
+            if r.price is None
+            else f"{money(r.price, r.currency)} [{refs[r.price_system]}]"
+        )
         cells += [number(r.accelerators), number(r.minutes), price]
-        cells += [r.price_kind, number(r.perf_per_dollar, 1), number(r.ratio_to_baseline)]
+        cells += [r.price_kind or "-", number(r.perf_per_dollar, 1), number(r.ratio_to_baseline)]
         cells.append(money(r.break_even_price, r.currency))
-        if hourly:
-            cells.append(money(r.cost_per_run, r.currency))
+        if costed:
+            cells.append(number(r.instances) if r.hardware_cost is not None else "-")
+            cells += [money(r.hardware_cost, r.currency), r.cost_basis or "-"]
+        if energy:
+            cells.append(number(r.energy_kwh, 2))
+            cells.append(_energy_cell(r))
+        if costed:
+            cells.append(money(r.total_per_run, r.currency))
         body.append(cells)
     return header, body
 
 
+def _energy_cell(row: CostRow) -> str:
+    if row.energy_cost is not None:
+        return money(row.energy_cost, row.currency)
+    if row.energy_kwh is not None and row.price_kind == "cloud-hourly":
+        return "in price"
+    return "-"
+
+
 def _priced_systems(report: CostReport) -> list[str]:
-    return sorted({r.price_system for r in report.rows})
+    return sorted({r.price_system for r in report.rows if r.price is not None})
 
 
 def sources(report: CostReport) -> list[str]:
     """One line per price used, numbered as in the table: what it covers, where, when."""
     first: dict[str, CostRow] = {}
     for r in report.rows:
-        first.setdefault(r.price_system, r)
+        if r.price is not None:
+            first.setdefault(r.price_system, r)
     lines = []
     for i, name in enumerate(_priced_systems(report), start=1):
         r = first[name]

@@ -86,3 +86,46 @@ def _metadata(suffix: str) -> dict[str, str | None]:
     if suffix == ".svg":
         return {"Date": None, "Creator": "mllog-check"}
     return {"Software": "mllog-check"}
+
+
+def render_scale(report: CostReport, path: str | Path) -> None:
+    """Cost per run against system scale (accelerators) for one benchmark (.png/.svg)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise CostError(f"{path}: plot file must end in .png or .svg")
+    rows = [r for r in report.rows if r.total_per_run is not None and r.accelerators]
+    benches = sorted({r.benchmark for r in rows})
+    if len(benches) != 1:
+        found = ", ".join(benches) or "none with a cost and an accelerator count"
+        raise CostError(f"--scale-plot draws one benchmark (found: {found}): give --benchmark")
+    from matplotlib import rc_context
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.5, 4.6), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.1, 0.3, 0.6, 0.6))
+    series = sorted({(r.org, r.price_system, r.division) for r in rows})
+    for org, system, division in series:
+        points = sorted(
+            (r.accelerators or 0, r.total_per_run or 0.0)
+            for r in rows
+            if (r.org, r.price_system, r.division) == (org, system, division)
+        )
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        ax.plot(xs, ys, marker="o", label=f"{org} {system} ({division})")
+        for x, y in points:
+            ax.annotate(f"{y:,.0f}", (x, y), fontsize=7, textcoords="offset points", xytext=(3, 3))
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("accelerators", fontsize=8)
+    currency = rows[0].currency
+    ax.set_ylabel(f"cost per training run ({currency})", fontsize=8)
+    ax.set_title(f"{benches[0]}: cost per run against scale (not an MLPerf metric)", fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    lines = ["Prices: " + line for line in sources(report)]
+    lines += report.assumptions.lines(currency)
+    lines.append(report.note)
+    wrapped = [textwrap.fill(line, 150, subsequent_indent="    ") for line in lines]
+    fig.text(0.02, 0.02, "\n".join(wrapped), fontsize=5.5, va="bottom", family="sans-serif")
+    with rc_context({"svg.hashsalt": "mllog-check"}):
+        fig.savefig(str(path), format=suffix[1:], metadata=_metadata(suffix))

@@ -22,7 +22,7 @@ from typing import Any
 
 KINDS = ("list", "street", "estimated", "cloud-hourly")
 REQUIRED_COLUMNS = ("system", "price", "currency", "kind", "includes", "source", "date")
-OPTIONAL_COLUMNS = ("aliases", "description")
+OPTIONAL_COLUMNS = ("aliases", "description", "kwh_price")
 
 
 class PriceCatalogError(ValueError):
@@ -40,6 +40,7 @@ class PriceEntry:
     source: str
     date: str
     description: str = ""
+    kwh_price: float | None = None  # electricity at the system's site, per kWh (optional)
     # Where the entry came from, for error messages and footnotes.
     path: str = ""
     row: int = 0
@@ -65,7 +66,8 @@ class PriceEntry:
     def facts(self) -> tuple[object, ...]:
         """Everything but the location: two entries with equal facts are the same quote."""
         return (self.system, self.aliases, self.price, self.currency, self.kind,
-                self.includes, self.source, self.date, self.description)  # fmt: skip
+                self.includes, self.source, self.date, self.description,
+                self.kwh_price)  # fmt: skip
 
     def where(self) -> str:
         return f"{self.path}:{self.row}"
@@ -159,6 +161,10 @@ def _csv_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
         data["aliases"] = [a.strip() for a in aliases.split(";") if a.strip()]
         if not data.get("description"):
             data.pop("description", None)
+        if data.get("kwh_price") == "":
+            data.pop("kwh_price")
+        elif "kwh_price" in data:
+            data["kwh_price"] = _number(data["kwh_price"])
         data["price"] = _number(data["price"])
         rows.append((line, data))
     if not rows:
@@ -222,6 +228,7 @@ def _entry(name: str, row: int, data: dict[str, Any]) -> PriceEntry:
         source=data["source"].strip(),
         date=data["date"],
         description=data.get("description", "").strip(),
+        kwh_price=None if data.get("kwh_price") is None else float(data["kwh_price"]),
         path=name,
         row=row,
     )
