@@ -88,7 +88,7 @@ def test_unpriced_system_is_a_row_without_price_never_a_zero() -> None:
     notes = [f for f in report.footnotes if f.startswith("no price for")]
     assert notes == ["no price for tpu-v4-128-TF (tpu-v4-128, resnet): listed without cost; add "
                      "them (or aliases) to a price catalog"]  # fmt: skip
-    header, body = output.table_cells(report)
+    _, body = output.table_cells(report)
     assert "no price" in next(cells for cells in body if "tpu-v4-128-TF" in cells)
 
 
@@ -230,7 +230,7 @@ def test_plot_is_deterministic(tmp_path: Path) -> None:
 def test_break_even_price_makes_the_ratio_one(
     minutes: tuple[float, float], prices: tuple[float, float]
 ) -> None:
-    pod_price, dgx_price = sample()
+    pod_price, dgx_price, *_ = sample()
     pod = replace(POD, minutes=minutes[0])
     dgx = replace(DGX, minutes=minutes[1])
     catalog = [replace(pod_price, price=prices[0]), replace(dgx_price, price=prices[1])]

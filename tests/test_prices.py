@@ -21,7 +21,10 @@ def test_sample_csv_and_yaml_are_twins() -> None:
     csv_entries = load_catalog(PRICES / "sample.csv")
     yaml_entries = load_catalog(PRICES / "sample.yaml")
     assert [e.facts() for e in csv_entries] == [e.facts() for e in yaml_entries]
-    pod, dgx = csv_entries
+    pod, dgx, h100, b200 = csv_entries
+    assert (h100.system, h100.price, h100.kind) == ("BM.GPU.H100.8", 80.0, "cloud-hourly")
+    assert (b200.system, b200.price, b200.date) == ("BM.GPU.B200.8", 128.0, "2026-04-14")
+    assert "approximate" in b200.source and "approximate" in b200.includes
     assert (pod.system, pod.price, pod.kind, pod.currency) == ("IPU-POD16", 149995, "list", "USD")
     assert (dgx.system, dgx.price, dgx.kind) == ("DGX A100 640GB", 300000, "estimated")
     assert pod.source and dgx.source and pod.date == "2021-07-01"
@@ -40,7 +43,7 @@ def test_sample_matches_reference_prices() -> None:
 
 
 def test_aliases_match_names_and_patterns_case_insensitively() -> None:
-    pod, dgx = load_catalog(PRICES / "sample.csv")
+    pod, dgx, *_ = load_catalog(PRICES / "sample.csv")
     assert pod.matches("IPU-POD16") and pod.matches("ipu-pod16")
     assert pod.matches("ipu-pod16-POPART-closed") and pod.matches("ipu-pod16-TF1")
     assert not pod.matches("ipu-pod64-TF1")
@@ -64,7 +67,12 @@ def test_schema_is_valid_and_accepts_the_yaml_sample() -> None:
 
 def test_identical_quotes_merge_and_conflicts_are_refused() -> None:
     merged = load_catalogs([PRICES / "sample.csv", PRICES / "sample.yaml"])
-    assert [e.system for e in merged] == ["IPU-POD16", "DGX A100 640GB"]
+    assert [e.system for e in merged] == [
+        "IPU-POD16",
+        "DGX A100 640GB",
+        "BM.GPU.H100.8",
+        "BM.GPU.B200.8",
+    ]
     with pytest.raises(PriceCatalogError, match=r"conflict\.csv:2: duplicate system"):
         load_catalogs([PRICES / "sample.csv", PRICES / "conflict.csv"])
 
@@ -137,4 +145,4 @@ def test_unreadable_catalog(tmp_path: Path) -> None:
 def test_spreadsheet_bom_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "excel.csv"
     path.write_bytes(b"\xef\xbb\xbf" + (PRICES / "sample.csv").read_bytes())
-    assert [e.system for e in load_catalog(path)] == ["IPU-POD16", "DGX A100 640GB"]
+    assert [e.system for e in load_catalog(path)][:2] == ["IPU-POD16", "DGX A100 640GB"]

@@ -1,0 +1,206 @@
+"""Cost per training run (hardware time plus electricity) and cost over whole org folders.
+
+docs/cost.md, "Cost per run"; issue 10 item 8 (grouping by round, division, benchmark).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES, read_oracle
+
+from mllog_check.cli import cli
+from mllog_check.cost import Assumptions, CostError, compare, load_catalog
+from mllog_check.cost.plot import render_scale
+
+SAMPLE = FIXTURES / "prices" / "sample.csv"
+
+
+@dataclass(frozen=True)
+class Scored:
+    org: str
+    system: str
+    system_name: str
+    benchmark: str
+    minutes: float | None
+    division: str = "closed"
+    ruleset: str = "5.1.0"
+    valid: bool = True
+    reason: str = ""
+    availability: str = "available cloud"
+    accelerators: int | None = 8
+    rcp_verdict: str = "Pass"
+    energy_j: float | None = None
+    energy_method: str = ""
+    nodes: int | None = None
+
+
+def oracle_scores(corpus: Path, oracle: Path, org: str) -> list[Scored]:
+    out = []
+    for row in read_oracle(oracle, "scores_v5.1.csv"):
+        if row["org"] != org:
+            continue
+        desc = json.loads((corpus / "v5.1" / org / "systems" / f"{row['system']}.json").read_text())
+        nodes, per = int(desc["number_of_nodes"]), int(desc["accelerators_per_node"])
+        out.append(
+            Scored(
+                org,
+                row["system"],
+                row["system_name"],
+                row["benchmark"],
+                float(row["official_score_min"]),
+                accelerators=nodes * per,
+                nodes=nodes,
+            )
+        )
+    return out
+
+
+def test_oracle_v51_cost_per_run_hourly_times_instances_times_hours(
+    corpus: Path, oracle: Path
+) -> None:
+    scores = oracle_scores(corpus, oracle, "Oracle")
+    report = compare(scores, load_catalog(SAMPLE))
+    assert {(r.system, r.benchmark) for r in report.rows} == {
+        ("1xBM.GPU.B200.8", "llama31_8b"),
+        ("8xBM.GPU.B200.8", "llama31_8b"),
+        ("2xBM.GPU.B200.8", "flux1"),
+        ("9xBM.GPU.B200.8", "flux1"),
+    }
+    row = next(r for r in report.rows if r.system == "9xBM.GPU.B200.8")
+    # By hand: $128 per instance-hour × 9 instances × 55.2243 min / 60 = $1,060.31.
+    assert row.instances == 9 and row.instances_from == "folder 9xBM.GPU.B200.8"
+    assert row.cost_per_run == pytest.approx(128 * 9 * 55.224322916666665 / 60)
+    assert row.cost_per_run == pytest.approx(1060.31, abs=0.01)
+    assert row.total_per_run == row.cost_per_run == row.hardware_cost
+    assert row.cost_basis == "9×$128.00/h×0.920h"
+    assert row.perf_per_dollar == pytest.approx(1000 / row.cost_per_run)
+    one = next(r for r in report.rows if r.system == "1xBM.GPU.B200.8")
+    assert one.cost_per_run == pytest.approx(128 * 84.83408541666665 / 60)
+
+
+def test_oracle_v51_cost_from_the_logs(corpus: Path) -> None:
+    """The issue's acceptance: `cost` over the v5.1 Oracle folder prints each result's cost."""
+    folder = corpus / "v5.1" / "Oracle"
+    result = CliRunner().invoke(cli, ["cost", str(folder), "--prices", str(SAMPLE)])
+    if "unknown ruleset" in result.output or "fits rounds" in result.output:
+        pytest.skip("this build cannot tell round v5.1 yet")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    for system in ("1xBM.GPU.B200.8", "2xBM.GPU.B200.8", "8xBM.GPU.B200.8", "9xBM.GPU.B200.8"):
+        assert any(system in line and "$" in line for line in lines), system
+    assert "$1,060" in result.stdout  # 9 instances × $128/h × 55.22 min
+
+
+def test_purchase_price_amortized_plus_energy_by_hand() -> None:
+    dgx = Scored(
+        "NVIDIA",
+        "dgxa100_ngc21.05_mxnet",
+        "x",
+        "resnet",
+        30.0,
+        ruleset="1.0.0",
+        energy_j=3.6e6 * 2.5,  # 2.5 kWh per run
+        energy_method="official",
+    )
+    assumed = Assumptions(life_years=5, utilization=0.5, kwh_price=0.2, pue=1.2)
+    (row,) = compare([dgx], load_catalog(SAMPLE), assumptions=assumed).rows
+    hardware = 300000 / (5 * 8766 * 0.5) * 0.5  # $ per hour of life × 0.5 h
+    assert row.hardware_cost == pytest.approx(hardware)
+    assert row.energy_kwh == pytest.approx(2.5 * 1.2)
+    assert row.energy_cost == pytest.approx(2.5 * 1.2 * 0.2)
+    assert row.total_per_run == pytest.approx(hardware + 0.6)
+    assert row.cost_per_run is None  # the hourly column stays hourly-only
+    # Without a price per kWh the energy is shown but not in the total.
+    (bare,) = compare([dgx], load_catalog(SAMPLE)).rows
+    assert bare.energy_cost is None and bare.total_per_run == pytest.approx(
+        300000 / (4 * 8766 * 0.8) * 0.5
+    )
+    assert "no --kwh-price" in bare.energy_note
+
+
+def test_hourly_price_includes_the_electricity() -> None:
+    cloud = Scored("Oracle", "2xBM.GPU.B200.8", "BM.GPU.B200.8", "flux1", 60.0, energy_j=3.6e7)
+    (row,) = compare([cloud], load_catalog(SAMPLE), assumptions=Assumptions(kwh_price=0.1)).rows
+    assert row.energy_kwh == pytest.approx(10.0) and row.energy_cost is None
+    assert row.total_per_run == pytest.approx(2 * 128.0)
+    assert "part of the hourly price" in row.energy_note
+
+
+def test_instances_from_number_of_nodes_for_hourly_prices_without_a_prefix() -> None:
+    cloud = Scored("Oracle", "oci-b200", "BM.GPU.B200.8", "flux1", 30.0, nodes=4)
+    (row,) = compare([cloud], load_catalog(SAMPLE)).rows
+    assert (row.instances, row.instances_from) == (4, "number_of_nodes")
+    assert row.cost_per_run == pytest.approx(4 * 128 / 2)
+
+
+def test_scale_plot_one_benchmark(tmp_path: Path) -> None:
+    scores = [
+        Scored("Oracle", f"{n}xBM.GPU.B200.8", "BM.GPU.B200.8", "flux1", 200.0 / n**0.8)
+        for n in (1, 2, 9)
+    ]
+    scores = [replace(s, accelerators=8 * int(s.system[0])) for s in scores]
+    report = compare(scores, load_catalog(SAMPLE))
+    render_scale(report, tmp_path / "scale.svg")
+    assert b"cost per run against scale" in (tmp_path / "scale.svg").read_bytes()
+    other = Scored("Oracle", "1xBM.GPU.B200.8", "BM.GPU.B200.8", "llama31_8b", 80.0)
+    with pytest.raises(CostError, match="one benchmark"):
+        render_scale(compare([*scores, other], load_catalog(SAMPLE)), tmp_path / "x.png")
+
+
+def run(args: list[str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["cost", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_whole_org_folders_are_grouped_not_refused(corpus: Path) -> None:
+    """Issue 10.8: `cost ORG_A ORG_B --prices F` compares like with like on its own."""
+    v10 = corpus / "v1.0"
+    args = [str(v10 / "Graphcore"), str(v10 / "NVIDIA"), "--prices", str(SAMPLE)]
+    code, out, err = run([*args, "--format", "json", "--baseline", "DGX A100 640GB"])
+    assert code == 1, err  # unpriced IPU-POD64 rows: listed, not an abort
+    doc = json.loads(out)
+    rows = doc["rows"]
+    assert {(r["division"], r["benchmark"]) for r in rows} >= {
+        ("closed", "bert"),
+        ("open", "bert"),
+        ("closed", "resnet"),
+    }
+    unpriced = [r for r in rows if r["price"] is None]
+    assert {r["system"] for r in unpriced} == {
+        "ipu-pod64-TF1",
+        "ipu-pod64-POPART-closed",
+        "ipu-pod64-POPART-open",
+    }
+    assert doc["note"].count("no price for") == 1  # one note naming them all
+    # Ratios only within a group: the open BERT row has none, closed BERT has one.
+    open_bert = next(r for r in rows if r["system"] == "ipu-pod16-POPART-open")
+    closed_bert = next(r for r in rows if r["system"] == "ipu-pod16-POPART-closed")
+    assert open_bert["ratio_to_baseline"] is None
+    assert closed_bert["ratio_to_baseline"] == pytest.approx(1.26, abs=0.005)
+    assert "no baseline result in open" in doc["note"]
+    # Filters.
+    code, out, _ = run([*args, "--format", "json", "--division", "open", "--benchmark", "bert"])
+    assert {(r["division"], r["benchmark"]) for r in json.loads(out)["rows"]} == {("open", "bert")}
+    # Without a baseline: no refusal, no ratio; the table prints.
+    code, out, err = run(args)
+    assert code == 1 and "no price" in out and "refusing" not in err
+
+
+def test_asked_for_cross_division_baseline_is_refused_without_allow_mixed(corpus: Path) -> None:
+    v10 = corpus / "v1.0"
+    args = [
+        str(v10 / "Graphcore/results/ipu-pod16-POPART-open"),
+        str(v10 / "NVIDIA/results/dgxa100_ngc21.05_pytorch/bert"),
+        "--prices", str(SAMPLE), "--baseline", "DGX A100 640GB",
+    ]  # fmt: skip
+    code, _, err = run(args)
+    assert code == 2 and "different divisions: closed, open" in err
+    code, out, _ = run([*args, "--allow-mixed", "--format", "json"])
+    assert code == 0
+    pod = next(r for r in json.loads(out)["rows"] if r["division"] == "open")
+    assert pod["ratio_to_baseline"] is not None
