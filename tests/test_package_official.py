@@ -167,3 +167,15 @@ def test_seed_presence_as_each_round_checked_it() -> None:
     assert seed_presence("0.7.0", closed, logs) == []  # no seed check before v1.0
     opened = sysdesc.SystemDescription("d.json", {"division": "open"})
     assert seed_presence("5.0.0", opened, logs) == []
+
+
+def test_more_runs_than_required_fail_as_in_the_official_package_checker(
+    tmp_path: Path,
+) -> None:
+    org = _copy(tmp_path)
+    folder = org / "results/acme-8x/resnet"
+    extra = (folder / "result_4.txt").read_text().replace('"value": 5}', '"value": 6}')
+    (folder / "result_5.txt").write_text(extra)
+    for ruleset in ("1.0.0", "2.0.0"):
+        found = [p for p in check_package(org, ruleset).problems if p.rule == "MLP003"]
+        assert len(found) == 1 and "exactly 5" in found[0].message

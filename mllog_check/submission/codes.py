@@ -52,7 +52,8 @@ RUN_COUNT = _p(
     "result-file-count",
     E,
     "A benchmark folder holds a number of result files other than the round requires "
-    "(exactly N up to v1.0, at least N from v1.1).",
+    "(exactly N in every round, as the official package checker requires; the summarizer "
+    "scores more from v1.1).",
     _LAYOUT,
 )
 STRAY = _p(
