@@ -179,3 +179,20 @@ def test_more_runs_than_required_fail_as_in_the_official_package_checker(
     for ruleset in ("1.0.0", "2.0.0"):
         found = [p for p in check_package(org, ruleset).problems if p.rule == "MLP003"]
         assert len(found) == 1 and "exactly 5" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("written", "category"),
+    [
+        ("Available on premise", "onprem"),  # v3.1 Intel-HabanaLabs
+        ("Available in cloud", "cloud"),  # v3.1 Google
+        ("Available on-premise", "onprem"),
+        ("Available cloud", "cloud"),
+        ("Research, Development, or Internal (RDI)", "research"),
+        ("Preview", "preview"),
+    ],
+)
+def test_status_in_words_is_its_category(written: str, category: str) -> None:
+    from mllog_check.submission.consistency import status_key
+
+    assert status_key(written) == category

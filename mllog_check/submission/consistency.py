@@ -81,8 +81,17 @@ def same_org(a: object, b: object) -> bool:
 
 
 def status_key(value: object) -> str:
+    """The availability category of a status written as a code or in words (v3.1
+    descriptions: "Available on premise", "Available in cloud")."""
     text = str(value).strip().lower()
-    return _STATUS.get(text, text)
+    if text in _STATUS:
+        return _STATUS[text]
+    if text.startswith("available"):
+        if "cloud" in text:
+            return "cloud"
+        if "prem" in text:
+            return "onprem"
+    return text
 
 
 def _text(value: object) -> str:
