@@ -1,0 +1,99 @@
+"""Fuzz mllog-check with mutated real logs and result folders; count exceptions.
+
+    python benchmarks/fuzz.py [--long] [--logs N] [--folders N] [--seed S] [--jobs J]
+
+Default: the CI figures (2,500 logs, 60 folders). --long: 100,000 log inputs and 2,000
+result-folder inputs. Logs are the corpus's small result logs ($MLLOG_CORPUS or
+../shared/corpus) mutated in memory (bit flips, lines deleted, duplicated, shuffled,
+truncated, wrong value types, renamed keys, bad time_ms, prefixes and CRLF, gzip) and
+sent through parse (the invariant records + line errors == marker lines, the streaming
+iterator), check (strict too), round detection and the anomaly detectors. Folders are
+small real result sets with their system description, mutated on disk (runs removed,
+duplicated, renamed, emptied, truncated, run_start or run_stop removed, status aborted,
+a log mutated, the description broken) and sent through score, package and audit.
+The mutations live in tests/fuzzing.py. Prints the number of inputs and of exceptions
+(the first few in full); exit 1 when any input raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import fuzzing  # noqa: E402  (tests/fuzzing.py, shared with tests/test_fuzz.py)
+
+
+def corpus_dir() -> Path:
+    configured = os.environ.get("MLLOG_CORPUS")
+    return Path(configured) if configured else ROOT.parent / "shared" / "corpus"
+
+
+def _logs(corpus: str, seed: int, start: int, count: int) -> fuzzing.Outcome:
+    return fuzzing.fuzz_logs(fuzzing.corpus_logs(Path(corpus)), count, seed, start)
+
+
+def _folders(corpus: str, seed: int, start: int, count: int) -> fuzzing.Outcome:
+    with tempfile.TemporaryDirectory(prefix="mllog-fuzz-") as work:
+        return fuzzing.fuzz_folders(
+            fuzzing.corpus_sets(Path(corpus)), count, seed, Path(work), start
+        )
+
+
+def run(kind: str, total: int, seed: int, jobs: int, corpus: Path) -> fuzzing.Outcome:
+    """Inputs 0..total-1 in slices (one per worker task); same inputs whatever --jobs."""
+    work = _logs if kind == "logs" else _folders
+    step = 500 if kind == "logs" else 20
+    slices = [(start, min(step, total - start)) for start in range(0, total, step)]
+    outcome = fuzzing.Outcome()
+    if jobs == 1:
+        for start, count in slices:
+            outcome.add(work(str(corpus), seed, start, count))
+        return outcome
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(work, str(corpus), seed, s, c) for s, c in slices]
+        for future in futures:
+            outcome.add(future.result())
+    return outcome
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--long", action="store_true", help="100,000 logs and 2,000 folders")
+    parser.add_argument("--logs", type=int, default=None)
+    parser.add_argument("--folders", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    logs = args.logs if args.logs is not None else (100_000 if args.long else 2_500)
+    folders = args.folders if args.folders is not None else (2_000 if args.long else 60)
+    corpus = corpus_dir()
+    if not corpus.is_dir():
+        print(f"corpus not found: {corpus} (set MLLOG_CORPUS)", file=sys.stderr)
+        return 2
+    total = fuzzing.Outcome()
+    for kind, count in (("logs", logs), ("folders", folders)):
+        started = time.perf_counter()
+        outcome = run(kind, count, args.seed, args.jobs, corpus)
+        seconds = time.perf_counter() - started
+        print(
+            f"{kind}: {outcome.inputs} inputs, {len(outcome.failures)} exceptions "
+            f"({seconds:.0f} s, seed {args.seed})",
+            flush=True,
+        )
+        total.add(outcome)
+    print(f"total: {total.inputs} inputs, {len(total.failures)} exceptions")
+    for failure in total.failures[:10]:
+        print(failure)
+    return 1 if total.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

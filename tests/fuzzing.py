@@ -1,0 +1,479 @@
+"""Fuzzing real logs and result folders: mutations in, never an exception out.
+
+Shared by tests/test_fuzz.py (a bounded, seeded number of inputs in CI) and
+benchmarks/fuzz.py (the long mode). Every input is derived from ``Random(f"{seed}:{kind}:{i}")``
+so a failure names the (seed, index) that replays it.
+
+Logs (real corpus logs, mutated in memory) go through parse (the invariant
+records + line errors == marker lines, and the streaming iterator's equal count), the
+round's compliance check, round detection and the audit's anomaly detectors. Result
+folders (a real result set copied with its system description, mutated on disk) go
+through score, package and audit; a stage that reports it raised (MLP031) or an org the
+audit could not check counts as an exception too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import random
+import re
+import shutil
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROUNDS = (
+    *("v0.5", "v0.6", "v0.7", "v1.0", "v1.1", "v2.0", "v2.1"),
+    *("v3.0", "v3.1", "v4.0", "v4.1", "v5.0", "v5.1"),
+)
+
+
+def ruleset_of(round_folder: str) -> str | None:
+    """v1.0 -> 1.0.0; v0.5 has no compliance rules (parse checks only)."""
+    if round_folder == "v0.5":
+        return None
+    return round_folder[1:] + ".0"
+
+
+@dataclass
+class Outcome:
+    inputs: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, other: Outcome) -> None:
+        self.inputs += other.inputs
+        self.failures.extend(other.failures)
+
+
+# ---------------------------------------------------------------- corpus samples
+
+
+def corpus_logs(corpus: Path, max_bytes: int = 40_000) -> list[tuple[Path, str | None]]:
+    """Small real result logs of every round, with the round's ruleset (sorted)."""
+    found = []
+    for round_folder in ROUNDS:
+        base = corpus / round_folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*")):
+            log = path.suffix in (".txt", ".log") and "result" in path.name
+            if log and path.is_file() and path.stat().st_size <= max_bytes:
+                found.append((path, ruleset_of(round_folder)))
+    return found
+
+
+@dataclass(frozen=True)
+class SetSource:
+    round_folder: str
+    org: str
+    system: str
+    benchmark: str
+    files: tuple[Path, ...]
+    system_json: Path
+
+
+def corpus_sets(corpus: Path, per_round: int = 3, max_bytes: int = 250_000) -> list[SetSource]:
+    """A few small real result sets per round (v0.6 and later), with their descriptions."""
+    sets = []
+    for round_folder in ROUNDS[1:]:
+        chosen = 0
+        for bench in sorted((corpus / round_folder).glob("*/results/*/*")):
+            org, system = bench.parts[-4], bench.parts[-2]
+            files = tuple(sorted(bench.glob("result_*.txt")))
+            desc = corpus / round_folder / org / "systems" / f"{system}.json"
+            if not files or not desc.is_file():
+                continue
+            if sum(p.stat().st_size for p in files) > max_bytes:
+                continue
+            sets.append(SetSource(round_folder, org, system, bench.name, files, desc))
+            chosen += 1
+            if chosen == per_round:
+                break
+    return sets
+
+
+# ---------------------------------------------------------------- log mutations
+
+_WEIRD_VALUES = [
+    b'"x"', b"null", b"[]", b"{}", b"[1, [2, {}]]", b"true", b"-1", b"0", b"1e308",
+    b"-1e308", b"123456789012345678901234567890", b"0.0", b'""', b'"\\u0000"', b'"\\ud800"',
+    b"NaN", b"Infinity", b'{"value": 1}', b"1.5", b'"1.0.0"',
+]  # fmt: skip
+_TIMES = [
+    b"0", b"-1", b"1e308", b"-5e300", b'"1621000000000"', b"null", b"[]", b"1.5", b"{}",
+    b"99999999999999999999999", b"NaN", b"true", b"",
+]  # fmt: skip
+_FIELD = re.compile(
+    rb'"(namespace|time_ms|event_type|key|value|metadata|status|epoch_num|tensor|samples_count)": '
+)
+_SECONDS = re.compile(rb"(:::ML\S*\s+(?:\S+\s+)?)(\d+\.?\d*)")
+_KEY_VALUE = re.compile(rb'"key": "([^"]*)"')
+_TIME = re.compile(rb'"time_ms": ([^,}]*)')
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def bit_flips(data: bytes, rng: random.Random) -> bytes:
+    if not data:
+        return b"\xff"
+    buf = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        i = rng.randrange(len(buf))
+        buf[i] ^= 1 << rng.randrange(8)
+    return bytes(buf)
+
+
+def delete_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    for _ in range(rng.randint(1, max(1, len(lines) // 4))):
+        if lines:
+            del lines[rng.randrange(len(lines))]
+    return b"\n".join(lines)
+
+
+def duplicate_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    for _ in range(rng.randint(1, 10)):
+        i = rng.randrange(len(lines))
+        lines.insert(rng.randrange(len(lines) + 1), lines[i])
+    return b"\n".join(lines)
+
+
+def shuffle_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    if rng.random() < 0.3:
+        rng.shuffle(lines)
+    else:
+        a = rng.randrange(len(lines))
+        b = min(len(lines), a + rng.randint(2, 30))
+        part = lines[a:b]
+        rng.shuffle(part)
+        lines[a:b] = part
+    return b"\n".join(lines)
+
+
+def truncate(data: bytes, rng: random.Random) -> bytes:
+    return data[: rng.randrange(len(data) + 1)] if data else data
+
+
+def _edit_marker_line(
+    data: bytes, rng: random.Random, edit: Callable[[bytes, random.Random], bytes]
+) -> bytes:
+    lines = _lines(data)
+    marked = [i for i, line in enumerate(lines) if b":::ML" in line]
+    if not marked:
+        return data
+    for _ in range(rng.randint(1, 5)):
+        i = rng.choice(marked)
+        lines[i] = edit(lines[i], rng)
+    return b"\n".join(lines)
+
+
+def _wrong_value(line: bytes, rng: random.Random) -> bytes:
+    fields = list(_FIELD.finditer(line))
+    if not fields:
+        return line + b" " + rng.choice(_WEIRD_VALUES)
+    match = rng.choice(fields)
+    start = match.end()
+    # replace the field's value up to the next comma or brace (rough, on purpose)
+    end = start
+    depth = 0
+    while end < len(line):
+        c = line[end : end + 1]
+        if c in b"[{":
+            depth += 1
+        elif c in b"]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == b"," and depth == 0:
+            break
+        end += 1
+    return line[:start] + rng.choice(_WEIRD_VALUES) + line[end:]
+
+
+def wrong_types(data: bytes, rng: random.Random) -> bytes:
+    return _edit_marker_line(data, rng, _wrong_value)
+
+
+def _rename(line: bytes, rng: random.Random) -> bytes:
+    choice = rng.random()
+    if choice < 0.5:  # a key's name: misspelt, emptied, another key's
+        names = [b"", b"run_stop", b"run_start", b"eval_accuracy", b"submission_benchmark"]
+        names.append(b"x" * 300)
+        match = _KEY_VALUE.search(line)
+        if match is None:
+            return line
+        old = match.group(1)
+        new = rng.choice(names) if rng.random() < 0.5 else old[::-1] or b"k"
+        return line[: match.start(1)] + new + line[match.end(1) :]
+    fields = list(_FIELD.finditer(line))  # a JSON field's name
+    if not fields:
+        return line
+    match = rng.choice(fields)
+    new = rng.choice([b"valu", b"kye", b"Time_ms", b"meta", b"", b"value"])
+    return line[: match.start(1)] + new + line[match.end(1) :]
+
+
+def rename_keys(data: bytes, rng: random.Random) -> bytes:
+    return _edit_marker_line(data, rng, _rename)
+
+
+def _bad_time(line: bytes, rng: random.Random) -> bytes:
+    match = _TIME.search(line)
+    if match is None:  # v0.5/v0.6: the seconds field after the marker
+        return _SECONDS.sub(lambda m: m.group(1) + rng.choice(_TIMES), line, count=1)
+    return line[: match.start(1)] + rng.choice(_TIMES) + line[match.end(1) :]
+
+
+def bad_time_ms(data: bytes, rng: random.Random) -> bytes:
+    return _edit_marker_line(data, rng, _bad_time)
+
+
+def line_endings_and_prefixes(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    for _ in range(rng.randint(1, 10)):
+        i = rng.randrange(len(lines))
+        lines[i] = rng.choice([b"0: ", b"\r", b"\xe9\xff ", b"[1,0]<stdout>:", b"\t"]) + lines[i]
+    joined = b"\n".join(lines)
+    return joined.replace(b"\n", b"\r\n") if rng.random() < 0.2 else joined
+
+
+def gzip_wrap(data: bytes, rng: random.Random) -> bytes:
+    packed = gzip.compress(data, mtime=0)
+    return packed[: rng.randrange(len(packed))] if rng.random() < 0.3 else packed
+
+
+LOG_MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
+    "bit-flips": bit_flips,
+    "delete-lines": delete_lines,
+    "duplicate-lines": duplicate_lines,
+    "shuffle-lines": shuffle_lines,
+    "truncate": truncate,
+    "wrong-types": wrong_types,
+    "rename-keys": rename_keys,
+    "bad-time-ms": bad_time_ms,
+    "prefixes-crlf": line_endings_and_prefixes,
+}
+
+
+def mutate_log(data: bytes, rng: random.Random) -> tuple[list[str], bytes]:
+    names = rng.sample(sorted(LOG_MUTATIONS), rng.choice((1, 1, 2, 3)))
+    for name in names:
+        data = LOG_MUTATIONS[name](data, rng)
+    if rng.random() < 0.05:
+        names.append("gzip")
+        data = gzip_wrap(data, rng)
+    return names, data
+
+
+# ---------------------------------------------------------------- log pipeline
+
+
+def check_log_input(data: bytes, ruleset: str | None) -> None:
+    """Parse, stream, check, detect the round and look for anomalies: must not raise."""
+    import io
+
+    from mllog_check import parse_bytes
+    from mllog_check.inputs import ReadState, read_chunks
+    from mllog_check.parsing.scanner import Scanner, stream_chunks
+    from mllog_check.rules import check_log, detect
+    from mllog_check.submission import anomalies
+
+    result = parse_bytes(data, "result_0.txt")
+    assert len(result.records) + result.line_error_count == result.marker_lines, (
+        f"{len(result.records)} records + {result.line_error_count} line errors "
+        f"!= {result.marker_lines} marker lines"
+    )
+    assert result.marker_lines <= data.count(b":::ML") + gzip_marker_bound(data)
+    scanner = Scanner("result_0.txt")
+    streamed = sum(1 for _ in stream_chunks(read_chunks(io.BytesIO(data), ReadState()), scanner))
+    assert streamed == len(result.records), (streamed, len(result.records))
+    if ruleset is not None:
+        check_log(result, ruleset)
+        check_log(result, ruleset, strict=True)
+    with contextlib.suppress(detect.DetectionError):  # no round evidence: a usage error
+        detect.check_detected(result, "auto")
+    anomalies.detect(result.records)
+    anomalies.run_facts(result.records)
+
+
+def gzip_marker_bound(data: bytes) -> int:
+    """Markers inside compressed or UTF-16 data are not visible in the raw bytes."""
+    return 10**9 if data[:2] in (b"\x1f\x8b", b"\xff\xfe", b"\xfe\xff") else 0
+
+
+def fuzz_logs(
+    logs: list[tuple[Path, str | None]], count: int, seed: int, start: int = 0
+) -> Outcome:
+    cache: dict[Path, bytes] = {}
+    outcome = Outcome()
+    for i in range(start, start + count):
+        rng = random.Random(f"{seed}:log:{i}")
+        path, ruleset = logs[rng.randrange(len(logs))]
+        if path not in cache:
+            cache[path] = path.read_bytes()
+        names, data = mutate_log(cache[path], rng)
+        outcome.inputs += 1
+        try:
+            check_log_input(data, ruleset)
+        except Exception:
+            outcome.failures.append(_failure(f"log {i} ({path}, {'+'.join(names)})", seed))
+    return outcome
+
+
+def _failure(what: str, seed: int) -> str:
+    return f"seed {seed}, {what}:\n{traceback.format_exc(limit=-6)}"
+
+
+# ---------------------------------------------------------------- result folders
+
+
+def _copy_set(source: SetSource, into: Path) -> tuple[Path, Path, Path]:
+    """round/org/{systems,results/system/benchmark} under ``into``: (round, org, bench)."""
+    round_dir = into / source.round_folder
+    org = round_dir / source.org
+    bench = org / "results" / source.system / source.benchmark
+    bench.mkdir(parents=True)
+    (org / "systems").mkdir()
+    shutil.copyfile(source.system_json, org / "systems" / source.system_json.name)
+    for path in source.files:
+        shutil.copyfile(path, bench / path.name)
+    return round_dir, org, bench
+
+
+def _results(bench: Path) -> list[Path]:
+    return sorted(bench.glob("result_*"))
+
+
+def remove_runs(bench: Path, org: Path, rng: random.Random) -> None:
+    files = _results(bench)
+    for path in rng.sample(files, rng.randint(1, len(files))) if files else []:
+        path.unlink()
+
+
+def duplicate_run(bench: Path, org: Path, rng: random.Random) -> None:
+    files = _results(bench)
+    if files:
+        shutil.copyfile(rng.choice(files), bench / f"result_{len(files) + rng.randint(0, 3)}.txt")
+
+
+def truncate_file(bench: Path, org: Path, rng: random.Random) -> None:
+    files = _results(bench)
+    if files:
+        path = rng.choice(files)
+        data = path.read_bytes()
+        path.write_bytes(data[: rng.randrange(len(data) + 1)])
+
+
+def _drop_key(key: bytes) -> Callable[[Path, Path, random.Random], None]:
+    def drop(bench: Path, org: Path, rng: random.Random) -> None:
+        for path in rng.sample(_results(bench), min(len(_results(bench)), rng.randint(1, 3))):
+            kept = [line for line in path.read_bytes().split(b"\n") if key not in line]
+            path.write_bytes(b"\n".join(kept))
+
+    return drop
+
+
+def abort_runs(bench: Path, org: Path, rng: random.Random) -> None:
+    for path in rng.sample(_results(bench), min(len(_results(bench)), rng.randint(1, 3))):
+        status = rng.choice([b"aborted", b"abort", b"", b"fail"])
+        path.write_bytes(path.read_bytes().replace(b'"success"', b'"' + status + b'"'))
+
+
+def mutate_one_log(bench: Path, org: Path, rng: random.Random) -> None:
+    files = _results(bench)
+    if files:
+        path = rng.choice(files)
+        path.write_bytes(mutate_log(path.read_bytes(), rng)[1])
+
+
+def break_system_json(bench: Path, org: Path, rng: random.Random) -> None:
+    (desc,) = (org / "systems").glob("*.json")
+    choice = rng.random()
+    if choice < 0.25:
+        desc.unlink()
+    elif choice < 0.5:
+        data = desc.read_bytes()
+        desc.write_bytes(data[: rng.randrange(len(data) + 1)])
+    elif choice < 0.75:
+        desc.write_bytes(
+            rng.choice([b"[]", b"null", b'{"status": 5}', b'{"division": []}', b"\xff"])
+        )
+    else:
+        desc.write_bytes(bit_flips(desc.read_bytes(), rng))
+
+
+def rename_run(bench: Path, org: Path, rng: random.Random) -> None:
+    files = _results(bench)
+    if files:
+        path = rng.choice(files)
+        names = ["result_x.txt", "result_01.txt", "result_.txt", "run_0.txt", "result_7.txt.gz"]
+        path.rename(bench / rng.choice(names))
+
+
+def empty_run(bench: Path, org: Path, rng: random.Random) -> None:
+    (bench / f"result_{rng.randint(0, 12)}.txt").write_bytes(rng.choice([b"", b"\x00" * 10, b"\n"]))
+
+
+FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
+    "remove-runs": remove_runs,
+    "duplicate-run": duplicate_run,
+    "truncate-file": truncate_file,
+    "no-run-start": _drop_key(b'"run_start"'),
+    "no-run-stop": _drop_key(b'"run_stop"'),
+    "status-aborted": abort_runs,
+    "mutate-a-log": mutate_one_log,
+    "system-json": break_system_json,
+    "rename-run": rename_run,
+    "empty-run": empty_run,
+}
+
+
+def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
+    """Score, package and audit a folder: none may raise (usage errors aside)."""
+    from mllog_check.results import compute_scores
+    from mllog_check.submission.audit import run_audit
+    from mllog_check.submission.package import check_package
+
+    report: Any = compute_scores([str(org)], ruleset=ruleset)
+    for row in report.scores:
+        str(row)
+    for audit in (False, True):
+        package = check_package(org, ruleset, audit=audit)
+        crashed = [p.message for p in package.problems if p.rule == "MLP031"]
+        assert not crashed, crashed
+    result = run_audit(round_dir, ruleset, jobs=1)
+    failures = [o["failure"] for o in result.orgs if o["failure"]]
+    assert not failures, failures
+    crashed = [p["message"] for p in result.problems if p["rule"] == "MLP031"]
+    assert not crashed, crashed
+
+
+def fuzz_folders(
+    sets: list[SetSource], count: int, seed: int, work: Path, start: int = 0
+) -> Outcome:
+    outcome = Outcome()
+    for i in range(start, start + count):
+        rng = random.Random(f"{seed}:folder:{i}")
+        source = sets[rng.randrange(len(sets))]
+        here = work / f"input-{i}"
+        round_dir, org, bench = _copy_set(source, here)
+        names = rng.sample(sorted(FOLDER_MUTATIONS), rng.choice((1, 1, 2)))
+        for name in names:
+            FOLDER_MUTATIONS[name](bench, org, rng)
+        outcome.inputs += 1
+        ruleset = ruleset_of(source.round_folder)
+        assert ruleset is not None
+        try:
+            check_folder_input(round_dir, org, ruleset)
+        except Exception:
+            where = f"{source.round_folder}/{source.org}/{source.system}/{source.benchmark}"
+            outcome.failures.append(_failure(f"folder {i} ({where}, {'+'.join(names)})", seed))
+        shutil.rmtree(here, ignore_errors=True)
+    return outcome

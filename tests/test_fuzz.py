@@ -1,0 +1,72 @@
+"""Fuzz harness in CI: mutated real logs through parse and check, mutated real result
+folders through score, package and audit; never an exception (tests/fuzzing.py).
+
+A bounded, seeded number of inputs here; `python benchmarks/fuzz.py --long` runs
+100,000 or more and prints the counts. A failure names the seed and input index that
+replay it (``fuzz_logs(logs, 1, SEED, start=INDEX)``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import fuzzing
+import pytest
+
+SEED = 20261130
+LOG_INPUTS = 2500
+FOLDER_INPUTS = 60
+
+
+@pytest.mark.corpus
+def test_mutated_logs_never_raise(corpus: Path) -> None:
+    logs = fuzzing.corpus_logs(corpus)
+    assert len({ruleset for _, ruleset in logs}) >= 10  # every round's rules take part
+    outcome = fuzzing.fuzz_logs(logs, LOG_INPUTS, SEED)
+    assert outcome.inputs == LOG_INPUTS
+    assert outcome.failures == [], "\n".join(outcome.failures[:5])
+
+
+@pytest.mark.corpus
+def test_mutated_result_folders_never_raise(corpus: Path, tmp_path: Path) -> None:
+    sets = fuzzing.corpus_sets(corpus)
+    assert len({s.round_folder for s in sets}) >= 10
+    outcome = fuzzing.fuzz_folders(sets, FOLDER_INPUTS, SEED, tmp_path)
+    assert outcome.inputs == FOLDER_INPUTS
+    assert outcome.failures == [], "\n".join(outcome.failures[:5])
+
+
+def test_mutations_change_the_input_and_replay_from_the_seed() -> None:
+    data = b"".join(
+        b':::MLLOG {"namespace": "", "time_ms": %d, "event_type": "POINT_IN_TIME", '
+        b'"key": "k%d", "value": 1, "metadata": {"file": "f", "lineno": 1}}\n' % (i, i)
+        for i in range(40)
+    )
+    for name, mutate in fuzzing.LOG_MUTATIONS.items():
+        changed = [mutate(data, random.Random(i)) != data for i in range(20)]
+        assert sum(changed) >= 10, name
+        assert mutate(data, random.Random(5)) == mutate(data, random.Random(5)), name
+
+
+def test_the_harness_reports_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage that raises is a failure with its seed and index, not a pass."""
+    log = Path(__file__).resolve().parent.parent / "fixtures/check/closed_bert.pass.txt"
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr("mllog_check.rules.check_log", boom)
+    outcome = fuzzing.fuzz_logs([(log, "1.0.0")], 3, SEED)
+    assert outcome.inputs == 3 and len(outcome.failures) == 3
+    assert outcome.failures[0].startswith(f"seed {SEED}, log 0 (")
+    assert "ZeroDivisionError: planted" in outcome.failures[0]
+
+
+def test_the_parse_invariant_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mllog_check.records import ParseResult
+
+    monkeypatch.setattr(ParseResult, "line_error_count", property(lambda self: 1))
+    log = Path(__file__).resolve().parent.parent / "fixtures/check/closed_bert.pass.txt"
+    outcome = fuzzing.fuzz_logs([(log, None)], 1, SEED)
+    assert len(outcome.failures) == 1 and "marker lines" in outcome.failures[0]
