@@ -34,6 +34,8 @@ NEIGHBOUR = {
     "training-4.1.0": "training-4.0.0",
     "training-5.0.0": "training-4.1.0",
     "training-5.1.0": "training-5.0.0",
+    "training-6.0.0": "training-5.1.0",
+    "training-6.1.0": "training-6.0.0",
 }
 # Near copy: this many consecutive identical rule lines shared by two files.
 MAX_SHARED_RUN = 8

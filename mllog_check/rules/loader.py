@@ -245,6 +245,15 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
                 raise RulesetError(f"{child['ruleset']}: {name}.{key} removed but not inherited")
             del keys[key]
         keys.update(copy.deepcopy(change.get("keys", {})))
+    for name, change in child.get("sections", {}).items():
+        like = change.get("keys_from")
+        if like is not None:  # copied now: a later round may drop or change the source
+            if like not in sections:
+                raise RulesetError(f"{child['ruleset']}: {name}.keys_from names unknown {like!r}")
+            target = sections[name]
+            source_keys = copy.deepcopy(sections[like].get("keys") or {})
+            target["keys"] = {**source_keys, **(target.get("keys") or {})}
+            del target["keys_from"]
     return merged
 
 
