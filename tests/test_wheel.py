@@ -7,6 +7,7 @@ import shutil
 import site
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -48,11 +49,19 @@ def test_wheel_holds_the_grammar_and_every_schema_file(wheel: Path) -> None:
 
 def _running_site_dirs() -> list[str]:
     """Where the interpreter running the tests finds the dependencies: its own
-    site-packages (a venv's, or the system's when run system-wide) and the user's."""
+    site-packages (a venv's, or the system's when run system-wide), the user's, and any
+    other folder on its path (PYTHONPATH); not the standard library, which the fresh
+    venv has from the same base interpreter."""
+    stdlib = {sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib")}
     dirs = list(site.getsitepackages())
     if site.ENABLE_USER_SITE:
         dirs.append(site.getusersitepackages())
-    return [d for d in dirs if Path(d).is_dir()]
+    dirs += [p for p in sys.path if p and not any(p.startswith(s) for s in stdlib if s)]
+    seen: dict[str, None] = {}
+    for d in dirs:
+        if Path(d).is_dir():
+            seen.setdefault(str(Path(d).resolve()))
+    return list(seen)
 
 
 def fresh_venv(env: Path) -> Path:
