@@ -233,3 +233,29 @@ def test_package_and_audit_show_energy_and_power_anomalies(tmp_path: Path) -> No
     write_outputs(audit, tmp_path)
     header = (tmp_path / "scores.csv").read_text().splitlines()[0].split(",")
     assert {"energy_j", "energy_method"} <= set(header)
+
+
+def test_score_stage_energy_equals_the_official_power_score(corpus: Path, oracle: Path) -> None:
+    """The same agreement through the score stage (olympic order by its run times)."""
+    from mllog_check.results.scores import score_set
+    from mllog_check.results.tree import discover, load_system
+
+    expected = {
+        (r["system"], r["benchmark"]): float(r["official_power"])
+        for r in read_oracle(oracle, "scores_v5.0.csv")
+        if r["official_power"]
+    }
+    sets, _ = discover([str(corpus / "v5.0" / "Lenovo")])
+    found = {}
+    for result_set in sets:
+        system, _ = load_system(result_set.system_json)
+        results = [parse_file(f) for f in result_set.files]
+        score, runs, problems = score_set(result_set, results, "5.0.0", system)
+        assert not [p for p in problems if p.rule.startswith("MLE")]
+        if score.energy_j is not None:
+            found[(result_set.system, result_set.benchmark)] = score.energy_j
+            assert score.energy_method == "official"
+            assert all(r.energy_j for r in runs)
+    assert found.keys() == expected.keys()
+    for key, joules in found.items():
+        assert joules == pytest.approx(expected[key], rel=1e-9), key

@@ -144,7 +144,7 @@ def _write_table(report: CostReport, out: TextIO) -> None:
     table = Table(*header, box=None, header_style="bold", pad_edge=False)
     for cells in body:
         table.add_row(*cells)
-    console = Console(file=out, width=None if out.isatty() else 200, highlight=False)
+    console = Console(file=out, width=None if out.isatty() else 260, highlight=False)
     console.print(table)
     out.write("\nPrices:\n")
     for line in output.sources(report):

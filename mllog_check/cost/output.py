@@ -115,11 +115,11 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
         header.insert(0, "round")
     header += ["price", "kind", f"perf/$ ({report.perf_unit})", "ratio", "break-even"]
     if costed:
-        header += ["inst", "hardware/run", "basis"]
+        header += ["inst", "basis"]
     if energy:
-        header += ["kWh/run", "energy/run"]
+        header += ["hardware/run", "kWh/run", "energy/run"]
     if costed:
-        header.append("total/run")
+        header.append("cost/run")
     refs = {name: i for i, name in enumerate(_priced_systems(report), start=1)}
     body = []
     for r in report.rows:
@@ -137,10 +137,10 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
         cells.append(money(r.break_even_price, r.currency))
         if costed:
             cells.append(number(r.instances) if r.hardware_cost is not None else "-")
-            cells += [money(r.hardware_cost, r.currency), r.cost_basis or "-"]
+            cells.append(r.cost_basis or "-")
         if energy:
-            cells.append(number(r.energy_kwh, 2))
-            cells.append(_energy_cell(r))
+            cells.append(money(r.hardware_cost, r.currency))
+            cells += [number(r.energy_kwh, 2), _energy_cell(r)]
         if costed:
             cells.append(money(r.total_per_run, r.currency))
         body.append(cells)

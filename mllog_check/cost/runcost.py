@@ -81,7 +81,7 @@ def run_cost(score: Any, price: PriceEntry, minutes: float, assumed: Assumptions
         per_hour = price.price * count / (assumed.life_years * HOURS_PER_YEAR * assumed.utilization)
         hardware = per_hour * hours
         basis = (
-            f"{count}×{money(price.price)}/({assumed.life_years:g}y×{HOURS_PER_YEAR:g}h×"
+            f"{count}×{money(price.price)}/({assumed.life_years:g}y×"
             f"{assumed.utilization:.0%})×{hours:.3f}h"
         )
     kwh, cost, note = _energy(score, price, assumed)
