@@ -9,6 +9,7 @@ a switch per run).
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -259,3 +260,43 @@ def test_score_stage_energy_equals_the_official_power_score(corpus: Path, oracle
     assert found.keys() == expected.keys()
     for key, joules in found.items():
         assert joules == pytest.approx(expected[key], rel=1e-9), key
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    lines = text.splitlines(keepends=True)
+    kind = rng.randrange(6)
+    if kind == 0 and text:  # bit flip
+        data = bytearray(text.encode())
+        i = rng.randrange(len(data))
+        data[i] ^= 1 << rng.randrange(8)
+        return data.decode("utf-8", "replace")
+    if kind == 1 and lines:  # delete a line
+        del lines[rng.randrange(len(lines))]
+    elif kind == 2 and lines:  # duplicate a line
+        i = rng.randrange(len(lines))
+        lines.insert(i, lines[i])
+    elif kind == 3:
+        rng.shuffle(lines)
+    elif kind == 4:
+        return text[: rng.randrange(len(text) + 1)]
+    else:  # a value of another type
+        return text.replace(
+            '"value": ',
+            rng.choice(['"value": "x", "v": ', '"value": [', '"value": null, "v": ']),
+            1,
+        )
+    return "".join(lines)
+
+
+def test_mutated_real_power_logs_never_raise(corpus: Path, tmp_path: Path) -> None:
+    source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/bert"
+    rng = random.Random(20261130)
+    for case in range(40):
+        copy = tmp_path / f"c{case}" / "bert"
+        shutil.copytree(source, copy)
+        for node in sorted(copy.glob("power/result_*/node_0.txt"))[: rng.randrange(1, 4)]:
+            node.write_text(_mutate(node.read_text(), rng))
+        if rng.random() < 0.2:
+            shutil.rmtree(copy / "power" / f"result_{rng.randrange(10)}")
+        report = check_benchmark_folder(str(copy))  # must not raise
+        assert all(p.rule[:3] in {"MLE", "MLS"} for p in report.problems)
