@@ -300,3 +300,21 @@ def test_mutated_real_power_logs_never_raise(corpus: Path, tmp_path: Path) -> No
             shutil.rmtree(copy / "power" / f"result_{rng.randrange(10)}")
         report = check_benchmark_folder(str(copy))  # must not raise
         assert all(p.rule[:3] in {"MLE", "MLS"} for p in report.problems)
+
+
+def test_package_of_the_v50_lenovo_folder_shows_the_official_energy(
+    corpus: Path, oracle: Path
+) -> None:
+    from mllog_check.submission.package import check_package
+
+    expected = {
+        (r["system"], r["benchmark"]): float(r["official_power"])
+        for r in read_oracle(oracle, "scores_v5.0.csv")
+        if r["org"] == "Lenovo" and r["official_power"]
+    }
+    report = check_package(corpus / "v5.0" / "Lenovo", "5.0.0")
+    found = {(s["system"], s["benchmark"]): s["energy_j"] for s in report.scores if s["energy_j"]}
+    assert found.keys() == expected.keys()
+    for key, joules in found.items():
+        assert joules == pytest.approx(expected[key], rel=1e-9)
+    assert not [p for p in report.problems if p.rule.startswith("MLE")]
