@@ -84,3 +84,17 @@ def test_misspelled_benchmark_folder_in_score_and_package(tmp_path: Path) -> Non
         folder.rename(folder.with_name("resnt"))
     messages = [p.message for p in check_package(org, "1.0.0").problems if p.rule == "MLP005"]
     assert messages and all('(did you mean "resnet"?)' in m for m in messages)
+
+
+def test_misspelled_benchmark_option_of_cost(corpus: Path) -> None:
+    from click.testing import CliRunner
+
+    from mllog_check.cli import cli
+
+    org = corpus / "v1.0" / "Graphcore"
+    prices = FIXTURES / "prices" / "sample.csv"
+    out = CliRunner().invoke(
+        cli, ["cost", str(org), "--benchmark", "resnt", "--prices", str(prices)]
+    )
+    assert out.exit_code == 2
+    assert 'no result for --benchmark resnt (did you mean "resnet"?)' in out.output

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..suggest import did_you_mean
 from .prices import PriceEntry
 from .runcost import Assumptions, RunCost, run_cost
 
@@ -167,7 +168,14 @@ def compare(
         and (not in_division or _division(s.division) in in_division)
     ]
     if not chosen:
-        raise CostError("no scores to compare (check the paths, --benchmark and --division)")
+        known = {sc.benchmark.lower() for sc in scores}
+        hints = "".join(
+            f"; no result for --benchmark {b}{did_you_mean(b, known)}"
+            for b in sorted(wanted - known)
+        )
+        raise CostError(
+            f"no scores to compare (check the paths, --benchmark and --division){hints}"
+        )
     footnotes: list[str] = []
     priced = _price_all(chosen, prices, footnotes)
     groups: dict[tuple[str, str, str], list[tuple[ScoreLike, PriceEntry | None]]] = {}
