@@ -318,3 +318,34 @@ def test_package_of_the_v50_lenovo_folder_shows_the_official_energy(
     for key, joules in found.items():
         assert joules == pytest.approx(expected[key], rel=1e-9)
     assert not [p for p in report.problems if p.rule.startswith("MLE")]
+
+
+def test_v40_style_zero_window_official_divides_by_zero_ours_integrates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The published v4.0 pattern: start, conversion_eff and stop at the first line's time
+    (metadata ""), readings after them. The official summarizer raises; we report MLE007
+    and give the readings' mean power over the run times the time to train."""
+    copy = tmp_path / "resnet"
+    shutil.copytree(GOOD, copy)
+    for node in sorted(copy.glob("power/result_*/node_*.txt")):
+        lines = node.read_text().splitlines()
+        t0 = json.loads(lines[0].split(" ", 1)[1])["time_ms"]
+        head = [
+            _mllog(t0, "power_measurement_start", "null").strip(),
+            _mllog(t0, "conversion_eff", 1.0).strip(),
+        ]
+        readings = [x for x in lines if '"power_reading"' in x]
+        tail = [_mllog(t0, "power_measurement_stop", "null").strip()]
+        node.write_text(
+            "\n".join(head + readings + tail).replace('"metadata": {}', '"metadata": ""') + "\n"
+        )
+    with pytest.raises(ZeroDivisionError):
+        _official_summarizer(copy, monkeypatch)
+    report = check_benchmark_folder(str(copy))
+    assert {p.rule for p in report.problems} == {"MLE007"}
+    assert report.method == FROM_READINGS
+    good = check_benchmark_folder(str(GOOD)).energies
+    for path, energy in report.energies.items():
+        reference = good[path.replace(str(copy), str(GOOD))].joules
+        assert energy.joules == pytest.approx(reference / 0.94, rel=0.03)  # no 0.94 efficiency

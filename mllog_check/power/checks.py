@@ -290,7 +290,9 @@ def _gaps(log: PowerLog) -> list[Problem]:
 def _coverage(log: PowerLog, run: RunTiming) -> list[Problem]:
     if run.start_ms is None or run.stop_ms is None or log.start_ms is None:
         return []
-    stop = log.stop_ms if log.stop_ms is not None else max((t for t, _ in log.readings), default=0)
+    stop = log.stop_ms
+    if stop is None or stop <= log.start_ms:  # no stop, or MLE007: the readings' span
+        stop = max((t for t, _ in log.readings), default=log.start_ms)
     late = log.start_ms - run.start_ms
     early = run.stop_ms - stop
     if late <= 0 and early <= 0:
