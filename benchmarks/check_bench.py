@@ -1,6 +1,9 @@
-"""Wall time of `mllog-check check` vs the official compliance checker on the v1.0 corpus.
+"""Wall time of `mllog-check check` vs the official compliance checker on corpus rounds.
 
     python benchmarks/check_bench.py [--corpus ../shared/corpus] [--sample N] [--repeat R]
+    python benchmarks/check_bench.py --rounds v5.0,v5.1     # the v5.x corpus mode
+
+`--rounds` names the corpus rounds to time (default v1.0), each with its own ruleset.
 
 1. Round: `mllog-check check <corpus>/v1.0 --format json` (one process for every
    result log) against `python -m mlperf_logging.compliance_checker --usage training
@@ -27,8 +30,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OFFICIAL = [sys.executable, "-m", "mlperf_logging.compliance_checker"]
-OFFICIAL += ["--usage", "training", "--ruleset", "1.0.0"]
+
+
+def _official(ruleset: str) -> list[str]:
+    command = [sys.executable, "-m", "mlperf_logging.compliance_checker"]
+    return [*command, "--usage", "training", "--ruleset", ruleset]
 
 
 def _ours() -> list[str]:
@@ -55,33 +61,40 @@ def _files(round_dir: Path, sample: int | None) -> list[Path]:
     return files
 
 
-def _round(files: list[Path], round_dir: Path, work: Path) -> None:
+def _ruleset(round_dir: Path) -> str:
+    return round_dir.name.removeprefix("v") + ".0"
+
+
+def _round(files: list[Path], round_dir: Path, work: Path) -> tuple[float, float]:
     whole = len(files) == len(_files(round_dir, None))
     targets = [str(round_dir)] if whole else [str(f) for f in files]
-    ours_s, done = _timed([*_ours(), "check", "--format", "json", *targets], work)
+    ruleset = _ruleset(round_dir)
+    command = [*_ours(), "check", "--ruleset", ruleset, "--format", "json", *targets]
+    ours_s, done = _timed(command, work)
     verdicts = {
         str(Path(f["path"]).resolve()): f["verdict"] for f in json.loads(done.stdout)["files"]
     }
     official_s = 0.0
     agree = 0
     for f in files:
-        seconds, result = _timed([*OFFICIAL, str(f)], work)
+        seconds, result = _timed([*_official(ruleset), str(f)], work)
         official_s += seconds
         official = "pass" if result.returncode == 0 else "fail"
         agree += verdicts.get(str(f.resolve())) == official
-    print(f"round v1.0: {len(files)} result logs ({'all' if whole else 'sample'})")
+    print(f"round {round_dir.name}: {len(files)} result logs ({'all' if whole else 'sample'})")
     print(f"  mllog-check (1 process)          {ours_s:8.2f} s")
     print(f"  official (1 process per file)    {official_s:8.2f} s")
     print(f"  ratio                            {official_s / ours_s:8.1f}x")
     print(f"  verdicts agreeing                {agree}/{len(files)}")
+    return ours_s, official_s
 
 
-def _single(file: Path, repeat: int, work: Path) -> None:
+def _single(file: Path, repeat: int, work: Path, ruleset: str) -> None:
     ours: list[float] = []
     official: list[float] = []
     for _ in range(repeat):  # interleaved so that load changes hit both alike
-        ours.append(_timed([*_ours(), "check", str(file)], work)[0])
-        official.append(_timed([*OFFICIAL, str(file)], work)[0])
+        ours.append(_timed([*_ours(), "check", "--ruleset", ruleset, str(file)], work)[0])
+        official.append(_timed([*_official(ruleset), str(file)], work)[0])
     a, b = statistics.median(ours), statistics.median(official)
     print(f"single file {file.name} ({file.stat().st_size / 1e3:.0f} kB), median of {repeat}:")
     print(f"  mllog-check check FILE           {a * 1000:8.0f} ms")
@@ -95,19 +108,29 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=default)
     parser.add_argument("--sample", type=int, default=None, help="check N files only")
     parser.add_argument("--repeat", type=int, default=11, help="single-file runs each")
+    parser.add_argument("--rounds", default="v1.0", help="corpus rounds, comma-separated")
     args = parser.parse_args()
-    round_dir = args.corpus / "v1.0"
-    if not round_dir.is_dir():
-        sys.exit(f"corpus round not found: {round_dir}")
-    files = _files(round_dir, args.sample)
+    rounds = [args.corpus / name.strip() for name in args.rounds.split(",")]
+    missing = [str(r) for r in rounds if not r.is_dir()]
+    if missing:
+        sys.exit(f"corpus round not found: {', '.join(missing)}")
     with tempfile.TemporaryDirectory() as tmp:  # the official tool writes its log in cwd
         work = Path(tmp)
-        # Warm-up of both: bytecode written, mllog-check's validated-rules cache filled.
-        _timed([*_ours(), "check", str(files[0])], work)
-        _timed([*OFFICIAL, str(files[0])], work)
-        _round(files, round_dir, work)
-        by_size = sorted(_files(round_dir, None), key=lambda f: f.stat().st_size)
-        _single(by_size[len(by_size) // 2], args.repeat, work)  # the median-sized log
+        total_ours = total_official = 0.0
+        for round_dir in rounds:
+            files = _files(round_dir, args.sample)
+            ruleset = _ruleset(round_dir)
+            # Warm-up of both: bytecode written, mllog-check's validated-rules cache filled.
+            _timed([*_ours(), "check", "--ruleset", ruleset, str(files[0])], work)
+            _timed([*_official(ruleset), str(files[0])], work)
+            ours_s, official_s = _round(files, round_dir, work)
+            total_ours += ours_s
+            total_official += official_s
+        if len(rounds) > 1:
+            print(f"all rounds: ratio {total_official / total_ours:.1f}x")
+        last = rounds[-1]
+        by_size = sorted(_files(last, None), key=lambda f: f.stat().st_size)
+        _single(by_size[len(by_size) // 2], args.repeat, work, _ruleset(last))  # median-sized
 
 
 if __name__ == "__main__":
