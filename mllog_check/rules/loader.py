@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -134,13 +135,15 @@ def rules_dir() -> Path:
     return Path(str(files("mllog_check.schemas"))) / "rules"
 
 
+_VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.0)?$")
+
+
 def canonical(name: str) -> str:
-    """ "1.0.0" and "training-1.0.0" name the same ruleset."""
-    return (
-        name
-        if name.startswith(PREFIX) or "/" in name or name.endswith(".yaml")
-        else (PREFIX + name)
-    )
+    """ "1.0.0", "v1.0", "1.0" and "training-1.0.0" name the same ruleset."""
+    if name.startswith(PREFIX) or "/" in name or name.endswith(".yaml"):
+        return name
+    match = _VERSION.match(name)
+    return f"{PREFIX}{match[1]}.{match[2]}.0" if match else PREFIX + name
 
 
 def available_rulesets() -> list[str]:
