@@ -31,7 +31,7 @@ def _timed(cmd: list[str]) -> float:
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1) or "Traceback" in done.stderr:
         sys.exit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
     return elapsed
 

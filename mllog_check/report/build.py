@@ -323,9 +323,10 @@ def _targets(scoring: Any, benchmark: str, component: str | None) -> list[tuple[
             value = threshold.get(component)
         elif isinstance(threshold, list):
             value = threshold[int(component)] if component and component.isdigit() else None
-        if isinstance(value, int | float) and not (
-            kind in ("above", "below") and value in (0, 1, 100)  # round-wide sanity bounds
-        ):
+        sanity = (kind in ("min", "above") and value == 0) or (
+            kind in ("max", "below") and value in (1, 100)
+        )  # the open interval every accuracy lies in, not a target
+        if isinstance(value, int | float) and not sanity:
             lines.append((float(value), f"target {TARGET_WORDS.get(kind, kind)} {fmt(value)}"))
     return lines
 
@@ -366,7 +367,7 @@ def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
     reference = _reference(view, scoring, curves) if by_epoch else None
     charts = []
     for component in _components(curves):
-        name = "eval_accuracy" + (f" {component}" if component else "")
+        name = component or getattr(bench, "metric", None) or "eval_accuracy"
         chart = Chart(
             slug("conv", *view.key, component or ""),
             "curve",
