@@ -69,7 +69,7 @@ def test_energy_from_power_logs(tmp_path: Path) -> None:
     assert view.energy_kwh == pytest.approx(statistics.fmean(kwh(j) or 0 for j in energies))
     charts = [c for c in result.page.charts() if c.id.startswith("energy-")]
     assert len(charts) == 1 and charts[0].point_count == len(energies)
-    assert "not measured" not in (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert "no power logs" not in (tmp_path / "p.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.corpus

@@ -169,13 +169,13 @@ def test_keyboard_and_sorting(corpus: Path, browser: Browser, tmp_path: Path) ->
     button = page.locator("#summary-table th button", has_text="Score")
     button.focus()
     page.keyboard.press("Enter")
-    cells = page.locator("#summary-table tbody td:nth-child(6)").evaluate_all(
+    cells = page.locator("#summary-table tbody td:nth-child(5)").evaluate_all(
         "cells => cells.map(c => c.dataset.v === '' ? Infinity : Number(c.dataset.v))"
     )
     assert cells == sorted(cells)
     assert button.locator("..").get_attribute("aria-sort") == "ascending"
     page.keyboard.press("Enter")
-    cells = page.locator("#summary-table tbody td:nth-child(6)").evaluate_all(
+    cells = page.locator("#summary-table tbody td:nth-child(5)").evaluate_all(
         "cells => cells.map(c => c.dataset.v === '' ? -Infinity : Number(c.dataset.v))"
     )
     assert cells == sorted(cells, reverse=True)

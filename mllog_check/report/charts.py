@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 STRIP_ROW = 26  # px per category row
 PALETTE = 8  # series colours, CSS classes s0..s7
 
@@ -179,6 +181,8 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
                 "color": s.color % PALETTE,
                 "tip": s.tip,
                 "pts": points,
+                "count": len(points),
+                "data": "",
                 "d": "",
                 "dashed": False,
             }
@@ -223,14 +227,18 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
     y = Scale(low, high, bottom, top)
     series = []
     for s in chart.series:
-        points = [{"x": x(p.x), "y": y(p.y), "tip": p.tip, "state": p.state} for p in s.points]
-        path = " ".join(f"{'M' if i == 0 else 'L'}{p['x']},{p['y']}" for i, p in enumerate(points))
+        # [x, y, state, tip] per evaluation, drawn by the page's script: thousands of
+        # points on a round's page cost the template most of its time as elements.
+        points = [[x(p.x), y(p.y), p.state, p.tip] for p in s.points]
+        path = " ".join(f"{'M' if i == 0 else 'L'}{p[0]},{p[1]}" for i, p in enumerate(points))
         series.append(
             {
                 "name": s.name,
                 "color": s.color % PALETTE,
                 "tip": s.tip,
-                "pts": points,
+                "pts": [],
+                "count": len(points),
+                "data": orjson.dumps(points).decode(),
                 "d": path if s.line else "",
                 "dashed": s.dashed,
             }

@@ -3,6 +3,24 @@
 (function () {
   "use strict";
   var tip = document.getElementById("tip");
+  // Curve points arrive as data ([x, y, state, tip] per evaluation): drawn here.
+  var SVG = "http://www.w3.org/2000/svg";
+  var packed = document.querySelectorAll("g.series[data-pts]");
+  for (var g = 0; g < packed.length; g++) {
+    var group = packed[g], pts = JSON.parse(group.getAttribute("data-pts"));
+    var frag = document.createDocumentFragment();
+    for (var k = 0; k < pts.length; k++) {
+      var c = document.createElementNS(SVG, "circle"), p = pts[k];
+      c.setAttribute("class", p[2] ? "pt " + p[2] : "pt");
+      c.setAttribute("cx", p[0]);
+      c.setAttribute("cy", p[1]);
+      c.setAttribute("r", p[2] === "end" ? 4 : 2.2);
+      c.setAttribute("data-tip", p[3]);
+      frag.appendChild(c);
+    }
+    group.appendChild(frag);
+    group.removeAttribute("data-pts");
+  }
   var tipped = document.querySelectorAll("svg .pt, svg .line, svg .mean");
   // Titles become tips (one tooltip, not the browser's second one) and accessible names.
   for (var i = 0; i < tipped.length; i++) {
