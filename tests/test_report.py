@@ -132,3 +132,21 @@ def test_reference_band_is_the_rcp_checks(corpus: Path) -> None:
         assert drawn == pytest.approx(minimum, rel=1e-3, abs=0.01), view.key
         compared += 1
     assert compared >= 5
+
+
+@pytest.mark.corpus
+def test_round_rows_are_the_audits(corpus: Path) -> None:
+    """The report checks the orgs itself (one pool with the curves): the same rows."""
+    from mllog_check.submission.audit import run_audit
+
+    root = corpus / "v2.0"
+    data = collect([str(root)], jobs=2)
+    audit = run_audit(root, None, jobs=2)
+    assert data.orgs == audit.orgs
+    assert data.runs == audit.runs
+    assert sorted(data.scores, key=str) == sorted(audit.scores, key=str)
+    assert data.anomalies == sorted(
+        (a.row() for a in audit.anomalies), key=lambda a: (a["path"], a["line"], a["kind"])
+    )
+    assert sorted(data.problems, key=str) == sorted(audit.problems, key=str)
+    assert set(data.curves) == {r["path"] for r in data.runs}

@@ -9,13 +9,15 @@ Paths are shown relative to ``base``: the round folder, or the folder above the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .curves import RunCurve, read_curves
+from .curves import RunCurve, read_curves, read_many
 
 
 class ReportError(Exception):
@@ -73,10 +75,8 @@ def collect(paths: list[str], ruleset: str = "auto", jobs: int | None = None) ->
     rounds = [f for f, k in zip(folders, kinds, strict=True) if k == "round"]
     orgs = [f for f, k in zip(folders, kinds, strict=True) if k == "org"]
     others = [f for f, k in zip(folders, kinds, strict=True) if k == "results"]
-    if rounds:
-        _add_rounds(data, rounds, ruleset, jobs)
-    if orgs:
-        _add_orgs(data, orgs, ruleset)
+    if rounds or orgs:
+        _add_audited(data, rounds, orgs, ruleset, jobs)
     if others:
         _add_results(data, others, ruleset)
     _finish(data, jobs)
@@ -87,49 +87,15 @@ def _ruleset_arg(ruleset: str) -> str | None:
     return None if ruleset in ("", "auto") else ruleset
 
 
-def _rebase(data: ReportData, root: Path, rows: list[dict[str, Any]], key: str) -> None:
-    """Audit rows are relative to their own root; make them relative to ``base``."""
-    if root == Path(data.base):
-        return
-    prefix = os.path.relpath(root, data.base)
-    for row in rows:
-        value = row.get(key)
-        if isinstance(value, str) and value and not os.path.isabs(value):
-            row[key] = os.path.join(prefix, value)
-
-
-def _add_rounds(data: ReportData, rounds: list[Path], ruleset: str, jobs: int | None) -> None:
-    from ..submission.audit import AuditError, run_audit
-
-    for root in rounds:
-        try:
-            result = run_audit(root, _ruleset_arg(ruleset), jobs)
-        except AuditError as err:
-            raise ReportError(str(err)) from None
-        anomalies = [a.row() for a in result.anomalies]
-        for rows, key in (
-            (result.runs, "path"),
-            (result.scores, "folder"),
-            (anomalies, "path"),
-            (result.problems, "path"),
-        ):
-            _rebase(data, root, rows, key)
-        data.rulesets.extend(result.ruleset.split(", "))
-        data.orgs.extend(result.orgs)
-        data.runs.extend(result.runs)
-        data.scores.extend(result.scores)
-        data.anomalies.extend(anomalies)
-        data.problems.extend(result.problems)
-
-
-def _org_ruleset(org: Path, ruleset: str) -> str:
+def _folder_ruleset(folder: Path, ruleset: str) -> str:
+    """The flag's round, else the one a folder in the path names; ReportError without."""
     chosen = _ruleset_arg(ruleset)
     if chosen is None:
         from ..rules.detect import from_path
 
-        found = from_path(str(org), is_folder=True)
+        found = from_path(str(folder), is_folder=True)
         if found is None:
-            raise ReportError(f"cannot tell the round of {org} from its folders: pass --ruleset")
+            raise ReportError(f"cannot tell the round of {folder} from its folders: pass --ruleset")
         chosen = found.ruleset
     from ..submission.rounds import UnknownRound, get_round
 
@@ -140,21 +106,86 @@ def _org_ruleset(org: Path, ruleset: str) -> str:
     return chosen
 
 
-def _add_orgs(data: ReportData, orgs: list[Path], ruleset: str) -> None:
-    from ..submission.audit import audit_org, duplicate_logs
+def _add_audited(
+    data: ReportData, rounds: list[Path], orgs: list[Path], ruleset: str, jobs: int | None
+) -> None:
+    """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
+    one pool: the orgs' checks first (largest first), the logs' evaluations after."""
+    from ..submission.audit import duplicate_logs, org_folders
 
+    tasks: list[tuple[str, str]] = []
+    for root in rounds:
+        chosen = _folder_ruleset(root, ruleset)
+        tasks.extend((str(org), chosen) for org in org_folders(root))
+    tasks.extend((str(org), _folder_ruleset(org, ruleset)) for org in orgs)
+    results, curves = run_pool(tasks, data.base, jobs)
     found = []
-    for org in orgs:
-        chosen = _org_ruleset(org, ruleset)
-        data.rulesets.append(chosen)
-        rows = audit_org(str(org), chosen, data.base)
+    for rows in sorted(results, key=lambda r: r.org):
         data.orgs.append(rows.summary)
         data.runs.extend(rows.runs)
         data.scores.extend(rows.scores)
         data.anomalies.extend(a.row() for a in rows.anomalies)
         data.problems.extend(rows.problems)
         found.extend(rows.runs + rows.copies)
+    data.rulesets.extend(chosen for _, chosen in tasks)
     data.anomalies.extend(a.row() for a in duplicate_logs(found))
+    data.curves.update(curves)
+
+
+def _logs(org: str, ruleset: str) -> list[tuple[str, str, str]]:
+    """(path, benchmark, ruleset) of the result files of the published layout."""
+    found = sorted(Path(org).glob("results/*/*/result_*.txt*"))
+    return [(str(p), p.parent.name, ruleset) for p in found if not p.is_symlink()]
+
+
+def _size(path: str) -> int:
+    try:
+        return sum(p.stat().st_size for p in Path(path).glob("results/*/*/result_*"))
+    except OSError:
+        return 0
+
+
+def run_pool(
+    tasks: list[tuple[str, str]], base: str, jobs: int | None
+) -> tuple[list[Any], dict[str, RunCurve]]:
+    """(org folder, ruleset) -> the audit's rows per org, and curves by shown path."""
+    from ..submission.audit import audit_org
+
+    logs = [item for org, chosen in tasks for item in _logs(org, chosen)]
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) + len(logs) // 16 or 1))
+    if workers == 1:
+        results = [audit_org(org, chosen, base) for org, chosen in tasks]
+        read = read_many(logs)
+    else:
+        _warm({chosen for _, chosen in tasks})
+        chunks = [logs[i :: 2 * workers] for i in range(2 * workers)]
+        ordered = sorted(tasks, key=lambda t: -_size(t[0]))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            audits = [pool.submit(audit_org, org, chosen, base) for org, chosen in ordered]
+            reads = [pool.submit(read_many, chunk) for chunk in chunks if chunk]
+            _import_renderer()  # while the workers check
+            results = [f.result() for f in audits]
+            read = [c for f in reads for c in f.result()]
+    shown = _shown(base)
+    return results, {shown(c.path): c for c in read}
+
+
+def _warm(rulesets: set[str]) -> None:
+    """Load the stages and the rounds' data before forking: the workers inherit them."""
+    for chosen in sorted(rulesets):
+        try:
+            from ..results.scoring import scoring_for
+            from ..rules import load_ruleset  # type: ignore[attr-defined,unused-ignore]
+
+            load_ruleset(chosen)
+            scoring_for(chosen)
+        except Exception:  # a warm-up only: the workers report real failures
+            pass
+
+
+def _import_renderer() -> None:
+    with contextlib.suppress(ImportError):  # render() says how to install it
+        import jinja2  # noqa: F401
 
 
 def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
@@ -203,9 +234,12 @@ def _finish(data: ReportData, jobs: int | None) -> None:
             str(rulesets.get((r["org"], r["system"], r["benchmark"])) or only),
         )
         for r in data.runs
+        if r["path"] not in data.curves  # not read in the pool (result folders)
     ]
     curves = read_curves(items, jobs)
-    data.curves = {r["path"]: curves[data.absolute(r["path"])] for r in data.runs}
+    for run in data.runs:
+        if run["path"] not in data.curves:
+            data.curves[run["path"]] = curves[data.absolute(run["path"])]
     _add_energy(data)
 
 

@@ -114,8 +114,15 @@ def read_curve(path: str, benchmark: str, ruleset: str = "") -> RunCurve:
     )
 
 
-def _read_many(items: Sequence[tuple[str, str, str]]) -> list[RunCurve]:
-    return [read_curve(path, bench, ruleset) for path, bench, ruleset in items]
+def read_many(items: Sequence[tuple[str, str, str]]) -> list[RunCurve]:
+    """(path, benchmark, ruleset) -> curves; a log that cannot be read has none."""
+    out = []
+    for path, bench, ruleset in items:
+        try:
+            out.append(read_curve(path, bench, ruleset))
+        except Exception:  # the checks report what is wrong with it; no curve here
+            out.append(RunCurve(path, (), None, None, 0))
+    return out
 
 
 def read_curves(
@@ -124,8 +131,8 @@ def read_curves(
     """(path, benchmark, ruleset) -> curves by path; in ``jobs`` worker processes."""
     workers = max(1, min(jobs or os.cpu_count() or 1, len(items) // 16 or 1))
     if workers == 1:
-        return {c.path: c for c in _read_many(items)}
+        return {c.path: c for c in read_many(items)}
     chunks = [list(items[i::workers]) for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(_read_many, chunks))
+        results = list(pool.map(read_many, chunks))
     return {c.path: c for chunk in results for c in chunk}
