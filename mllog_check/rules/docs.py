@@ -162,6 +162,7 @@ repos:
 def render() -> str:
     catalog.load_all()
     parts = [INTRO, _codes(), _rulesets(), _round_tables(load_ruleset("1.0.0"))]
+    parts.append(_round_tables(load_ruleset("6.1.0")))
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -186,7 +187,10 @@ def _diff(good: str, bad: str) -> str:
 
 def _rulesets() -> str:
     names = ", ".join(f"`{name}`" for name in available_rulesets())
-    return f"## Rulesets\n\nPackaged: {names}. The tables below are the v1.0 rules.\n"
+    return (
+        f"## Rulesets\n\nPackaged: {names}. The tables below are the v1.0 rules (the base the "
+        "others extend) and the v6.1 rules (the latest round, every inherited change applied).\n"
+    )
 
 
 def _round_tables(rules: Ruleset) -> str:

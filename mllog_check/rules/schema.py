@@ -294,7 +294,17 @@ def describe(schema: dict[str, Any]) -> str:
     ):
         if keyword in schema:
             parts.append(f"must be {words} {show(schema[keyword]['base'])}")
+    if "anyOf" in schema:
+        parts.insert(0, _describe_any(schema["anyOf"]))
     return "; ".join(parts) if parts else "must satisfy the rule"
+
+
+def _describe_any(options: list[dict[str, Any]]) -> str:
+    """anyOf in words: "must contain epoch_num or samples_count" for alternatives of keys."""
+    if all(set(o) == {"required"} for o in options):
+        return "must contain " + " or ".join(", ".join(o["required"]) for o in options)
+    words = [describe(o).removeprefix("must ") for o in options]
+    return "must " + " or ".join(f"({w})" if ";" in w else w for w in words)
 
 
 def _has_bounds(schema: dict[str, Any]) -> bool:
