@@ -349,3 +349,13 @@ def test_v40_style_zero_window_official_divides_by_zero_ours_integrates(
     for path, energy in report.energies.items():
         reference = good[path.replace(str(copy), str(GOOD))].joules
         assert energy.joules == pytest.approx(reference / 0.94, rel=0.03)  # no 0.94 efficiency
+
+
+def test_audit_runs_table_has_each_runs_energy(tmp_path: Path) -> None:
+    from mllog_check.submission.audit import run_audit
+
+    audit = run_audit(FIXTURES / "audit" / "power", "1.0.0", jobs=1)
+    energies = {Path(r["path"]).name: r["energy_j"] for r in audit.runs}
+    assert len(energies) == 5 and all(e and e > 0 for e in energies.values())
+    clean = run_audit(FIXTURES / "audit" / "clean", "1.0.0", jobs=1)
+    assert all(r["energy_j"] is None for r in clean.runs)

@@ -41,6 +41,7 @@ RUN_COLUMNS = (
     "compliance",
     "compliance_errors",
     "body_sha1",
+    "energy_j",
 )
 ANOMALY_COLUMNS = ("org", "system", "benchmark", "path", "line", "kind", "message", "code")
 
@@ -345,9 +346,18 @@ def _check_result_set(
     for path_text, finding in anomalies.repeated_seeds(seeds):
         report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
     if audit:
+        _run_energies(report.runs, runs)
         converged = _converged(rs, runs, stages.ruleset)
         for path_text, finding in set_anomalies.detect(set_facts, converged):
             report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+
+
+def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
+    """Each run's energy (power logs, docs/power.md) into its runs-table row."""
+    energies = {r.path: r.energy_j for r in runs if getattr(r, "energy_j", None) is not None}
+    for row in rows:
+        if row["path"] in energies:
+            row["energy_j"] = energies[row["path"]]
 
 
 # mlcommons/logging#384 and training_policies#546 (Sept 2024): closed runs always log a
@@ -455,6 +465,7 @@ def _run_row(
         "compliance": verdict,
         "compliance_errors": sum(1 for p in found if p.is_error),
         "body_sha1": facts.body_hash,
+        "energy_j": None,  # from the power logs, once the set is scored (_run_energies)
     }
 
 
