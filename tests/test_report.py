@@ -58,7 +58,7 @@ def test_page_is_self_contained(tmp_path: Path) -> None:
 
 
 def test_energy_from_power_logs(tmp_path: Path) -> None:
-    from mllog_check.power import check_benchmark_folder, kwh
+    from mllog_check.power import check_benchmark_folder, kwh, olympic_energy
 
     folder = FIXTURES / "power" / "good"
     result = build_report([str(folder)], tmp_path / "p.html", "1.0.0", jobs=1)
@@ -66,7 +66,13 @@ def test_energy_from_power_logs(tmp_path: Path) -> None:
     expected = check_benchmark_folder(str(folder / "resnet"))
     energies = [e.joules for e in expected.energies.values() if e.joules is not None]
     assert view.energy_runs == len(energies) > 0
-    assert view.energy_kwh == pytest.approx(statistics.fmean(kwh(j) or 0 for j in energies))
+    # The energy score: the olympic mean by time to train (resnet: drop 1 each end).
+    by_name = {Path(path).name: e.joules for path, e in expected.energies.items()}
+    minutes = [r["minutes"] for r in view.runs]
+    joules = [by_name[Path(r["path"]).name] for r in view.runs]
+    score = olympic_energy(joules, minutes, 1)
+    assert view.energy_kwh == pytest.approx(kwh(score))
+    assert view.energy_kwh != pytest.approx(statistics.fmean(kwh(j) or 0 for j in energies))
     charts = [c for c in result.page.charts() if c.id.startswith("energy-")]
     assert len(charts) == 1 and charts[0].point_count == len(energies)
     assert "no power logs" not in (tmp_path / "p.html").read_text(encoding="utf-8")
@@ -150,3 +156,25 @@ def test_round_rows_are_the_audits(corpus: Path) -> None:
     )
     assert sorted(data.problems, key=str) == sorted(audit.problems, key=str)
     assert set(data.curves) == {r["path"] for r in data.runs}
+
+
+@pytest.mark.corpus
+def test_energy_scores_are_the_summarizers(corpus: Path, oracle: Path) -> None:
+    """v5.0 Lenovo's power logs: the energy column equals the official summarizer's."""
+    from conftest import read_oracle
+
+    official = {
+        (r["org"], r["system"], r["benchmark"]): float(r["official_power"])
+        for r in read_oracle(oracle, "scores_v5.0.csv")
+        if r["official_power"] and r["official_power_unit"] == "J"
+    }
+    page = build_page(collect([str(corpus / "v5.0" / "Lenovo")], "5.0.0", jobs=2))
+    compared = 0
+    for view in page.sets:
+        if view.key in official:
+            assert view.energy_kwh is not None, view.key
+            assert view.energy_kwh * 3.6e6 == pytest.approx(official[view.key], rel=1e-6)
+            compared += 1
+        else:
+            assert view.energy_kwh is None, view.key
+    assert compared >= 4
