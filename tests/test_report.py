@@ -178,3 +178,19 @@ def test_energy_scores_are_the_summarizers(corpus: Path, oracle: Path) -> None:
         else:
             assert view.energy_kwh is None, view.key
     assert compared >= 4
+
+
+@pytest.mark.corpus
+def test_two_rounds_stay_apart(corpus: Path, tmp_path: Path) -> None:
+    """One org in two rounds: two rows, each with its own round's runs."""
+    result = build_report(
+        [str(corpus / "v1.1"), str(corpus / "v2.0")], tmp_path / "two.html", jobs=2
+    )
+    page = result.page
+    assert page.data.rulesets == ["1.1.0", "2.0.0"]
+    orgs = {view.org for view in page.sets}
+    assert {"v1.1/Google", "v2.0/Google"} <= orgs
+    for view in page.sets:
+        assert view.runs and all(r["path"].startswith(view.org + "/") for r in view.runs)
+        assert view.score.get("ruleset") == ("1.1.0" if view.org.startswith("v1.1") else "2.0.0")
+    assert sum(len(v.runs) for v in page.sets) == len(page.data.runs)

@@ -179,4 +179,12 @@ def test_keyboard_and_sorting(corpus: Path, browser: Browser, tmp_path: Path) ->
         "cells => cells.map(c => c.dataset.v === '' ? -Infinity : Number(c.dataset.v))"
     )
     assert cells == sorted(cells, reverse=True)
+    # Printed: no navigation, no tooltip, every folded group of problems shown.
+    page.evaluate("document.querySelector('#problems details').open = false")
+    folded = page.locator("#problems details:not([open]) li").first
+    assert folded.count() == 1 and not folded.is_visible()
+    page.emulate_media(media="print")
+    assert page.locator("header nav").is_hidden()
+    assert page.locator("#tip").is_hidden()
+    assert folded.is_visible()
     page.context.close()

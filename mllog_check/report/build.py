@@ -107,16 +107,23 @@ def _speed(view: ResultSetView) -> tuple[bool, float, Key]:
 # -- result sets ----------------------------------------------------------------------
 
 
+def _org_label(org: str, folder: str) -> str:
+    """The org as its folder shows it: ``v1.1/Google`` when a report spans rounds, so
+    that one org's results of two rounds stay apart."""
+    prefix, found, _ = folder.partition("/results/")
+    return prefix if found and prefix else org
+
+
 def _result_sets(data: ReportData) -> list[ResultSetView]:
     by_key: dict[Key, ResultSetView] = {}
     for score in data.scores:
-        key = (score["org"], score["system"], score["benchmark"])
         folder = score.get("folder") or ""
+        key = (_org_label(score["org"], folder), score["system"], score["benchmark"])
         by_key[key] = ResultSetView(key, slug("rs", *key), folder, score)
     for run in data.runs:
-        key = (run["org"], run["system"], run["benchmark"])
+        folder = os.path.dirname(run["path"])
+        key = (_org_label(run["org"], folder), run["system"], run["benchmark"])
         if key not in by_key:
-            folder = os.path.dirname(run["path"])
             by_key[key] = ResultSetView(key, slug("rs", *key), folder, {"valid": False})
         by_key[key].runs.append({**run, "file": os.path.basename(run["path"])})
     views = [by_key[k] for k in sorted(by_key)]
