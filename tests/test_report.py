@@ -194,3 +194,11 @@ def test_two_rounds_stay_apart(corpus: Path, tmp_path: Path) -> None:
         assert view.runs and all(r["path"].startswith(view.org + "/") for r in view.runs)
         assert view.score.get("ruleset") == ("1.1.0" if view.org.startswith("v1.1") else "2.0.0")
     assert sum(len(v.runs) for v in page.sets) == len(page.data.runs)
+
+
+def test_same_page_every_run(tmp_path: Path) -> None:
+    pages = []
+    for name, jobs in (("a.html", 1), ("b.html", 2)):
+        build_report([str(ROUND)], tmp_path / name, "1.0.0", jobs=jobs)
+        pages.append((tmp_path / name).read_bytes())
+    assert pages[0] == pages[1]
