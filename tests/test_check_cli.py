@@ -19,7 +19,10 @@ BAD = str(CHECK / "closed_resnet_lars.fail.MLC020.txt")
 
 
 def _run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["check", *args])
+    # The fixtures are v1.0 logs outside any round folder: name the round (the default,
+    # auto, would take the newest round their content allows, and say so).
+    chosen = [] if any(a.startswith("--ruleset") for a in args) else ["--ruleset", "1.0.0"]
+    result = CliRunner().invoke(cli, ["check", *chosen, *args])
     return result.exit_code, result.output
 
 
@@ -89,7 +92,7 @@ def test_single_file_path_stays_light() -> None:
         "import sys\n"
         "from mllog_check.cli import main\n"
         "try:\n"
-        f"    main(['check', {GOOD!r}])\n"
+        f"    main(['check', '--ruleset', '1.0.0', {GOOD!r}])\n"
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
         "heavy = {'pandas', 'scipy', 'matplotlib', 'pyarrow', 'rich'} & set(sys.modules)\n"

@@ -18,8 +18,9 @@ import yaml
 from conftest import ROOT, read_oracle
 
 import mllog_check
+from mllog_check.rounds import choose
 from mllog_check.rules import check_file
-from mllog_check.rules.detect import check_detected, detect
+from mllog_check.rules.detect import check_chosen
 
 pytestmark = pytest.mark.corpus
 
@@ -69,7 +70,7 @@ def test_verdicts_equal_the_rounds_official(
     for row in rows:
         path = corpus / round_name / row["file"]
         # --ruleset auto picks the same round from the corpus folder.
-        assert detect(str(path)).ruleset == ruleset
+        assert choose(str(path)).ruleset == ruleset
         verdict = check_file(str(path), ruleset)
         ours = "pass" if verdict.passed else "fail"
         if "division" in row:
@@ -192,7 +193,7 @@ def test_v0_5_logs_get_parse_checks_only(corpus: Path) -> None:
     assert len(paths) >= 75
     for path in paths:
         result = mllog_check.parse_file(str(path))
-        verdict, found = check_detected(result)
-        assert (found.ruleset, found.source, found.has_rules) == ("0.5.0", "path", False)
+        verdict, found = check_chosen(result)
+        assert (found.ruleset, found.source, found.round.has("rules")) == ("0.5.0", "folder", False)
         assert verdict.passed == result.ok
         assert not any(p.rule.startswith("MLC") for p in verdict.problems)

@@ -1,4 +1,5 @@
-"""--ruleset auto: the round comes from the flag, a round folder, or the log's content."""
+"""--ruleset auto: the round comes from the flag, a setting, a round folder, or the log's content
+(one parser and one choice for the project: mllog_check.rounds)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import mllog_check
+from mllog_check import rounds as d
 from mllog_check.records import Generation, Record
-from mllog_check.rules import detect as d
 
 
 def rec(key: str, value: object = None, generation: Generation = Generation.MLLOG) -> Record:
@@ -27,13 +28,13 @@ def rec(key: str, value: object = None, generation: Generation = Generation.MLLO
     ],
 )
 def test_normalize_ruleset(text: str, expected: str) -> None:
-    assert d.normalize_ruleset(text) == expected
+    assert d.parse_round(text).version == expected
 
 
-@pytest.mark.parametrize("text", ["3.0", "1", "latest", "1.1.1", ""])
+@pytest.mark.parametrize("text", ["7.0", "1", "latest", "1.1.1", ""])
 def test_normalize_rejects_unknown(text: str) -> None:
-    with pytest.raises(d.DetectionError, match="unknown ruleset"):
-        d.normalize_ruleset(text)
+    with pytest.raises(d.RoundError, match=r"unknown ruleset .*known rounds: 0\.5\.0, .*6\.1\.0"):
+        d.parse_round(text)
 
 
 @pytest.mark.parametrize(
@@ -51,7 +52,7 @@ def test_normalize_rejects_unknown(text: str) -> None:
 def test_round_from_path(path: str, expected: str) -> None:
     found = d.from_path(path)
     assert found is not None
-    assert (found.ruleset, found.source) == (expected, "path")
+    assert (found.ruleset, found.source) == (expected, "folder")
     assert expected[:3] in found.reason
 
 
@@ -61,7 +62,7 @@ def test_round_from_path(path: str, expected: str) -> None:
         # Version-like system names and files are not round folders.
         "/x/results/1_node_8_A100_NGC21.05_MXNet/resnet/result_0.txt",
         "/x/results/dgxa100_ngc21.05/resnet/result_0.txt",
-        "/x/v3.0/a/result_0.txt",  # not a round mllog-check knows
+        "/x/v7.0/a/result_0.txt",  # not a round mllog-check knows
         "/x/logs/v1.1.txt",  # a file name, not a folder
     ],
 )
@@ -71,14 +72,14 @@ def test_no_round_in_path(path: str) -> None:
 
 def test_flag_wins_over_path_and_content() -> None:
     records = [rec("submission_benchmark", "gnmt")]
-    found = d.detect("/x/v1.1/a/result_0.txt", records, flag="2.0")
+    found = d.choose("/x/v1.1/a/result_0.txt", records, flag="2.0")
     assert (found.ruleset, found.source) == ("2.0.0", "flag")
 
 
 def test_path_wins_over_content() -> None:
     records = [rec("submission_benchmark", "gnmt")]
-    found = d.detect("/x/v1.1/a/result_0.txt", records)
-    assert (found.ruleset, found.source) == ("1.1.0", "path")
+    found = d.choose("/x/v1.1/a/result_0.txt", records)
+    assert (found.ruleset, found.source) == ("1.1.0", "folder")
 
 
 @pytest.mark.parametrize(
@@ -91,31 +92,33 @@ def test_path_wins_over_content() -> None:
     ],
 )
 def test_round_from_content(records: list[Record], expected: str) -> None:
-    found = d.detect("/tmp/nowhere/result_0.txt", records)
+    found = d.choose("/tmp/nowhere/result_0.txt", records)
     assert (found.ruleset, found.source) == (expected, "content")
     assert "exist only there" in found.reason
 
 
-def test_ambiguous_content_is_an_error_naming_the_candidates() -> None:
+def test_ambiguous_content_takes_the_newest_and_says_so() -> None:
     records = [rec("submission_benchmark", "unet3d")]
-    with pytest.raises(d.DetectionError, match=r"1\.0\.0, 1\.1\.0, 2\.0\.0.*--ruleset"):
-        d.detect("/tmp/nowhere/result_0.txt", records)
+    found = d.choose("/tmp/nowhere/result_0.txt", records)
+    assert (found.ruleset, found.source) == ("4.0.0", "newest")
+    assert found.candidates == ("1.0.0", "1.1.0", "2.0.0", "2.1.0", "3.0.0", "3.1.0", "4.0.0")
+    assert found.note is not None and "newest" in found.note and "--ruleset" in found.note
 
 
 def test_contradicting_content_is_an_error() -> None:
     records = [rec("submission_benchmark", "bert", generation=Generation.MLL)]
-    with pytest.raises(d.DetectionError, match="contradicts"):
+    with pytest.raises(d.RoundError, match="contradicts"):
         d.from_records(records)
 
 
 def test_no_evidence_is_an_error() -> None:
-    with pytest.raises(d.DetectionError, match="cannot tell the round"):
-        d.detect("/tmp/nowhere/result_0.txt", [])
+    with pytest.raises(d.RoundError, match="cannot tell the round"):
+        d.choose("/tmp/nowhere/result_0.txt", [])
 
 
 def test_v05_has_no_rules() -> None:
-    assert not d.detect("x", [], flag="0.5.0").has_rules
-    assert d.detect("x", [], flag="0.6.0").has_rules
+    assert not d.choose("x", [], flag="0.5.0").round.has("rules")
+    assert d.choose("x", [], flag="0.6.0").round.has_rules()
 
 
 @pytest.mark.corpus
@@ -123,16 +126,14 @@ def test_corpus_path_and_content_never_disagree(corpus: Path) -> None:
     """Every real log: the path names its round; its content names it too or admits doubt."""
     decided = 0
     for round_dir in sorted(corpus.iterdir()):
-        expected = d.normalize_ruleset(round_dir.name)
+        expected = d.parse_round(round_dir.name).version
         for path in sorted(round_dir.rglob("result_*.txt")):
-            assert d.detect(str(path)).ruleset == expected
+            assert d.choose(str(path)).ruleset == expected
             records = mllog_check.parse_file(str(path)).records
-            try:
-                found = d.from_records(records)
-            except d.DetectionError as exc:
-                assert "fits rounds" in str(exc) and expected in str(exc), path
-                continue
-            if found is not None:
+            found = d.from_records(records)
+            if found is not None and found.source == "newest":
+                assert expected in found.candidates, path
+            elif found is not None:
                 assert found.ruleset == expected, path
                 decided += 1
     # All v0.5 and most v0.6 logs (syntax), the v0.7 transformer and gnmt logs.

@@ -32,12 +32,13 @@ def test_codes_are_documented() -> None:
     assert all((Path(ROOT) / r.good_example).is_dir() for r in OURS)
 
 
-def test_missing_stage_is_a_note_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_stage_is_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "mllog_check.rules", None)  # import fails
     report = check_package(ROOT / "fixtures/package/clean/Acme")
-    assert report.passed and [p.rule for p in report.problems] == ["MLP030"]
+    # Not checked is not a pass (issue 10.1); the command exits 2 (tests/test_registry.py).
+    assert not report.passed and [p.rule for p in report.problems] == ["MLP030"]
     assert report.missing_stages == ["compliance (mllog_check.rules.check_log)"]
 
 

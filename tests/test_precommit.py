@@ -62,6 +62,8 @@ def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
     hook.update(language="system")
     config = {"repos": [{"repo": "local", "hooks": [hook]}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    # The round comes from the project setting: the hook needs no arguments.
+    (repo / "pyproject.toml").write_text('[tool.mllog-check]\nruleset = "1.0.0"\n')
     shutil.copy(GOOD, logs / "result_0.txt")
     (logs / "notes.txt").write_text("not a log: the hook must not look at it\n")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}

@@ -157,16 +157,17 @@ def test_auto_ruleset_from_content(tmp_path: Path) -> None:
     assert not score.valid and "5 runs; round v0.7 requires exactly 10" in score.reason
 
 
-def test_auto_without_evidence_is_not_a_guess(tmp_path: Path) -> None:
-    # MLLOG resnet logs outside any round folder fit v0.7 to v2.0: no silent 1.0.0.
+def test_auto_takes_the_newest_round_the_content_allows_and_says_so(tmp_path: Path) -> None:
+    # MLLOG resnet logs outside any round folder fit v0.7 to v4.0: the newest is taken,
+    # never silently (its scoring data may not be in this build: then not scored, exit 2).
     score, report = _one("olympic", ruleset="auto")
-    assert not score.valid and score.minutes is None and score.ruleset == "auto"
-    assert score.reason.startswith("not scored: ") and "pass --ruleset" in score.reason
-    (problem,) = report.problems
-    assert (problem.rule, problem.is_error) == ("MLS010", True)
-    assert problem.path.endswith("sys8/resnet") and "fits rounds 0.7.0, 1.0.0" in problem.message
-    assert report.runs == []
-    result = CliRunner().invoke(cli, ["score", str(SCORE / "olympic")])
+    assert score.ruleset == "4.0.0" and "newest" in score.reason
+    if not score.valid:
+        assert any(p.rule == "MLS010" and "4.0.0" in p.message for p in report.problems)
+    empty = tmp_path / "Org" / "results" / "sys" / "resnet"
+    empty.mkdir(parents=True)
+    (empty / "result_0.txt").write_text("no marker\n")
+    result = CliRunner().invoke(cli, ["score", str(tmp_path)])
     assert result.exit_code == 2 and "pass --ruleset" in result.stderr
     assert "no result_*.txt" not in result.stderr
 
@@ -180,7 +181,7 @@ def test_scoring_data_inherits_round_by_round() -> None:
     assert v07.benchmarks["bert"].target == {"min": 0.712, **fraction}
     assert v10.benchmarks["bert"].target == {"min": 0.72, **fraction}
     assert v20.benchmarks["ssd"].target == {"min": 0.34, **fraction} and v20.run_count == "minimum"
-    assert v10.run_count == "exact" and v20.rcp == "training_2.0.0"
+    assert v10.run_count == "exact" and str(v20.rcp).endswith("rcp/training_2.0.0.json")
     assert scoring_for("0.6.0").benchmarks["mask"].runs == 5
     with pytest.raises(UnknownRound):
         scoring_for("0.5.0")

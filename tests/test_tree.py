@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from mllog_check.results.tree import discover, load_system, round_hint
+from mllog_check.results.tree import discover, load_system
+from mllog_check.rounds import from_path
 
 SCORE = FIXTURES / "score"
 
@@ -74,11 +75,17 @@ def test_missing_path_is_an_input_error() -> None:
     assert sets == [] and problems[0].rule == "MLS010" and problems[0].is_error
 
 
-def test_round_hint_from_folder_names(tmp_path: Path) -> None:
-    assert round_hint(tmp_path / "training_results_v1.1" / "Org" / "results") == "v1.1"
-    assert round_hint(tmp_path / "v2.0" / "Org") == "v2.0"
-    assert round_hint(tmp_path / "v0.5.0" / "Org") == "v0.5"
-    assert round_hint(tmp_path / "elsewhere") is None
+def test_round_from_folder_names(tmp_path: Path) -> None:
+    # One folder parser for the project: the round registry's (mllog_check.rounds).
+    def folder(path: Path) -> str | None:
+        found = from_path(path, is_folder=True)
+        return found.round.folder if found else None
+
+    assert folder(tmp_path / "training_results_v1.1" / "Org" / "results") == "v1.1"
+    assert folder(tmp_path / "v2.0" / "Org") == "v2.0"
+    assert folder(tmp_path / "v0.5.0" / "Org") == "v0.5"
+    assert folder(tmp_path / "training_results_v5.1" / "Org") == "v5.1"
+    assert folder(tmp_path / "elsewhere") is None
 
 
 def test_system_loader_is_lenient(tmp_path: Path) -> None:
@@ -120,7 +127,8 @@ def test_system_loader_is_lenient(tmp_path: Path) -> None:
 @pytest.mark.corpus
 def test_corpus_round_and_real_system_descriptions(corpus: Path) -> None:
     sets, problems = discover([str(corpus / "v1.0")])
-    assert len(sets) == 31 and all(s.round_hint == "v1.0" for s in sets)
+    assert len(sets) == 31
+    assert all(getattr(from_path(s.files[0]), "ruleset", None) == "1.0.0" for s in sets)
     assert [p.rule for p in problems] == ["MLR031"]  # Habana's results/.../resnet/bert copy
     pod16 = next(s for s in sets if s.system == "ipu-pod16-TF1")
     desc, issues = load_system(pod16.system_json)

@@ -160,7 +160,9 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_from_elsewhere(
     # description schemas all come from inside the package
     sample = work / "Acme"
     shutil.copytree(FIXTURES / "package" / "clean" / "Acme", sample)
-    main_job = _run([str(env / "bin" / "mllog-check"), "package", str(sample)], cwd=work)
+    main_job = _run(
+        [str(env / "bin" / "mllog-check"), "package", str(sample), "--ruleset", "1.0.0"], cwd=work
+    )
     assert main_job.returncode == 0, main_job.stdout + main_job.stderr
     assert "score acme-8x/resnet (open): 4.13 min" in main_job.stdout
     assert "PASS Acme (1.0.0): 0 errors, 0 warnings\n" in main_job.stdout

@@ -53,3 +53,42 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive only
         sys.exit(130)
+
+
+RULESET_HELP = (
+    "Round, in any spelling (5.1.0, 5.1, v5.1, training-5.1.0), or 'auto' (default): "
+    "[tool.mllog-check] ruleset in the nearest pyproject.toml, else a round folder in the "
+    "path (v5.1/, training_results_v5.1/), else the logs' content (the newest round it "
+    "allows, said so). Explicit beats config beats folder beats content."
+)
+
+
+def round_setting(command: str, flag: str | None) -> Any:
+    """The project setting that applies (only when the flag says auto); a bad one exits 2."""
+    from ..rounds import RoundError, find_setting, is_auto
+
+    if not is_auto(flag):
+        return None
+    try:
+        setting = find_setting()
+        if setting is not None:
+            from ..rounds import from_setting
+
+            from_setting(setting)  # an unknown round in the file is a usage error now
+        return setting
+    except RoundError as err:
+        click.echo(f"mllog-check {command}: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+def check_round_name(command: str, flag: str | None) -> None:
+    """Exit 2 for a --ruleset that names no known round (auto and rule-file paths pass)."""
+    from ..rounds import RoundError, is_auto, parse_round
+
+    if is_auto(flag) or flag is None or flag.endswith(".yaml"):
+        return
+    try:
+        parse_round(flag)
+    except RoundError as err:
+        click.echo(f"mllog-check {command}: {err}", err=True)
+        sys.exit(EXIT_USAGE)

@@ -8,16 +8,12 @@ from typing import Any
 
 import click
 
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 
 @click.command(options_metavar="[OPTIONS]")
 @click.argument("results_dirs", nargs=-1, required=True)
-@click.option(
-    "--ruleset",
-    default=None,
-    help="Round's ruleset (default: from the folder name, v1.0 -> 1.0.0).",
-)
+@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
 @click.option(
     "--jobs",
     "-j",
@@ -32,9 +28,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
     show_default=True,
     help="Folder for the tables (never inside RESULTS_DIR).",
 )
-def audit(
-    results_dirs: tuple[str, ...], ruleset: str | None, jobs: int | None, out_dir: str
-) -> None:
+def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir: str) -> None:
     """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
     an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
 
@@ -45,13 +39,15 @@ def audit(
     """
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
+    check_round_name("audit", ruleset)
+    setting = round_setting("audit", ruleset)
     out = Path(out_dir)
     try:
         for results_dir in results_dirs:
             check_output_dir(Path(results_dir), out)
         with _progress() as tick:
             target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
-            result = run_audit(target, ruleset, jobs, tick)
+            result = run_audit(target, ruleset, jobs, tick, setting)
     except AuditError as err:
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
@@ -67,6 +63,8 @@ def audit(
     summary = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
     click.echo(f"anomalies: {summary}")
     click.echo(f"wrote {len(written)} files to {out}")
+    if any(org["missing_stages"] for org in result.orgs):  # not checked: never a pass
+        sys.exit(EXIT_USAGE)
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
 
 

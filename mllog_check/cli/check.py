@@ -5,6 +5,7 @@ Kept light for the pre-commit hook: no pandas, scipy, matplotlib or rich here.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import sys
 from pathlib import Path
@@ -13,7 +14,8 @@ import click
 
 from ..inputs import expand
 from ..reporters import REPORTERS
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from ..rounds import RoundError
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 # Inside a directory, these files are result logs, as the official tools name them
 # (explicitly named files are always checked; --include adds other names). Not "*.log":
@@ -29,10 +31,9 @@ def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
     "--ruleset",
-    default="1.0.0",
+    default="auto",
     show_default=True,
-    help="Round: 1.0.0 or training-1.0.0; 'auto' picks it per log from a round folder in the "
-    "path (v1.1/, training_results_v1.1/) or the log's content. 0.5.0: parse checks only.",
+    help=RULESET_HELP + " A rule file path (.yaml) is used as given. 0.5.0: parse checks only.",
 )
 @click.option(
     "--include",
@@ -64,17 +65,19 @@ def check(
 
     Directories are walked in sorted order for result_*.txt files (gzip too; --include
     adds other names).
-    Exit 0 when every log is compliant, 1 when some is not, 2 on a usage or input error.
+    Exit 0 when every log is compliant, 1 when some is not, 2 on a usage or input error
+    (including a round whose rules this build does not have: never a pass).
     """
     from .. import reporters
     from ..parsing import parse_source
     from ..records import ParseResult
     from ..rules import UnknownRuleset, check_log, detect, load_ruleset
 
-    ruleset = detect.spelled_out(ruleset)
-    auto = detect.needs_detection(ruleset)
+    check_round_name("check", ruleset)
+    setting = round_setting("check", ruleset)
+    custom = ruleset.endswith(".yaml")  # a rule file given by path: no round to choose
     try:
-        if not auto:
+        if custom:
             load_ruleset(ruleset)
     except UnknownRuleset as err:
         click.echo(f"mllog-check check: {err}", err=True)
@@ -86,32 +89,31 @@ def check(
         result = ParseResult(path=problem.path, input_error=problem.is_error)
         result.problems.append(problem)
         input_error |= problem.is_error
-        if auto:  # nothing was read, so no round to detect
-            verdicts.append(detect.parse_only(result, ruleset))
-            continue
-        verdicts.append(check_log(result, ruleset, strict=strict))
+        verdicts.append(detect.parse_only(result, ruleset))  # nothing read: no round to choose
     for source in sources:
         result = parse_source(source)
         input_error |= result.input_error
-        if not auto:
+        if custom:
             if verbose:
-                click.echo(f"{result.path}: ruleset {ruleset} (from --ruleset)", err=True)
+                click.echo(f"{result.path}: ruleset {ruleset} (from flag: --ruleset)", err=True)
             verdicts.append(check_log(result, ruleset, strict=strict))
             continue
-        try:  # --ruleset auto (or 0.5.0): never guess; no evidence is a usage error
-            verdict, found = detect.check_detected(result, ruleset, strict=strict)
-        except detect.DetectionError as err:
+        try:  # never guess: no evidence, or rules not in this build, is a usage error
+            verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
+        except RoundError as err:
             click.echo(f"mllog-check check: {err}", err=True)
             sys.exit(EXIT_USAGE)
         if verbose:
             click.echo(f"{result.path}: {found.describe()}", err=True)
-        if not found.has_rules:
+        if found.note:
+            click.echo(f"{result.path}: note: {found.note}", err=True)
+        if not found.round.has("rules"):
             click.echo(
                 f"{result.path}: no compliance rules exist for round {found.ruleset}; "
                 "parse checks only",
                 err=True,
             )
-        verdicts.append(verdict)
+        verdicts.append(dataclasses.replace(verdict, ruleset_source=found.source))
     if not verdicts:
         click.echo("mllog-check check: no result logs found", err=True)
         sys.exit(EXIT_USAGE)

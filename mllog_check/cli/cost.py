@@ -10,7 +10,7 @@ import click
 import orjson
 
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 
 @click.command()
@@ -71,7 +71,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
     "--ruleset",
     default="auto",
     show_default=True,
-    help="Ruleset for scoring (auto: from the round folder or the logs).",
+    help=RULESET_HELP,
 )
 def cost(
     paths: tuple[str, ...],
@@ -100,6 +100,8 @@ def cost(
     refused comparison (a --baseline in another division or round without --allow-mixed).
     """
     assumed = Assumptions(life_years, utilization, kwh_price, pue)
+    check_round_name("cost", ruleset)
+    setting = round_setting("cost", ruleset)
     try:
         report = cost_report(
             list(paths),
@@ -110,6 +112,7 @@ def cost(
             ruleset=ruleset,
             divisions=divisions,
             assumptions=assumed,
+            setting=setting,
         )
         if plot_path:
             from ..cost.plot import render

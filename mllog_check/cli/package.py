@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 import click
 
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 # text, json and csv are the package's own (with the org's verdict); junit, sarif and
 # github come from the reporters registry, one "file" per path that has problems.
@@ -31,12 +31,8 @@ class _PathResult:
 
 @click.command()
 @click.argument("org_dir")
-@click.option(
-    "--ruleset",
-    default="1.0.0",
-    show_default=True,
-    help="Round's ruleset, e.g. 1.0.0; 'auto': from the enclosing round folder (v1.0).",
-)
+@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@click.option("-v", "--verbose", is_flag=True, help="Say which round was chosen, and why.")
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."
 )
@@ -46,7 +42,7 @@ class _PathResult:
     is_flag=True,
     help="Checks beyond the round's official package checker (consistency, advice) fail too.",
 )
-def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool) -> None:
+def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool, verbose: bool) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
 
@@ -54,15 +50,25 @@ def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool) -> 
     are warnings (errors with --strict). Nothing is written inside ORG_DIR.
     Exit 0 clean, 1 problems, 2 usage or input error.
     """
+    from ..rounds import RoundError
     from ..submission.layout import NotASubmission
     from ..submission.package import check_package
-    from ..submission.rounds import UnknownRound
 
+    check_round_name("package", ruleset)
+    setting = round_setting("package", ruleset)
     try:
-        report = check_package(org_dir, ruleset, strict=strict)
-    except (NotASubmission, UnknownRound) as err:
+        report = check_package(org_dir, ruleset, strict=strict, setting=setting)
+    except (NotASubmission, RoundError) as err:
         click.echo(f"mllog-check package: {err}", err=True)
         sys.exit(EXIT_USAGE)
+    if verbose:
+        click.echo(
+            f"{org_dir}: ruleset {report.ruleset} (from {report.ruleset_source}: "
+            f"{report.ruleset_reason})",
+            err=True,
+        )
+    if report.ruleset_source == "newest":
+        click.echo(f"{org_dir}: note: {report.ruleset_reason}", err=True)
     if fmt == "json":
         _json(report, sys.stdout)
     elif fmt == "csv":
@@ -71,6 +77,8 @@ def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool) -> 
         _shared(report, fmt, sys.stdout)
     else:
         _text(report, sys.stdout, quiet)
+    if report.missing_stages:  # a stage that could not run: never a pass
+        sys.exit(EXIT_USAGE)
     sys.exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 
 
@@ -82,7 +90,7 @@ def _text(report: Any, out: TextIO, quiet: bool) -> None:
     if not quiet:
         _scores_text(report.scores, out)
     counts = report.counts()
-    verdict = "PASS" if report.passed else "FAIL"
+    verdict = "NOT CHECKED" if report.missing_stages else "PASS" if report.passed else "FAIL"
     out.write(
         f"{verdict} {report.org} ({report.ruleset}): {counts['error']} errors, "
         f"{counts['warning']} warnings\n"
@@ -139,6 +147,7 @@ def _json(report: Any, out: TextIO) -> None:
         "org": report.org,
         "root": report.root,
         "ruleset": report.ruleset,
+        "ruleset_source": report.ruleset_source,
         "passed": report.passed,
         "strict": report.strict,
         "official_verdict": _official(report),

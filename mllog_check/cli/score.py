@@ -7,7 +7,7 @@ from typing import Any, BinaryIO, TextIO
 
 import click
 
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 from .output import write_problems_text
 
 
@@ -17,8 +17,7 @@ from .output import write_problems_text
     "--ruleset",
     default="auto",
     show_default=True,
-    help="Round rules: 0.6.0, 0.7.0, 1.0.0, 1.1.0, 2.0.0, or auto (from a round folder such as "
-    "v1.0/ in the path, else from the logs themselves; exit 2 without evidence).",
+    help=RULESET_HELP + " Exit 2 without evidence.",
 )
 @click.option(
     "--format",
@@ -43,7 +42,9 @@ def score(
     if fmt == "parquet" and output is None and sys.stdout.isatty():
         click.echo("error: parquet is binary: give --output FILE (or redirect stdout)", err=True)
         sys.exit(EXIT_USAGE)
-    report = compute_scores(list(paths), ruleset=ruleset)
+    check_round_name("score", ruleset)
+    setting = round_setting("score", ruleset)
+    report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     if not report.scores:
         pass  # nothing to write; the exit code and stderr say why
     elif output is not None and fmt == "parquet":

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-def scores_from_logs(paths: list[str], ruleset: str = "auto") -> Any:
+def scores_from_logs(paths: list[str], ruleset: str = "auto", setting: Any = None) -> Any:
     """The ScoreReport of ``mllog_check.results.compute_scores`` for these paths."""
     try:
         from ..results import compute_scores  # type: ignore[attr-defined,unused-ignore]
@@ -44,7 +44,7 @@ def scores_from_logs(paths: list[str], ruleset: str = "auto") -> Any:
             "scores are not available: mllog_check.results.compute_scores is missing "
             f"in this checkout ({exc})"
         ) from exc
-    return compute_scores(paths, ruleset=ruleset)
+    return compute_scores(paths, ruleset=ruleset, setting=setting)
 
 
 def cost_report(
@@ -56,10 +56,13 @@ def cost_report(
     ruleset: str = "auto",
     divisions: Sequence[str] = (),
     assumptions: Assumptions | None = None,
+    setting: Any = None,
 ) -> CostReport:
-    """Scores from the logs + prices from the catalogs → the comparison."""
+    """Scores from the logs + prices from the catalogs → the comparison.
+
+    ``setting``: the project's round setting (``mllog_check.rounds.find_setting``)."""
     prices = load_catalogs(list(price_files))
-    scored = scores_from_logs(paths, ruleset=ruleset)
+    scored = scores_from_logs(paths, ruleset=ruleset, setting=setting)
     # An unreadable input (MLS010) would silently drop a row from the comparison.
     unread = [p for p in scored.problems if p.rule == INPUT_ERROR]
     if unread:

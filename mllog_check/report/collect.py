@@ -88,37 +88,14 @@ def _ruleset_arg(ruleset: str) -> str | None:
 
 
 def _folder_ruleset(folder: Path, ruleset: str) -> str:
-    """The flag's round, else the one a folder in the path names; ReportError without.
-
-    The audit's own choice (``round_of_folder``) when this build has it, so that a
-    report and an audit of the same folder always take the same round.
-    """
-    from ..submission import audit
-
-    pick = getattr(audit, "round_of_folder", None)
-    if pick is not None:
-        try:
-            return str(pick(folder, _ruleset_arg(ruleset)))
-        except audit.AuditError as err:
-            raise ReportError(str(err)) from None
-    chosen = _ruleset_arg(ruleset)
-    if chosen is None:
-        from ..rules.detect import from_path  # type: ignore[attr-defined,unused-ignore]
-
-        found = from_path(str(folder), is_folder=True)
-        if found is None:
-            raise ReportError(f"cannot tell the round of {folder} from its folders: pass --ruleset")
-        chosen = found.ruleset
-    from ..submission.rounds import (  # type: ignore[import-not-found,unused-ignore]
-        UnknownRound,
-        get_round,
-    )
+    """The flag's round, else the one a folder in the path names, usable in this build
+    (mllog_check.rounds); ReportError without."""
+    from ..submission.audit import AuditError, round_of_folder
 
     try:
-        get_round(chosen)
-    except UnknownRound as err:
+        return round_of_folder(folder, _ruleset_arg(ruleset))
+    except AuditError as err:
         raise ReportError(str(err)) from None
-    return str(chosen)
 
 
 def _add_audited(

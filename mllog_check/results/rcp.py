@@ -22,6 +22,7 @@ import statistics
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from ..problems import Problem
@@ -89,9 +90,14 @@ class RcpResult:
 
 @cache
 def load_rcp(ruleset_folder: str) -> dict[str, Any]:
-    """schemas/rcp/<training_X.Y.Z>.json (the project's copy of the reference data)."""
-    resource = files("mllog_check.schemas").joinpath("rcp", f"{ruleset_folder}.json")
-    data = json.loads(resource.read_text(encoding="utf-8"))
+    """A round's reference data: the path the round registry names (schemas/rcp/
+    training_X.Y.Z.json, the project's copy), or a name in schemas/rcp/."""
+    if ruleset_folder.endswith(".json"):
+        text = Path(ruleset_folder).read_text(encoding="utf-8")
+    else:
+        resource = files("mllog_check.schemas").joinpath("rcp", f"{ruleset_folder}.json")
+        text = resource.read_text(encoding="utf-8")
+    data = json.loads(text)
     assert isinstance(data, dict)
     return data
 

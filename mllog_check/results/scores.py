@@ -13,7 +13,7 @@ from typing import Any
 from ..parsing import parse_file
 from ..problems import Problem, Severity
 from ..records import ParseResult
-from ..rules.detect import DetectionError, detect
+from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from . import codes
 from .runs import Run, build_run
@@ -59,14 +59,17 @@ class ScoreReport:
     problems: list[Problem] = field(default_factory=list)
 
 
-def compute_scores(paths: list[str], ruleset: str = "auto") -> ScoreReport:
+def compute_scores(
+    paths: list[str], ruleset: str = "auto", setting: Setting | None = None
+) -> ScoreReport:
     """Score every result set found below ``paths``.
 
-    ``ruleset`` is a round ("1.0.0", "v1.0") or "auto": the round of each result set
-    as ``mllog_check.rules.detect`` finds it (a round folder in the path, else the
-    logs' content). A result set whose round nothing tells (or an unknown ruleset) is
-    not scored: its score is invalid with the reason, and an input error (MLS010)
-    says so, which the ``score`` command turns into exit 2, as ``check`` does.
+    ``ruleset`` is a round in any spelling ("1.0.0", "v1.0") or "auto": the round of
+    each result set as ``mllog_check.rounds.choose`` finds it (the project ``setting``,
+    a round folder in the path, else the logs' content). A result set whose round
+    nothing tells (or an unknown ruleset), or whose round's scoring data this build
+    lacks, is not scored: its score is invalid with the reason, and an input error
+    (MLS010) says so, which the ``score`` command turns into exit 2, as ``check`` does.
     """
     sets, problems = discover(paths)
     report = ScoreReport(problems=problems)
@@ -75,12 +78,21 @@ def compute_scores(paths: list[str], ruleset: str = "auto") -> ScoreReport:
         system, issues = load_system(result_set.system_json)
         report.problems.extend(issues)
         try:
-            chosen = round_of(result_set, results, ruleset)
-        except DetectionError as err:
+            choice = choose_round(result_set, results, ruleset, setting)
+            chosen = choice.ruleset
+        except RoundError as err:
             report.scores.append(_unscored(result_set, system, ruleset, str(err)))
             report.problems.append(_no_round(result_set.folder, str(err)))
             continue
+        missing = _missing_scoring(chosen)
+        if missing is not None:
+            why = "; ".join(n for n in (missing, choice.note) if n)
+            report.scores.append(_unscored(result_set, system, chosen, why))
+            report.problems.append(_no_round(result_set.folder, missing))
+            continue
         score, runs, found = score_set(result_set, results, chosen, system)
+        if choice.note:  # the newest of several rounds: never silently
+            score = replace(score, reason="; ".join(n for n in (score.reason, choice.note) if n))
         report.scores.append(score)
         report.runs.extend(runs)
         report.problems.extend(found)
@@ -88,15 +100,38 @@ def compute_scores(paths: list[str], ruleset: str = "auto") -> ScoreReport:
     return report
 
 
-def round_of(result_set: ResultSet, results: list[ParseResult], ruleset: str = "auto") -> str:
-    """The ruleset ("1.0.0") to score a result set with; DetectionError without evidence.
+def round_of(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    ruleset: str = "auto",
+    setting: Setting | None = None,
+) -> str:
+    """The round ("1.0.0") to score a result set with; RoundError without evidence.
 
-    One detection for the whole project (``rules.detect``): the flag, else the
-    innermost round folder above the result files, else the logs' content taken
-    together (one result set is one submission of one round).
+    One choice for the whole project (``mllog_check.rounds.choose``): the flag, else the
+    project setting, else the innermost round folder above the result files, else the
+    logs' content taken together (one result set is one submission of one round).
     """
+    return choose_round(result_set, results, ruleset, setting).ruleset
+
+
+def choose_round(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    ruleset: str = "auto",
+    setting: Setting | None = None,
+) -> Choice:
+    """The round of a result set, where it came from and why (``round_of``)."""
     records = [r for result in results for r in result.records]
-    return detect(result_set.files[0], records, ruleset).ruleset
+    return choose(result_set.files[0], records, ruleset, setting)
+
+
+def _missing_scoring(version: str) -> str | None:
+    """Why a round's results cannot be scored in this build (its scoring data is missing)."""
+    from ..rounds import parse_round
+
+    missing = parse_round(version).missing("scoring")  # None too for v0.5 (no scoring at all)
+    return f"{missing}: not scored" if missing else None
 
 
 def _unscored(result_set: ResultSet, system: SystemDescription, ruleset: str, why: str) -> Score:
@@ -226,6 +261,8 @@ def score_set(
     factor, factor_note = _scaling(result_set.folder, normalization)
     minutes = None if outcome.mean is None else outcome.mean * factor
     notes = [outcome.reason, factor_note, *sorted({r.compliance_note for r in runs} - {""})]
+    if division == "closed" and scoring.rcp_missing:
+        notes.append(f"RCP not checked: {scoring.rcp_missing}")
     score = replace(
         header,
         minutes=minutes,

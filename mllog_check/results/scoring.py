@@ -26,27 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
-
-# ruleset (as the compliance checker names it) <-> round (as folders name it)
-RULESET_ROUNDS = {
-    "0.6.0": "v0.6",
-    "0.7.0": "v0.7",
-    "1.0.0": "v1.0",
-    "1.1.0": "v1.1",
-    "2.0.0": "v2.0",
-    "2.1.0": "v2.1",
-    "3.0.0": "v3.0",
-    "3.1.0": "v3.1",
-    "4.0.0": "v4.0",
-    "4.1.0": "v4.1",
-    "5.0.0": "v5.0",
-    "5.1.0": "v5.1",
-    "6.0.0": "v6.0",
-    "6.1.0": "v6.1",
-}
-ROUND_RULESETS = {r: s for s, r in RULESET_ROUNDS.items()}
 
 
 class UnknownRound(ValueError):
@@ -85,7 +65,7 @@ class RoundScoring:
     round: str
     ruleset: str
     run_count: str  # "exact" or "minimum"
-    rcp: str | None  # folder name of the round's reference data, None before v1.0
+    rcp: str | None  # path of the round's reference data (registry), None without
     benchmarks: dict[str, BenchmarkScoring]
     # Why runs are counted by convergence and a clean parse instead of the round's
     # compliance rules (v0.6); None: the rules decide.
@@ -94,14 +74,23 @@ class RoundScoring:
     # or "normalized" (v2.1+: stdev over all reference runs, pruning on means, scores
     # of results faster than the reference mean normalized); docs/scores.md.
     rcp_method: str = "trimmed"
+    # Why the RCP check cannot run although the round has one (its data not in this build).
+    rcp_missing: str | None = None
 
 
 def _read(round_name: str) -> dict[str, Any]:
     import yaml
 
-    resource = files("mllog_check.schemas").joinpath("scoring", f"{round_name}.yaml")
-    if not resource.is_file():
-        raise UnknownRound(f"no scoring data for round {round_name}")
+    from ..rounds import RoundError, parse_round
+
+    try:
+        rnd = parse_round(round_name)
+    except RoundError as err:
+        raise UnknownRound(str(err)) from None
+    resource = rnd.path("scoring")
+    if resource is None:
+        why = rnd.missing("scoring") or f"round {rnd.version} has no scoring data"
+        raise UnknownRound(why)
     data = yaml.safe_load(resource.read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
@@ -123,23 +112,32 @@ def _merged(round_name: str) -> dict[str, Any]:
 
 @cache
 def scoring_for(ruleset: str) -> RoundScoring:
-    """Scoring data for a ruleset ("1.0.0") or round ("v1.0")."""
-    round_name = RULESET_ROUNDS.get(ruleset, ruleset)
-    if round_name not in ROUND_RULESETS:
-        raise UnknownRound(f"no scoring data for ruleset {ruleset}")
-    data = _merged(round_name)
+    """Scoring data for a round in any spelling ("1.0.0", "v1.0", "training-1.0.0").
+
+    Targets come from the round's scoring file; run counts, dropped runs and the RCP
+    data from the round registry, unless the scoring file states them for a benchmark.
+    """
+    from ..rounds import RoundError, parse_round
+
+    try:
+        rnd = parse_round(ruleset)
+    except RoundError as err:
+        raise UnknownRound(f"no scoring data for ruleset {ruleset}: {err}") from None
+    data = _merged(rnd.version)
     defaults = dict(data.get("target_defaults") or {})
+    rcp = rnd.path("rcp")
     return RoundScoring(
-        round=round_name,
-        ruleset=str(data["ruleset"]),
-        run_count=str(data.get("run_count", "exact")),
-        rcp=data.get("rcp"),
+        round=rnd.folder,
+        ruleset=rnd.version,
+        run_count=rnd.run_count,
+        rcp=str(rcp) if rcp is not None else None,
         benchmarks={
-            name: _benchmark(round_name, name, defaults, b)
+            name: _benchmark(rnd, name, defaults, b)
             for name, b in sorted(data["benchmarks"].items())
         },
         approximate_compliance=data.get("approximate_compliance"),
         rcp_method=str(data.get("rcp_method", "trimmed")),
+        rcp_missing=rnd.missing("rcp"),
     )
 
 
@@ -147,15 +145,23 @@ CONVERGED_AT = frozenset({"epoch_num", "samples_count", "step_num", "train_sampl
 
 
 def _benchmark(
-    round_name: str, name: str, defaults: dict[str, Any], b: dict[str, Any]
+    rnd: Any, name: str, defaults: dict[str, Any], b: dict[str, Any]
 ) -> BenchmarkScoring:
+    """A benchmark's scoring: runs and drops from the round registry (unless the scoring
+    file states them), targets and RCP details from the scoring file."""
+    round_name = rnd.folder
     converged_at = str(b.get("converged_at", "epoch_num"))
     if converged_at not in CONVERGED_AT:
         raise ScoringDataError(f"{round_name} {name}: converged_at {converged_at!r} unknown")
+    known = rnd.benchmark(name)
+    runs = b.get("runs", known.runs if known else None)
+    drop = b.get("drop", known.drop if known else None)
+    if runs is None or drop is None:
+        raise ScoringDataError(f"{round_name} {name}: not a benchmark of the round registry")
     return BenchmarkScoring(
         name,
-        int(b["runs"]),
-        int(b["drop"]),
+        int(runs),
+        int(drop),
         _target(round_name, name, defaults, b),
         metric=str(b.get("metric", "accuracy")),
         direction=str(b.get("direction", "up")),

@@ -19,7 +19,6 @@ from pathlib import Path
 from ..inputs import walk
 from ..problems import Problem, Severity
 
-_ROUND = re.compile(r"^(?:training_results_)?v(\d+\.\d+)(?:\.\d+)?$")
 _RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
 
 
@@ -33,7 +32,6 @@ class ResultSet:
     folder: str
     files: tuple[str, ...]
     system_json: str | None  # path of <org>/systems/<system>.json when present
-    round_hint: str | None  # "v1.0" from a folder name such as v1.0 or training_results_v1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +47,6 @@ class SystemDescription:
 
 def is_result_file(path: Path) -> bool:
     return _RESULT.match(path.name) is not None
-
-
-def round_hint(path: Path) -> str | None:
-    """The round named by the nearest enclosing folder such as ``v1.0``."""
-    for part in reversed(Path(path).resolve().parts):
-        match = _ROUND.match(part)
-        if match:
-            return f"v{match.group(1)}"
-    return None
 
 
 def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
@@ -129,7 +118,6 @@ def _result_set(folder: Path, files: list[Path]) -> ResultSet:
         folder=str(folder),
         files=tuple(ordered),
         system_json=str(system_json) if system_json.is_file() else None,
-        round_hint=round_hint(absolute),
     )
 
 

@@ -37,6 +37,8 @@ class LogVerdict:
     benchmark: str | None
     ruleset: str
     problems: list[Problem] = field(default_factory=list)
+    # Where the round came from when it was chosen (flag, config, folder, content, newest).
+    ruleset_source: str = ""
 
     @property
     def chain(self) -> str:
@@ -44,9 +46,19 @@ class LogVerdict:
 
 
 def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = False) -> LogVerdict:
-    """Check one parsed log against a round's rules; problems sorted, parser's included."""
+    """Check one parsed log against a round's rules; problems sorted, parser's included.
+
+    ``ruleset`` is a round in any spelling ("1.0.0", "v1.0", "training-1.0.0"), a rule
+    file path, or "auto" (the round its path or content tells: ``mllog_check.rounds``).
+    UnknownRuleset for a round whose rules this build lacks; RoundError for "auto"
+    without evidence.
+    """
     from . import engine
 
+    if ruleset.strip().lower() == "auto":
+        from .detect import check_chosen
+
+        return check_chosen(result, "auto", strict=strict)[0]
     rules = load_ruleset(canonical(ruleset))
     # An unreadable input has only its input error: rules on no records would just add noise.
     found = [] if result.input_error else engine.run(rules, result.path, result.records)[0]
@@ -70,22 +82,24 @@ def check_file(path: str, ruleset: str = "1.0.0", *, strict: bool = False) -> Lo
     """Parse and check one file (plain or gzip)."""
     from ..parsing import parse_file
 
-    load_ruleset(canonical(ruleset))  # an unknown ruleset fails before reading the file
+    if ruleset.strip().lower() != "auto":
+        load_ruleset(canonical(ruleset))  # an unknown ruleset fails before reading the file
     return check_log(parse_file(path), ruleset, strict=strict)
 
 
 def _round_mismatch(result: ParseResult, ruleset: str) -> list[Problem]:
     """One warning when the log's syntax exists only in other rounds (a v0.6 log checked
     with the 1.0.0 rules): the many errors that follow have one cause."""
+    from ..rounds import marker_of, registry, rounds_of_generation
     from . import codes
-    from .detect import ROUNDS, marker_of, rounds_of_generation
 
     generation = result.generation()
     if generation is None:
         return []
     allowed = rounds_of_generation(generation)
-    version = ruleset.removeprefix("training-")
-    if not allowed or version in allowed or version not in ROUNDS:  # custom rulesets: no say
+    rnd = registry().find(ruleset)
+    version = rnd.version if rnd is not None else ""
+    if not allowed or rnd is None or version in allowed:  # custom rulesets: no say
         return []
     name, severity = codes.TABLE[codes.ROUND_MISMATCH]
     message = (

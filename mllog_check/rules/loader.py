@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -20,8 +19,6 @@ from typing import Any
 
 from .expr import Test, compile_test, render
 from .schema import Compiled, compile_fragment, describe, validate_document
-
-PREFIX = "training-"
 
 
 class UnknownRuleset(ValueError):
@@ -135,23 +132,25 @@ def rules_dir() -> Path:
     return Path(str(files("mllog_check.schemas"))) / "rules"
 
 
-_VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.0)?$")
-
-
 def canonical(name: str) -> str:
-    """ "1.0.0", "v1.0", "1.0" and "training-1.0.0" name the same ruleset."""
-    if name.startswith(PREFIX) or "/" in name or name.endswith(".yaml"):
-        return name
-    match = _VERSION.match(name)
-    return f"{PREFIX}{match[1]}.{match[2]}.0" if match else PREFIX + name
+    """The ruleset a name means: a round in any spelling ("1.0", "v1.0", "training-1.0.0")
+    -> "training-1.0.0"; a path to a rule file or another name unchanged."""
+    from ..rounds import registry
+
+    found = registry().find(name)
+    return found.ruleset if found is not None else name
 
 
 def available_rulesets() -> list[str]:
-    return sorted(p.stem for p in rules_dir().glob(f"{PREFIX}*.yaml"))
+    """Rulesets of the registry's rounds whose rule files are in this build."""
+    from ..rounds import all_rounds
+
+    return [r.ruleset for r in all_rounds() if r.has_rules()]
 
 
 def load_ruleset(name: str) -> Ruleset:
-    """A compiled ruleset by name ("1.0.0", "training-1.0.0") or by path to a YAML file."""
+    """A compiled ruleset by round ("1.0.0", "v1.0", "training-1.0.0") or by path to a
+    YAML file. UnknownRuleset for an unknown name or a round whose rules this build lacks."""
     return _load(canonical(name))
 
 
@@ -161,9 +160,18 @@ def _load(name: str) -> Ruleset:
 
 
 def _locate(name: str, here: Path) -> Path:
+    from ..rounds import registry
+
     as_path = Path(name)
     if name.endswith(".yaml") and as_path.is_file():
         return as_path
+    rnd = registry().find(name)
+    if rnd is not None:
+        found = rnd.path("rules")
+        if found is not None:
+            return found
+        why = rnd.missing("rules") or f"round {rnd.version} has no compliance rules"
+        raise UnknownRuleset(f"{why}; available: {', '.join(available_rulesets())}")
     for folder in (here, rules_dir()):
         candidate = folder / f"{name}.yaml"
         if candidate.is_file():

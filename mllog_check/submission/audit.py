@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..rounds import Setting
 from .package import ANOMALY_COLUMNS, RUN_COLUMNS, Anomaly, check_package
 
 ORG_COLUMNS = (
@@ -151,6 +152,7 @@ def run_audit(
     ruleset: str | None = None,
     jobs: int | None = None,
     on_done: Callable[[str, int, int], None] | None = None,
+    setting: Setting | None = None,
 ) -> AuditResult:
     """Audit every org of one round folder, or of several (duplicates across rounds).
 
@@ -164,7 +166,7 @@ def run_audit(
     tasks: list[tuple[str, str, str]] = []
     chosen_all = []
     for root in roots:
-        chosen = _round_ruleset(root, ruleset)
+        chosen = round_of_folder(root, ruleset, setting)
         chosen_all.append(chosen)
         base = root if len(roots) == 1 else root.parent
         tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
@@ -182,26 +184,21 @@ def run_audit(
     return result
 
 
-def _ruleset_from_folders(root: Path) -> str | None:
-    from ..rules.detect import from_path
+def round_of_folder(root: Path, ruleset: str | None, setting: Setting | None = None) -> str:
+    """The round of a round folder (flag > project setting > its name), checked usable."""
+    from ..rounds import RoundError, choose
+    from .package import STAGE_DATA
 
-    found = from_path(str(root.resolve()), is_folder=True)
-    return found.ruleset if found else None
-
-
-def _round_ruleset(root: Path, ruleset: str | None) -> str:
     if not root.is_dir():
         raise AuditError(f"{root}: not a folder")
-    chosen = ruleset if ruleset not in (None, "auto") else _ruleset_from_folders(root)
-    if chosen is None:
-        raise AuditError(f"cannot tell the round of {root} from its name: pass --ruleset")
-    from .rounds import UnknownRound, get_round
-
     try:
-        get_round(chosen)
-    except UnknownRound as err:
-        raise AuditError(str(err)) from None
-    return chosen
+        rnd = choose(root.resolve(), (), ruleset, setting, is_folder=True).round
+    except RoundError as err:
+        raise AuditError(f"cannot tell the round of {root}: {err}") from None
+    missing = [why for kind in STAGE_DATA if (why := rnd.missing(kind))]
+    if missing:
+        raise AuditError(f"{'; '.join(missing)}: {root} cannot be audited for it")
+    return rnd.version
 
 
 def _run_workers(

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..problems import Problem
+from ..rounds import Round, all_rounds
 from ..suggest import did_you_mean
 from . import codes
-from .rounds import FOLDER_ALIASES, Round
 
 # The official tools take result_*.txt (v2.0 HazyResearch: result_<job id>_<N>.txt).
 RESULT_NAME = re.compile(r"^result_.+\.txt$")
@@ -224,12 +224,13 @@ def _bypass_note(layout: OrgLayout, path: Path) -> None:
 
 
 def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
-    wanted = rnd.runs.get(rs.benchmark)
+    runs = rnd.runs()
+    wanted = runs.get(rs.benchmark)
     if wanted is None:
-        known = ", ".join(sorted(rnd.runs))
-        hint = did_you_mean(rs.benchmark, rnd.runs)
+        known = ", ".join(sorted(runs))
+        hint = did_you_mean(rs.benchmark, runs)
         msg = (
-            f"{rs.benchmark!r} is not a benchmark of {rnd.name}{hint} (known: {known}): "
+            f"{rs.benchmark!r} is not a benchmark of {rnd.folder}{hint} (known: {known}): "
             "its logs are not checked, as by the official checker"
         )
         layout.problems.append(_problem(rs.folder, codes.UNKNOWN_BENCHMARK, msg))
@@ -243,7 +244,7 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
         return
     scored = "" if rnd.exact_runs or found < wanted else f" (the summarizer scores {found})"
     msg = (
-        f"{found} result files for {rs.benchmark}; the {rnd.name} package checker requires "
+        f"{found} result files for {rs.benchmark}; the {rnd.folder} package checker requires "
         f"exactly {wanted}{scored}"
     )
     layout.problems.append(_problem(rs.folder, codes.RUN_COUNT, msg))
@@ -269,4 +270,15 @@ def _benchmarks(layout: OrgLayout, lister: _Lister) -> None:
 def benchmark_matches(folder: str, declared: object) -> bool:
     if not isinstance(declared, str):
         return False
-    return declared.strip().lower() in FOLDER_ALIASES.get(folder, frozenset({folder}))
+    return declared.strip().lower() in _names_of(folder)
+
+
+def _names_of(folder: str) -> frozenset[str]:
+    """Every name a benchmark folder's logs may declare: the folder's and, from the round
+    registry, the other names of that benchmark (v2.0 RetinaNet in `ssd`, v0.6 `mask`)."""
+    names = {folder}
+    for rnd in all_rounds():
+        bench = rnd.benchmark(folder)
+        if bench is not None:
+            names.update(bench.all_names)
+    return frozenset(names)

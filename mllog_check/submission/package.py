@@ -16,10 +16,10 @@ from typing import Any
 
 from ..parsing import parse_file
 from ..problems import Problem, Severity
+from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, set_anomalies
 from .consistency import Declared, check_result_set, same_org
 from .layout import OrgLayout, ResultSet, discover
-from .rounds import Round, get_round
 from .sysdesc import SystemDescription, load, position, round_version, validate
 
 RUN_COLUMNS = (
@@ -74,6 +74,9 @@ class PackageReport:
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Anomaly] = field(default_factory=list)
     missing_stages: list[str] = field(default_factory=list)
+    # Where the round came from (flag, config, folder, content, newest) and why.
+    ruleset_source: str = ""
+    ruleset_reason: str = ""
     # Hashes of result files the checks skip (nested folders), for duplicate detection.
     copies: list[dict[str, Any]] = field(default_factory=list)
     strict: bool = False
@@ -84,7 +87,8 @@ class PackageReport:
 
     @property
     def passed(self) -> bool:
-        return not any(p.is_error for p in self.problems)
+        """No error, and every stage ran (a stage that could not run is never a pass)."""
+        return not self.missing_stages and not any(p.is_error for p in self.problems)
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}
@@ -131,9 +135,7 @@ class _Stages:
         except Exception as err:  # one bad log never stops the package (MLP031)
             if type(err).__name__ == "UnknownRuleset":
                 # Never a pass for what was not checked: a usage error (exit 2).
-                from .rounds import UnknownRound
-
-                raise UnknownRound(f"no compliance rules for ruleset {self.ruleset}") from err
+                raise RoundUnavailable(f"{err}: {self.report.root} not checked") from err
             msg = f"compliance stage failed: {type(err).__name__}: {err}"
             return "error", [_stage_problem(result.path, codes.STAGE_FAILED, msg)]
         return ("pass" if verdict.passed else "fail"), list(verdict.problems)
@@ -186,7 +188,6 @@ def _score_parsed(
         folder=str(rs.folder),
         files=tuple(str(p) for p in rs.files),
         system_json=str(system_json) if system_json is not None else None,
-        round_hint=None,
     )
     system, _ = load_system(tree_set.system_json)
     score, runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
@@ -201,22 +202,45 @@ def _as_row(item: Any) -> dict[str, Any]:
     return dict(item) if isinstance(item, dict) else {"value": repr(item)}
 
 
-def check_package(
-    root: str | Path, ruleset: str = "1.0.0", *, audit: bool = False, strict: bool = False
-) -> PackageReport:
-    """Check one org folder. Raises NotASubmission / UnknownRound for usage errors.
+class RoundUnavailable(RoundError):
+    """The round chosen lacks data a stage needs in this build: the package cannot be checked."""
 
-    ``ruleset="auto"`` takes the round from the enclosing folder's name (v1.0 -> 1.0.0).
+
+# Data each stage of the package check needs from the round (registry file kinds).
+STAGE_DATA = ("rules", "scoring", "rcp", "system_description")
+
+
+def check_package(
+    root: str | Path,
+    ruleset: str = "1.0.0",
+    *,
+    audit: bool = False,
+    strict: bool = False,
+    setting: Setting | None = None,
+) -> PackageReport:
+    """Check one org folder. Raises NotASubmission / RoundError for usage errors.
+
+    ``ruleset`` is a round in any spelling, or "auto": the project ``setting``, else a
+    round folder enclosing the org, else the content of its first result log
+    (``mllog_check.rounds.choose``). RoundUnavailable when the round's rules, scoring,
+    RCP or system-description data are not in this build (never a pass).
     Errors are what the round's official package checker rejects; checks beyond it are
     warnings, errors with ``strict`` (``report.official_passed`` keeps the official
     verdict either way).
     """
     root = Path(root)
-    if ruleset == "auto":
-        ruleset = _round_of(root)
-    rnd = get_round(ruleset)
+    choice = choose_round(root, ruleset, setting)
+    rnd = choice.round
+    missing = [why for kind in STAGE_DATA if (why := rnd.missing(kind))]
+    if missing:
+        raise RoundUnavailable(
+            f"{'; '.join(missing)}: {root} cannot be checked for it (round from "
+            f"{choice.source}: {choice.reason})"
+        )
+    ruleset = rnd.version
     layout = discover(root, rnd)
     report = PackageReport(str(root), layout.org, ruleset, strict=strict)
+    report.ruleset_source, report.ruleset_reason = choice.source, choice.reason
     report.problems.extend(layout.problems)
     stages = _Stages(ruleset, report)
     descs = _system_descriptions(layout, rnd, report)
@@ -259,14 +283,15 @@ def promote(problems: list[Problem]) -> list[Problem]:
     ]
 
 
-def _round_of(root: Path) -> str:
-    from ..rules.detect import from_path
-    from .rounds import UnknownRound
+def choose_round(root: Path, ruleset: str = "auto", setting: Setting | None = None) -> Choice:
+    """The round of an org folder: flag, project setting, round folder, first log's content."""
+    from ..rounds import from_path, is_auto
 
-    found = from_path(str(root.resolve()), is_folder=True)
-    if found is None:
-        raise UnknownRound(f"cannot tell the round of {root} from its folders: pass --ruleset")
-    return found.ruleset
+    if is_auto(ruleset) and setting is None and from_path(root, is_folder=True) is None:
+        first = next(iter(sorted(root.glob("results/*/*/result_*.txt"))), None)
+        if first is not None:
+            return choose(first, parse_file(first).records, "auto", is_folder=False)
+    return choose(root.resolve(), (), ruleset, setting, is_folder=True)
 
 
 def _system_descriptions(
@@ -276,7 +301,7 @@ def _system_descriptions(
     for system, path in sorted(layout.systems.items()):
         desc = load(path)
         report.problems.extend(desc.problems)
-        report.problems.extend(validate(desc, rnd.name))
+        report.problems.extend(validate(desc, rnd.folder))
         submitter = desc.get("submitter")
         if submitter is not None and not same_org(submitter, layout.org):
             info = codes.ORG_MISMATCH

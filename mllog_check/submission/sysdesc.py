@@ -17,7 +17,6 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +64,16 @@ def load(path: Path, display: str | None = None) -> SystemDescription:
 
 @cache
 def round_schema(round_name: str) -> dict[str, Any]:
-    """The merged JSON Schema of a round ('v1.0'), following x-inherits."""
-    folder = files("mllog_check.schemas") / "system_description"
-    own = json.loads((folder / f"{round_name}.json").read_text(encoding="utf-8"))
+    """The merged JSON Schema of a round ('v1.0', '1.0.0', any spelling), following
+    x-inherits; the file is the one the round registry names."""
+    from ..rounds import parse_round
+
+    rnd = parse_round(round_name)
+    path = rnd.path("system_description")
+    if path is None:
+        why = rnd.missing("system_description") or f"round {rnd.version} has no system schema"
+        raise FileNotFoundError(why)
+    own = json.loads(path.read_text(encoding="utf-8"))
     parent_name = own.pop("x-inherits", None)
     if parent_name is None:
         return dict(own)
@@ -81,10 +87,10 @@ def round_schema(round_name: str) -> dict[str, Any]:
 
 
 def known_rounds() -> list[str]:
-    folder = files("mllog_check.schemas") / "system_description"
-    return sorted(
-        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
-    )
+    """Rounds ('v1.0') whose system-description schema is in this build."""
+    from ..rounds import all_rounds
+
+    return [r.folder for r in all_rounds() if r.path("system_description") is not None]
 
 
 def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
@@ -122,8 +128,10 @@ STATUS_CHECKED_FROM = (4, 1)
 
 
 def round_version(round_name: str) -> tuple[int, ...]:
-    """'v4.0' -> (4, 0)."""
-    return tuple(int(part) for part in re.findall(r"\d+", round_name)[:2])
+    """'v4.0', '4.0.0' (any spelling of a round, mllog_check.rounds) -> (4, 0)."""
+    from ..rounds import parse_round
+
+    return parse_round(round_name).number[:2]
 
 
 def _official(error: Any, key: str, round_name: str) -> bool:

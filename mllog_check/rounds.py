@@ -1,0 +1,477 @@
+"""The round registry: every question about MLPerf Training rounds, answered from data.
+
+``schemas/rounds.yaml`` (one entry per round: spellings, folders, log syntax
+generation, benchmarks and run counts, data file names) is read once; nothing else
+in mllog-check states a round fact. ``parse_round`` is the one parser of round names
+(flags, folders, ``pyproject.toml``); ``choose`` picks the round of a log or folder
+from, strongest first, the flag, the project setting, a round folder in the path and
+the log's content (the newest of several rounds the content allows, said so).
+
+``MLLOG_CHECK_ROUNDS=/path/rounds.yaml`` replaces the shipped registry (file names in it
+are read beside it first, then in the shipped schemas); ``load_registry(path)`` reads
+one without installing it and ``reload()`` re-reads after the variable changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .records import Record
+
+ENV_REGISTRY = "MLLOG_CHECK_ROUNDS"
+FILE_KINDS = ("rules", "scoring", "rcp", "system_description")
+_MARKERS = {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}
+
+
+class RoundError(ValueError):
+    """An unknown round name, or no evidence for a round (a usage error for the CLI)."""
+
+
+class RegistryError(ValueError):
+    """The round registry file breaks its format (a packaging bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Benchmark:
+    name: str  # as the round's rules name it: "ssd", "llama2_70b_lora"
+    runs: int  # result files required (exactly or at least, per round)
+    drop: int  # olympic mean: dropped from each end (and failed runs allowed)
+    names: tuple[str, ...] = ()  # other names in folders and logs ("retinanet" for ssd)
+
+    @property
+    def all_names(self) -> tuple[str, ...]:
+        return (self.name, *self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    version: str  # "1.0.0"
+    generation: str  # log syntax: "mlp", "mll" or "mllog"
+    run_count: str  # "exact" or "minimum"
+    benchmarks: dict[str, Benchmark] | None  # None: not known (v0.5)
+    spellings: frozenset[str]  # normalized (lower case, "-" as "_")
+    files: dict[str, Path | None]  # kind -> path (may not exist), None: the round has none
+
+    @property
+    def short(self) -> str:
+        """'1.0' for 1.0.0."""
+        return self.version.rsplit(".", 1)[0] if self.version.endswith(".0") else self.version
+
+    @property
+    def number(self) -> tuple[int, ...]:
+        """(1, 0, 0) for 1.0.0: rounds compare in this order."""
+        return tuple(int(part) for part in self.version.split("."))
+
+    @property
+    def folder(self) -> str:
+        """'v1.0': the round's folder in the MLCommons results repositories."""
+        return f"v{self.short}"
+
+    @property
+    def ruleset(self) -> str:
+        """'training-1.0.0': the name of its compliance ruleset."""
+        return f"training-{self.version}"
+
+    @property
+    def exact_runs(self) -> bool:
+        return self.run_count == "exact"
+
+    @property
+    def marker(self) -> str:
+        return _MARKERS.get(self.generation, self.generation)
+
+    def benchmark(self, name: str) -> Benchmark | None:
+        """The benchmark a folder or log names (any of its names), None if not of this round."""
+        wanted = name.strip().lower()
+        for bench in (self.benchmarks or {}).values():
+            if wanted in bench.all_names:
+                return bench
+        return None
+
+    def runs(self) -> dict[str, int]:
+        """Required runs per benchmark folder name (other names included)."""
+        return {n: b.runs for b in (self.benchmarks or {}).values() for n in b.all_names}
+
+    def path(self, kind: str) -> Path | None:
+        """The round's data file of a kind (FILE_KINDS) when it exists in this build."""
+        found = self.files.get(kind)
+        return found if found is not None and found.exists() else None
+
+    def missing(self, kind: str) -> str | None:
+        """Why a stage needing this kind of data cannot run for the round; None if it can.
+
+        A round that has no such data at all (v0.5 has no rules) is not "missing":
+        ``has(kind)`` tells that case apart.
+        """
+        named = self.files.get(kind)
+        if named is None or named.exists():
+            return None
+        return f"round {self.version} has no {kind.replace('_', ' ')} data in this build"
+
+    def has(self, kind: str) -> bool:
+        """Whether the round has this kind of data at all (e.g. v0.5 has no rules)."""
+        return self.files.get(kind) is not None
+
+    def has_rules(self) -> bool:
+        return self.path("rules") is not None
+
+
+@dataclass(frozen=True)
+class Registry:
+    source: Path
+    rounds: tuple[Round, ...]  # oldest first
+    _by_spelling: dict[str, Round] = field(repr=False, default_factory=dict)
+
+    def get(self, text: str) -> Round:
+        found = self._by_spelling.get(_normal(text))
+        if found is None:
+            raise RoundError(
+                f"unknown ruleset {text.strip()!r}; known rounds: {', '.join(self.versions())} "
+                "(also written v1.0, 1.0, training-1.0.0) or 'auto'"
+            )
+        return found
+
+    def find(self, text: str) -> Round | None:
+        return self._by_spelling.get(_normal(text))
+
+    def versions(self) -> list[str]:
+        return [r.version for r in self.rounds]
+
+    def newest(self, versions: Iterable[str]) -> Round:
+        wanted = set(versions)
+        return [r for r in self.rounds if r.version in wanted][-1]
+
+
+def _normal(text: str) -> str:
+    return text.strip().lower().replace("-", "_")
+
+
+def shipped_schemas() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("mllog_check.schemas")))
+
+
+def load_registry(path: str | Path | None = None) -> Registry:
+    """Read a registry file (default: the shipped schemas/rounds.yaml) and check it."""
+    source = Path(path) if path is not None else shipped_schemas() / "rounds.yaml"
+    try:
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(source.read_text(encoding="utf-8"), Loader=loader)
+    except (OSError, ValueError) as err:
+        raise RegistryError(f"{source}: cannot read the round registry: {err}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
+        raise RegistryError(f"{source}: a round registry has a 'rounds' list")
+    rounds = tuple(_round(source, data, entry) for entry in data["rounds"])
+    by_spelling: dict[str, Round] = {}
+    for rnd in rounds:
+        for spelling in rnd.spellings:
+            other = by_spelling.setdefault(spelling, rnd)
+            if other is not rnd:
+                raise RegistryError(
+                    f"{source}: {spelling!r} names {other.version} and {rnd.version}"
+                )
+    return Registry(source, rounds, by_spelling)
+
+
+def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
+    if not isinstance(entry, dict) or not isinstance(entry.get("version"), str):
+        raise RegistryError(f"{source}: every round has a version string: {entry!r}")
+    version = entry["version"]
+    short = version.rsplit(".", 1)[0] if version.endswith(".0") else version
+    names = {"version": version, "short": short, "folder": f"v{short}"}
+    spelling = data.get("spellings") or {}
+    spellings = {
+        _normal(prefix + form.format(**names))
+        for prefix in spelling.get("prefixes", [""])
+        for form in spelling.get("versions", ["{version}"])
+    }
+    spellings |= {_normal(s) for s in entry.get("also", [])}
+    kinds = {**(data.get("files") or {}), **(entry.get("files") or {})}
+    files = {
+        kind: None if kinds.get(kind) is None else _data_path(source, kinds[kind].format(**names))
+        for kind in FILE_KINDS
+    }
+    drops = data.get("olympic_drop") or {}
+    benchmarks = entry.get("benchmarks")
+    return Round(
+        version=version,
+        generation=str(entry.get("generation", "mllog")),
+        run_count=str(entry.get("run_count", "minimum")),
+        benchmarks=None if benchmarks is None else _benchmarks(benchmarks, drops),
+        spellings=frozenset(spellings),
+        files=files,
+    )
+
+
+def _benchmarks(raw: dict[str, Any], drops: dict[str, int]) -> dict[str, Benchmark]:
+    out = {}
+    for name, spec in raw.items():
+        spec = spec if isinstance(spec, dict) else {"runs": spec}
+        out[name] = Benchmark(
+            name,
+            int(spec["runs"]),
+            int(spec.get("drop", drops.get(name, drops.get("default", 1)))),
+            tuple(spec.get("names", ())),
+        )
+    return out
+
+
+def _data_path(source: Path, relative: str) -> Path:
+    """A data file beside the registry, else in the shipped schemas (a test registry
+    adds one round's files and reuses the shipped ones)."""
+    beside = source.parent / relative
+    if beside.exists():
+        return beside
+    shipped = shipped_schemas() / relative
+    return shipped if shipped.exists() else beside
+
+
+@cache
+def registry() -> Registry:
+    """The registry in use: $MLLOG_CHECK_ROUNDS, else the shipped one (read once)."""
+    return load_registry(os.environ.get(ENV_REGISTRY) or None)
+
+
+def reload() -> Registry:
+    """Forget the registry read (and data cached per round) and read it again."""
+    registry.cache_clear()
+    _forget_round_data()
+    return registry()
+
+
+def _forget_round_data() -> None:
+    import sys
+
+    for module, name in (
+        ("mllog_check.rules.loader", "_load"),
+        ("mllog_check.results.scoring", "scoring_for"),
+        ("mllog_check.submission.sysdesc", "round_schema"),
+        ("mllog_check.results.rcp", "load_rcp"),
+    ):
+        loaded = sys.modules.get(module)
+        cached = getattr(loaded, name, None)
+        if cached is not None and hasattr(cached, "cache_clear"):
+            cached.cache_clear()
+
+
+def all_rounds() -> tuple[Round, ...]:
+    return registry().rounds
+
+
+def parse_round(text: str) -> Round:
+    """The round a name means: '1.0', 'v1.0', '1.0.0', 'training-1.0.0',
+    'training_results_v1.0' ... (RoundError lists the known rounds)."""
+    return registry().get(text)
+
+
+def is_auto(text: str | None) -> bool:
+    return text is None or text.strip().lower() in ("", "auto")
+
+
+def spelled_out(text: str) -> str:
+    """A round name as its version ('v1.1' -> '1.1.0'); anything else (auto, a rule file
+    path) unchanged."""
+    found = registry().find(text)
+    return found.version if found is not None else text
+
+
+def marker_of(generation: str) -> str:
+    """How a generation's records start, for messages (``:::MLL``)."""
+    return _MARKERS.get(generation, generation)
+
+
+def rounds_of_generation(generation: str) -> tuple[str, ...]:
+    return tuple(r.version for r in all_rounds() if r.generation == generation)
+
+
+def rounds_of_benchmark(name: str) -> tuple[str, ...]:
+    """Rounds that have a benchmark (by any of its names); () if no round knows it."""
+    return tuple(r.version for r in all_rounds() if r.benchmark(name) is not None)
+
+
+# --- choosing a round -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The round chosen for a log or folder, where from, and why (for -v and JSON)."""
+
+    round: Round
+    source: str  # "flag", "config", "folder", "content" or "newest" (of what content allows)
+    reason: str
+    candidates: tuple[str, ...] = ()  # the rounds the evidence allowed (content)
+
+    @property
+    def ruleset(self) -> str:
+        return self.round.version
+
+    def describe(self) -> str:
+        return f"ruleset {self.ruleset} (from {self.source}: {self.reason})"
+
+    @property
+    def note(self) -> str | None:
+        """A line for the text output when the round was not decided by evidence alone."""
+        if self.source != "newest":
+            return None
+        return (
+            f"round {self.ruleset} taken as the newest of {', '.join(self.candidates)}, which "
+            "the log's content allows; pass --ruleset or set [tool.mllog-check] ruleset"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """A project setting: ``[tool.mllog-check] ruleset`` of the nearest pyproject.toml."""
+
+    ruleset: str
+    path: Path
+
+
+def from_flag(flag: str) -> Choice:
+    rnd = parse_round(flag)
+    return Choice(rnd, "flag", f"--ruleset {flag}")
+
+
+def from_setting(setting: Setting) -> Choice:
+    try:
+        rnd = parse_round(setting.ruleset)
+    except RoundError as err:
+        raise RoundError(f"{setting.path}: [tool.mllog-check] ruleset: {err}") from None
+    return Choice(
+        rnd, "config", f"{setting.path}: [tool.mllog-check] ruleset = {setting.ruleset!r}"
+    )
+
+
+def from_path(path: str | Path, *, is_folder: bool = False) -> Choice | None:
+    """The innermost folder of the (absolute) path that names a round.
+
+    For a file the file name itself is not a folder; ``is_folder`` counts the last
+    component too (``audit v1.0/``, ``package training_results_v1.1/Org``).
+    """
+    parts = os.path.abspath(path).replace("\\", "/").split("/")
+    if not is_folder:
+        parts = parts[:-1]
+    reg = registry()
+    for folder in reversed(parts):
+        found = reg.find(folder) if folder else None
+        if found is not None:
+            return Choice(found, "folder", f"folder {folder!r} names round {found.version}")
+    return None
+
+
+def from_records(records: Sequence[Record]) -> Choice | None:
+    """The round the log's content allows: the only one, or the newest of several.
+
+    Evidence: the syntax generation, and each benchmark named that exists only in some
+    rounds (a name no round knows narrows nothing: the rules report it). None without
+    evidence; RoundError when the evidence contradicts itself.
+    """
+    candidates = [r.version for r in all_rounds()]
+    reasons: list[str] = []
+    for generation in sorted({str(r.generation) for r in records}):
+        candidates = _narrow(candidates, rounds_of_generation(generation))
+        reasons.append(f"{marker_of(generation)} syntax")
+    for benchmark in sorted(_benchmarks_named(records)):
+        allowed = rounds_of_benchmark(benchmark)
+        if allowed and len(allowed) < len(all_rounds()):
+            candidates = _narrow(candidates, allowed)
+            reasons.append(f"benchmark {benchmark!r}")
+    if not reasons:
+        return None
+    if not candidates:
+        raise RoundError(f"the log's content contradicts itself ({', '.join(reasons)})")
+    rnd = registry().newest(candidates)
+    said = " and ".join(reasons)
+    if len(candidates) == 1:
+        return Choice(rnd, "content", f"{said} exist only there", tuple(candidates))
+    return Choice(
+        rnd,
+        "newest",
+        f"{said} fit rounds {', '.join(candidates)}: the newest taken",
+        tuple(candidates),
+    )
+
+
+def choose(
+    path: str | Path,
+    records: Sequence[Record] = (),
+    flag: str | None = "auto",
+    setting: Setting | None = None,
+    *,
+    is_folder: bool = False,
+) -> Choice:
+    """The round for one log or folder: flag > project setting > folder > content.
+
+    RoundError when nothing tells (never a silent guess) or a name is unknown.
+    """
+    if not is_auto(flag):
+        assert flag is not None
+        return from_flag(flag)
+    if setting is not None:
+        return from_setting(setting)
+    found = from_path(path, is_folder=is_folder) or from_records(records)
+    if found is not None:
+        return found
+    raise RoundError(
+        f"{path}: cannot tell the round: no round folder in the path (e.g. v5.1/), no "
+        "[tool.mllog-check] ruleset in pyproject.toml and no round-specific content; "
+        "pass --ruleset"
+    )
+
+
+def _narrow(candidates: list[str], allowed: Iterable[str]) -> list[str]:
+    allowed = set(allowed)
+    return [c for c in candidates if c in allowed]
+
+
+def _benchmarks_named(records: Sequence[Record]) -> set[str]:
+    return {
+        str(r.value).lower()
+        for r in records
+        if r.key == "submission_benchmark" and isinstance(r.value, str)
+    }
+
+
+# --- project setting --------------------------------------------------------------------
+
+
+def find_setting(start: str | Path | None = None) -> Setting | None:
+    """``[tool.mllog-check] ruleset`` from the nearest pyproject.toml that has the table,
+    from ``start`` (default: the working folder) upwards, as ruff and yamllint look for
+    theirs. RoundError for a file that cannot be read as TOML."""
+    here = Path(start if start is not None else Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        table = _tool_table(candidate)
+        if table is None:
+            continue
+        value = table.get("ruleset")
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise RoundError(f"{candidate}: [tool.mllog-check] ruleset must be a string")
+        return Setting(value, candidate)
+    return None
+
+
+def _tool_table(path: Path) -> dict[str, Any] | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise RoundError(f"{path}: cannot read: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise RoundError(f"{path}: invalid TOML: {err}") from None
+    table = data.get("tool", {}).get("mllog-check")
+    return table if isinstance(table, dict) else None
