@@ -121,9 +121,9 @@ def test_every_spelling_everywhere(tmp_path: Path) -> None:
         assert check_log(result, spelling).ruleset == "training-2.0.0", spelling
     org = FIXTURES / "package" / "clean" / "Acme"
     for spelling in ("1.1", "training-1.1.0", "v1.1"):
-        code, out = _cli("package", str(org), "--ruleset", spelling)
+        _, out = _cli("package", str(org), "--ruleset", spelling)
         assert "(1.1.0)" in out, (spelling, out)
-        code, out = _cli("score", str(org), "--ruleset", spelling, "--format", "csv")
+        _, out = _cli("score", str(org), "--ruleset", spelling, "--format", "csv")
         assert ",1.1.0," in out, (spelling, out)
 
 
