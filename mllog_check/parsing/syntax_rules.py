@@ -109,7 +109,8 @@ INPUT_ERROR = register(
         severity=Severity.ERROR,
         summary="The input cannot be read: missing, a directory where a file was expected, "
         "unreadable, a broken gzip stream, a link leaving the checked tree; or (score, "
-        "cost) nothing tells which round's rules apply.",
+        "cost) nothing tells which round's rules apply, or that round's scoring data is not "
+        "in this build.",
         good_example="fixtures/parse/clean_v1.txt",
         bad_example="fixtures/parse/truncated.log.gz",  # the first half of a gzip stream
         stage="parse-path",

@@ -131,12 +131,12 @@ The test rulesets are in `fixtures/check/rulesets/`.
 
 ## The check command and the pre-commit hook
 
-`mllog-check check PATH... [--ruleset 1.0.0] [--strict] [--format …]`. Files named on the
+`mllog-check check PATH... [--ruleset auto|5.1.0] [--strict] [--format …]`. Files named on the
 command line are always checked; directories are walked (sorted, links leaving the tree not
 followed) for result logs only, `result_*.txt` and `result_*.txt.gz` as the official tools
 name them (`--include GLOB` adds other names, e.g. `--include '*.log'`). Exit 0 when every
-log passes, 1 when one fails, 2 for a usage or input error (unknown ruleset, unreadable file,
-no result log found).
+log passes, 1 when one fails, 2 for a usage or input error (unknown ruleset, a round whose
+rules this build lacks, unreadable file, no result log found).
 
 `.pre-commit-hooks.yaml` defines the hook `mllog-check` (entry `mllog-check check`, files
 matching `(^|/)result_[^/]*\\.txt(\\.gz)?$`, any file type so that
@@ -156,6 +156,17 @@ repos:
         files: '(^|/)result_[^/]*\\.txt(\\.gz)?$'
         types: [file]
 ```
+
+The hook needs no arguments when the submission repository names its round in its
+`pyproject.toml` (the command reads the nearest one from the working folder upwards):
+
+```toml
+[tool.mllog-check]
+ruleset = "5.1.0"
+```
+
+Otherwise the round comes from round folders in the paths or the logs' content
+(`docs/rounds.md`); `args: [--ruleset, "5.1.0"]` in the hook does the same as the setting.
 """
 
 
