@@ -119,7 +119,7 @@ def oracle_backed(monkeypatch: pytest.MonkeyPatch, corpus: Path, oracle: Path) -
             self.scores = [s for s in scores if any(_under(corpus, s, r) for r in roots)]
             self.problems: list[object] = []
 
-    monkeypatch.setattr(cost, "scores_from_logs", lambda paths, ruleset="1.0.0": Report(paths))
+    monkeypatch.setattr(cost, "scores_from_logs", lambda paths, ruleset="1.0.0", **_: Report(paths))
     return corpus / "v1.0"
 
 

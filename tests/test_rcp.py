@@ -128,7 +128,11 @@ def test_project_rcp_data_equals_the_published_reference_data(corpus: Path) -> N
     shared = corpus.parent / "reference" / "rcp"
     if not shared.is_dir():
         pytest.skip("shared reference data not found")
+    from mllog_check.rounds import parse_round
+
     for folder in sorted(shared.iterdir()):
+        if parse_round(folder.name).path("rcp") is None:
+            continue  # a round whose RCP data this build does not have yet (docs/rounds.md)
         ours = load_rcp(folder.name)["benchmarks"]
         for source in sorted(folder.glob("rcps_*.json")):
             published = json.loads(source.read_text())
