@@ -186,6 +186,19 @@ def test_registry_matches_the_official_lists_and_scoring_data() -> None:
             assert (bench.runs, bench.drop) == (known.runs, known.drop), (rnd.version, name)
 
 
+def test_registry_benchmarks_equal_each_rule_files_allowed_list() -> None:
+    """Two statements of a round's benchmarks (the registry, the rules' submission_benchmark
+    list, from the official files) never drift apart."""
+    from mllog_check.rules.benchmarks import benchmarks_of
+
+    checked = 0
+    for rnd in rounds.all_rounds():
+        if rnd.has_rules() and rnd.benchmarks is not None:
+            assert set(rnd.benchmarks) == set(benchmarks_of(rnd.ruleset)), rnd.version
+            checked += 1
+    assert checked >= 5
+
+
 @pytest.mark.corpus
 def test_registry_benchmarks_equal_the_official_allowed_lists(corpus: Path) -> None:
     """Each round's benchmark folders in the corpus are benchmarks of that round."""
