@@ -24,7 +24,9 @@ from mllog_check.rules import check_file
 from mllog_check.rules.detect import check_chosen
 
 ROUNDS = FIXTURES / "rounds"
-LOGS = sorted(ROUNDS.rglob("*.txt"))
+# v6/ is not a round folder (its logs serve 6.0 and 6.1 alike):
+# tests/test_rounds_6_differential.py checks them with explicit rulesets.
+LOGS = sorted(p for p in ROUNDS.rglob("*.txt") if p.parent.name != "v6")
 EXPECTED = re.compile(r"\.fail\.(MLC\d+)\.txt$")
 
 
