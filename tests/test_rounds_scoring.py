@@ -104,5 +104,25 @@ def test_v0_6_targets_and_counts_match_the_corpus(corpus: Path) -> None:
         assert reached == (status == "success"), (path, status, last)
     assert {b for b, _, _ in outcomes} == {"gnmt", "transformer", "resnet", "ssd", "mask"}
     assert outcomes[("resnet", "abort", False)] >= 1  # the data tells an aborted run apart
+    v06 = scoring_for("0.6.0").benchmarks  # run counts from the round registry
     for folder, count in folders.items():
-        assert count == benchmarks[folder.name]["runs"], folder
+        assert count == v06[folder.name].runs, folder
+
+
+def test_scoring_files_never_restate_the_registrys_facts() -> None:
+    """Run counts, drops and RCP data live in schemas/rounds.yaml only."""
+    import yaml
+
+    from mllog_check.rounds import parse_round
+
+    folder = Path(mllog_check.__file__).resolve().parents[1] / "schemas" / "scoring"
+    for path in sorted(folder.glob("v*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert not {"rcp", "run_count"} & set(data), path
+        for name, bench in (data.get("benchmarks") or {}).items():
+            assert not {"runs", "drop"} & set(bench), (path, name)
+        rnd = parse_round(path.stem)
+        scoring = scoring_for(path.stem)
+        for name, bench in scoring.benchmarks.items():
+            known = rnd.benchmark(name)
+            assert known is not None and (bench.runs, bench.drop) == (known.runs, known.drop)

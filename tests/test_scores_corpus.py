@@ -18,7 +18,17 @@ SCORE_COLUMN = {
     "v1.0": "official_score_min",
     "v1.1": "era_score_min",
     "v2.0": "official_score_min",
+    # v2.1: the closed BERT rules renamed a key after the round (oracle/README.md).
+    "v2.1": "era_score_min",
+    "v3.0": "official_score_min",
+    "v3.1": "official_score_min",
+    "v4.0": "official_score_min",
+    "v4.1": "official_score_min",
+    "v5.0": "official_score_min",
+    "v5.1": "official_score_min",
 }
+# Rounds whose RCP check normalizes the scores of results faster than the reference.
+NORMALIZED = ("v2.1", "v3.0", "v3.1", "v4.0", "v4.1", "v5.0", "v5.1")
 
 # RCP verdicts where the oracle (mlperf-logging 4.1.68) differs from the round's method,
 # with the verdict we give and why (docs/differences.md). Asserted both ways, so a change
@@ -38,6 +48,14 @@ RCP_DIFFERENCES = {
         "scaling.json)",
     ),
 }
+_DLRM_CRASH = (
+    "",
+    "Pass",
+    "the 4.1.68 summarizer crashes on closed DLRM (KeyError 'dlrm'); the round's reference "
+    "data passes it with the factor 1.7563 / 1.75 = 1.0036 of its published scaling.json",
+)
+for _system in ("1-node-SPR-pytorch", "2-nodes-SPR-pytorch", "4-nodes-SPR-pytorch"):
+    RCP_DIFFERENCES[("v2.1", "Intel", _system, "dlrm")] = _DLRM_CRASH
 
 _REPORTS: dict[str, dict[tuple[str, str, str], Score]] = {}
 
@@ -187,3 +205,73 @@ def test_runs_equal_the_crosscheck_and_compliance_verdicts(
         verdict = verdicts[row["file"]]
         official = verdict.get("era_verdict") or verdict["official_verdict"]
         assert run.compliant == (official == "pass"), row["file"]
+
+
+def _oracle(round_name: str, oracle: Path) -> list[dict[str, str]]:
+    return read_oracle(oracle, f"scores_{round_name}.csv")
+
+
+@pytest.mark.parametrize("round_name", NORMALIZED)
+def test_normalization_factor_and_samples_to_converge_equal_the_summarizers(
+    round_name: str, corpus: Path, oracle: Path
+) -> None:
+    """v2.1+: the factor the RCP check computes is the one the official summarizer writes
+    into scaling.json for its second pass; samples to converge is its trimmed mean."""
+    scores = _scores(round_name)
+    runs: dict[tuple[str, str, str], list[Run]] = {}
+    for run in _runs(round_name, corpus).values():
+        runs.setdefault((run.org, run.system, run.benchmark), []).append(run)
+    for row in _oracle(round_name, oracle):
+        key = (row["org"], row["system"], row["benchmark"])
+        score = scores[key]
+        if score.rcp_verdict == "Pass":
+            official = float(row["rcp_scaling_factor_pass2"] or 1.0)
+            assert score.rcp_scaling_factor == pytest.approx(official, rel=1e-12), key
+        if row["samples_to_converge"]:
+            counts = sorted(
+                1e9 if r.epochs_or_samples is None else r.epochs_or_samples for r in runs[key]
+            )
+            mean = sum(counts[1:-1]) / (len(counts) - 2)
+            assert mean == pytest.approx(float(row["samples_to_converge"]), rel=1e-9), key
+
+
+def test_v5_0_llama31_405b_passes_within_the_allowance_and_is_normalized(corpus: Path) -> None:
+    key = ("Nebius", "nebius_soperator_8xH200_n128_ngc25.01_nemo", "llama31_405b")
+    score = _scores("v5.0")[key]
+    assert score.rcp_verdict == "Pass" and score.rcp_scaling_factor == pytest.approx(7 / 6)
+    assert "olympic mean 276,480 samples >= minimum 276,480 (322,560 less the allowed" in (
+        score.rcp_message
+    )
+    assert score.minutes is not None and round(score.minutes, 2) == 124.50
+
+
+def test_published_scaling_json_wins_and_the_computed_factor_is_shown(corpus: Path) -> None:
+    score = _scores("v3.0")[("GIGABYTE", "G593-SD0_hugectr", "dlrm_dcnv2")]
+    assert score.scaling_factor == pytest.approx(1.0370762711864403)
+    assert score.rcp_scaling_factor == pytest.approx(1.0324858757062145)
+    assert "the RCP check of this round's reference data gives 1.0325" in score.reason
+
+
+def test_without_scaling_json_the_normalization_applies_and_nothing_is_written(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """The same answer as the published table, from a copy without its scaling.json, on
+    every run, and the tree is left as it was (the official summarizer writes there)."""
+    import shutil
+
+    src = corpus / "v4.1" / "Google"
+    org = tmp_path / "v4.1" / "Google"
+    folder = org / "results" / "cloud-tpu-v5p-1024-maxdiffusion" / "stable_diffusion"
+    shutil.copytree(src / "results" / folder.parent.name / folder.name, folder)
+    (org / "systems").mkdir()
+    name = f"{folder.parent.name}.json"
+    shutil.copy(src / "systems" / name, org / "systems" / name)
+    (folder / "scaling.json").unlink()
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in folder.iterdir())
+    first = compute_scores([str(tmp_path / "v4.1")]).scores
+    second = compute_scores([str(tmp_path / "v4.1")]).scores
+    assert first == second
+    (score,) = first
+    assert score.minutes is not None and round(score.minutes, 2) == 3.29  # as published
+    assert "normalized by 1.0563 (RCP: faster than the reference mean)" in score.reason
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in folder.iterdir()) == before

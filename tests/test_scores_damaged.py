@@ -182,3 +182,19 @@ def test_random_damage_never_raises(corpus: Path, tmp_path: Path, seed: int) -> 
     for score in report.scores:
         assert score.valid or score.reason
         assert score.rcp_verdict is None or score.rcp_message
+
+
+def test_a_v5_1_llm_set_with_fewer_runs_than_required(corpus: Path, tmp_path: Path) -> None:
+    """A submission folder mid-way: 4 of the 10 Llama 3.1 8B runs (v5.1 Oracle)."""
+    src = corpus / "v5.1" / "Oracle"
+    org = tmp_path / "v5.1" / "Oracle"
+    folder = org / "results" / "8xBM.GPU.B200.8" / "llama31_8b"
+    folder.mkdir(parents=True)
+    (org / "systems").mkdir()
+    shutil.copy(src / "systems" / "8xBM.GPU.B200.8.json", org / "systems")
+    for log in sorted((src / "results" / "8xBM.GPU.B200.8" / "llama31_8b").glob("result_*"))[:4]:
+        shutil.copy(log, folder / log.name)
+    score, problems = _score(folder)
+    assert not score.valid and score.rcp_verdict == NOT_EVALUATED
+    assert score.rcp_message == "4 run(s) found; the RCP check needs the round's 10"
+    assert ("MLR001", "llama31_8b", "4 runs; round v5.1 requires at least 10") in problems

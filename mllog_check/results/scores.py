@@ -208,7 +208,7 @@ def score_set(
         scoring: RoundScoring | None = scoring_for(ruleset)
     except UnknownRound:
         scoring = None
-    bench = scoring.benchmarks.get(result_set.benchmark) if scoring else None
+    bench = scoring.benchmark(result_set.benchmark) if scoring else None
     known = verdicts if scoring is None or not scoring.approximate_compliance else None
     runs = []
     for result in results:
@@ -245,7 +245,7 @@ def score_set(
 
         rcp = check_rcp(
             scoring.rcp,
-            result_set.benchmark,
+            bench.name,
             runs,
             bench.drop,
             bench.runs,

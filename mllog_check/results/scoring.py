@@ -24,7 +24,7 @@ evaluation arrive as separate records named by metadata ``metric``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -74,6 +74,16 @@ class RoundScoring:
     # or "normalized" (v2.1+: stdev over all reference runs, pruning on means, scores
     # of results faster than the reference mean normalized); docs/scores.md.
     rcp_method: str = "trimmed"
+    # Other names of a benchmark in folders and logs (registry), e.g. retinanet -> ssd.
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def benchmark(self, name: str) -> BenchmarkScoring | None:
+        """The scoring of a benchmark named by a folder or log (any of its names)."""
+        found = self.benchmarks.get(name)
+        if found is None and name in self.aliases:
+            found = self.benchmarks.get(self.aliases[name])
+        return found
+
     # Why the RCP check cannot run although the round has one (its data not in this build).
     rcp_missing: str | None = None
 
@@ -115,7 +125,7 @@ def scoring_for(ruleset: str) -> RoundScoring:
     """Scoring data for a round in any spelling ("1.0.0", "v1.0", "training-1.0.0").
 
     Targets come from the round's scoring file; run counts, dropped runs and the RCP
-    data from the round registry, unless the scoring file states them for a benchmark.
+    data from the round registry (never restated in the scoring file).
     """
     from ..rounds import RoundError, parse_round
 
@@ -138,6 +148,12 @@ def scoring_for(ruleset: str) -> RoundScoring:
         approximate_compliance=data.get("approximate_compliance"),
         rcp_method=str(data.get("rcp_method", "trimmed")),
         rcp_missing=rnd.missing("rcp"),
+        aliases={
+            other: bench.name
+            for bench in (rnd.benchmarks or {}).values()
+            for other in bench.names
+            if bench.name in data["benchmarks"] and other not in data["benchmarks"]
+        },
     )
 
 
@@ -147,17 +163,18 @@ CONVERGED_AT = frozenset({"epoch_num", "samples_count", "step_num", "train_sampl
 def _benchmark(
     rnd: Any, name: str, defaults: dict[str, Any], b: dict[str, Any]
 ) -> BenchmarkScoring:
-    """A benchmark's scoring: runs and drops from the round registry (unless the scoring
-    file states them), targets and RCP details from the scoring file."""
+    """A benchmark's scoring: runs and drops from the round registry (schemas/rounds.yaml,
+    the one place that states them), targets and RCP details from the scoring file."""
     round_name = rnd.folder
     converged_at = str(b.get("converged_at", "epoch_num"))
     if converged_at not in CONVERGED_AT:
         raise ScoringDataError(f"{round_name} {name}: converged_at {converged_at!r} unknown")
     known = rnd.benchmark(name)
-    runs = b.get("runs", known.runs if known else None)
-    drop = b.get("drop", known.drop if known else None)
-    if runs is None or drop is None:
+    if known is None:
         raise ScoringDataError(f"{round_name} {name}: not a benchmark of the round registry")
+    if {"runs", "drop"} & set(b):
+        raise ScoringDataError(f"{round_name} {name}: runs and drops belong to schemas/rounds.yaml")
+    runs, drop = known.runs, known.drop
     return BenchmarkScoring(
         name,
         int(runs),
