@@ -200,3 +200,16 @@ def test_status_in_words_is_its_category(written: str, category: str) -> None:
     from mllog_check.submission.consistency import status_key
 
     assert status_key(written) == category
+
+
+@pytest.mark.corpus
+def test_real_logs_naming_a_placeholder_org_pass_and_fail_with_strict(corpus: Path) -> None:
+    """v5.1 Oracle: its 40 logs declare submission_org SUBMISSION_ORG_PLACEHOLDER; the
+    official package checker passes the folder (oracle/package_v5.1.csv)."""
+    report = check_package(corpus / "v5.1/Oracle", "5.1.0")
+    org = [p for p in report.problems if p.rule == "MLP022"]
+    assert report.passed and org and all(not p.is_error for p in org)
+    assert "SUBMISSION_ORG_PLACEHOLDER" in org[0].message
+    strict = check_package(corpus / "v5.1/Oracle", "5.1.0", strict=True)
+    assert strict.official_passed and not strict.passed
+    assert {p.rule for p in strict.problems if p.is_error} >= {"MLP022"}
