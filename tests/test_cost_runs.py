@@ -87,8 +87,6 @@ def test_oracle_v51_cost_from_the_logs(corpus: Path) -> None:
     """The issue's acceptance: `cost` over the v5.1 Oracle folder prints each result's cost."""
     folder = corpus / "v5.1" / "Oracle"
     result = CliRunner().invoke(cli, ["cost", str(folder), "--prices", str(SAMPLE)])
-    if "unknown ruleset" in result.output or "fits rounds" in result.output:
-        pytest.skip("this build cannot tell round v5.1 yet")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     for system in ("1xBM.GPU.B200.8", "2xBM.GPU.B200.8", "8xBM.GPU.B200.8", "9xBM.GPU.B200.8"):
@@ -204,3 +202,29 @@ def test_asked_for_cross_division_baseline_is_refused_without_allow_mixed(corpus
     assert code == 0
     pod = next(r for r in json.loads(out)["rows"] if r["division"] == "open")
     assert pod["ratio_to_baseline"] is not None
+
+
+def test_energy_from_real_power_logs_priced_per_kwh(corpus: Path, tmp_path: Path) -> None:
+    """v5.0 Lenovo bert: the energy score (1,949,215.94 J, the official power score) at
+    $0.15/kWh and PUE 1.3, with a hypothetical purchase price (test only)."""
+    catalog = tmp_path / "hypothetical.csv"
+    catalog.write_text(
+        "system,aliases,price,currency,kind,includes,source,date\n"
+        "SR780a V3,SR780aV3-8xB200_SXM_180GB,400000,USD,estimated,server,"
+        "hypothetical price for a test,2025-06-01\n"
+    )
+    folder = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/bert"
+    args = [str(folder), "--prices", str(catalog), "--kwh-price", "0.15", "--pue", "1.3"]
+    code, out, err = run([*args, "--format", "json"])
+    assert code == 0, err
+    (row,) = json.loads(out)["rows"]
+    kwh = 1949215.9387540054 / 3.6e6 * 1.3
+    assert row["energy_kwh"] == pytest.approx(kwh, rel=1e-9)
+    assert row["energy_cost"] == pytest.approx(kwh * 0.15, rel=1e-9)
+    hardware = 400000 / (4 * 8766 * 0.8) * row["minutes"] / 60
+    assert row["total_per_run"] == pytest.approx(hardware + kwh * 0.15)
+    # Unpriced, the energy per run is still shown.
+    code, out, _ = run([str(folder), "--prices", str(SAMPLE), "--format", "json"])
+    (row,) = json.loads(out)["rows"]
+    assert code == 1 and row["price"] is None
+    assert row["energy_kwh"] == pytest.approx(1949215.9387540054 / 3.6e6)

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from ..suggest import did_you_mean
 from .prices import PriceEntry
-from .runcost import Assumptions, RunCost, run_cost
+from .runcost import J_PER_KWH, Assumptions, RunCost, run_cost
 
 NOTE = (
     "Performance per dollar is not an official MLPerf metric: it is derived from "
@@ -370,6 +370,14 @@ def _disclose(scores: list[ScoreLike], footnotes: list[str]) -> None:
             )
 
 
+def _energy_only(score: ScoreLike, assumed: Assumptions) -> RunCost:
+    joules = getattr(score, "energy_j", None)
+    if joules is None:
+        return RunCost()
+    kwh = joules / J_PER_KWH * assumed.pue
+    return RunCost(energy_kwh=kwh, energy_note=f"{kwh:.3f} kWh (PUE {assumed.pue:g}); no price")
+
+
 def _row(
     score: ScoreLike,
     price: PriceEntry | None,
@@ -380,7 +388,7 @@ def _row(
     ok = score.valid and score.minutes is not None
     minutes = score.minutes if ok else None
     perf = ratio = breakeven = None
-    runcost = RunCost()
+    runcost = _energy_only(score, assumed)  # energy is known without a price
     if price is not None and minutes is not None and minutes > 0:
         runcost = run_cost(score, price, minutes, assumed)
         cost = _cost(score, price)
