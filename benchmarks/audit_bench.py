@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TARGET = 20.0  # issue 13: a whole round at least 20x faster than the official tools
 
 
 def _timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
@@ -110,7 +111,12 @@ def _compare(
             print(f"official {tool} {org}: {elapsed:.2f} s (exit {code}) {tail[:80]}")
     print(f"official total (sequential, one call per org and tool): {official:.2f} s")
     for jobs, seconds in sorted(ours.items()):
-        print(f"ratio official / mllog-check audit --jobs {jobs}: {official / seconds:.1f}x")
+        ratio = official / seconds
+        met = "met" if ratio >= TARGET else "NOT met"
+        print(
+            f"ratio official / mllog-check audit --jobs {jobs}: {ratio:.1f}x "
+            f"(target {TARGET:g}x: {met})"
+        )
 
 
 if __name__ == "__main__":
