@@ -33,9 +33,19 @@ def _environment() -> Any:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["slug"] = slug
+    env.filters["breakable"] = _breakable
     env.filters["num"] = lambda v: "" if v is None else fmt(float(v))
     env.globals["geometry"] = geometry
     return env
+
+
+def _breakable(text: str) -> Any:
+    """Escaped text that may wrap after _ . - (long system names in narrow cells)."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    return Markup(re.sub(r"([_.\-])", r"\1<wbr>", str(escape(text))))
 
 
 def _version() -> str:
