@@ -156,7 +156,7 @@ def test_keyboard_and_sorting(corpus: Path, browser: Browser, tmp_path: Path) ->
     point.focus()
     tip = page.locator("#tip")
     assert tip.is_visible()
-    assert re.search(r"result_\d+\.txt .*min .*result_\d+\.txt", tip.inner_text())
+    assert re.search(r"result_\d+\.txt .*min .*result_\d+\.txt:\d+$", tip.inner_text())
     assert point.get_attribute("aria-label") == tip.inner_text()
     # With a curve focused, the arrow keys step through its evaluations.
     line = page.locator("figure.chart-curve path.line").first

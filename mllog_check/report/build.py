@@ -125,7 +125,11 @@ def _result_sets(data: ReportData) -> list[ResultSetView]:
         key = (_org_label(run["org"], folder), run["system"], run["benchmark"])
         if key not in by_key:
             by_key[key] = ResultSetView(key, slug("rs", *key), folder, {"valid": False})
-        by_key[key].runs.append({**run, "file": os.path.basename(run["path"])})
+        curve = data.curves.get(run["path"])
+        stop_line = curve.stop_line if curve else 0
+        by_key[key].runs.append(
+            {**run, "file": os.path.basename(run["path"]), "stop_line": stop_line}
+        )
     views = [by_key[k] for k in sorted(by_key)]
     _count_problems(data, views)
     for view in views:
@@ -221,14 +225,14 @@ def _energy(view: ResultSetView) -> None:
 # -- time to train and energy ---------------------------------------------------------
 
 
-def _run_tip(view: ResultSetView, run: dict[str, Any], what: str, curve: RunCurve | None) -> str:
-    line = f":{curve.stop_line}" if curve and curve.stop_line else ""
+def _run_tip(view: ResultSetView, run: dict[str, Any], what: str) -> str:
+    line = f":{run['stop_line']}" if run.get("stop_line") else ""  # the run_stop record
     return (
         f"{view.org} {view.system} · {run['file']} ({run['state']}) · {what} · {run['path']}{line}"
     )
 
 
-def time_chart(benchmark: str, views: list[ResultSetView], curves: Any = None) -> Chart:
+def time_chart(benchmark: str, views: list[ResultSetView]) -> Chart:
     """A row per system, a dot per timed run; dropped runs hollow, failed crossed."""
     chart = Chart(
         slug("ttt", benchmark),
@@ -242,7 +246,7 @@ def time_chart(benchmark: str, views: list[ResultSetView], curves: Any = None) -
             Point(
                 r["minutes"],
                 index,
-                _run_tip(view, r, f"{fmt(r['minutes'])} min", None),
+                _run_tip(view, r, f"{fmt(r['minutes'])} min"),
                 r["state"],
             )
             for r in view.runs
@@ -277,7 +281,7 @@ def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
     for index, view in enumerate(measured):
         chart.rows.append(f"{view.org} · {view.system}")
         points = [
-            Point(r["energy_kwh"], index, _run_tip(view, r, f"{fmt(r['energy_kwh'])} kWh", None))
+            Point(r["energy_kwh"], index, _run_tip(view, r, f"{fmt(r['energy_kwh'])} kWh"))
             for r in view.runs
             if r.get("energy_kwh") is not None
         ]
@@ -409,6 +413,7 @@ def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
         )
         for index, (run, curve) in enumerate(zip(view.runs, curves, strict=False)):
             chart.series.append(_curve_series(run, curve, component, by_epoch, unit, index))
+        chart.context = view.benchmark
         chart.hlines = _targets(scoring, view.benchmark, component)
         if reference is not None:
             low, high = reference.mean - reference.stdev, reference.mean + reference.stdev

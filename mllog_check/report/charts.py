@@ -50,6 +50,7 @@ class Chart:
     vbands: list[tuple[float, float, str]] = field(default_factory=list)  # reference band
     marks: list[tuple[float, int, str]] = field(default_factory=list)  # olympic means
     caption: str = ""
+    context: str = ""  # what the page's heading says and a lone image must: the benchmark
 
     @property
     def point_count(self) -> int:

@@ -35,7 +35,8 @@ def write_plots(page: Page, folder: Path) -> list[Path]:
             _curve(ax, chart)
         else:
             _rows(ax, chart)
-        ax.set_title(chart.title, fontsize=9)
+        title = f"{chart.context}: {chart.title}" if chart.context else chart.title
+        ax.set_title(title, fontsize=9)
         ax.set_xlabel(chart.x_label, fontsize=8)
         if chart.y_label:
             ax.set_ylabel(chart.y_label, fontsize=8)
