@@ -87,3 +87,15 @@ def test_schema_refuses_an_unknown_operator(tmp_path: Path) -> None:
     )
     with pytest.raises(RulesetError):
         load_ruleset(str(path))
+
+
+def test_python_numbers_from_v2_1() -> None:
+    from mllog_check.rules.schema import compile_fragment
+
+    positive = {"type": "number", "exclusiveMinimum": 0}
+    assert not compile_fragment(positive).is_valid(True)  # JSON: a boolean is no number
+    python = compile_fragment(positive, python=True)
+    assert python.is_valid(True) and not python.is_valid(False) and not python.is_valid("1")
+    assert compile_fragment({"const": 1.0}, python=True).is_valid(True)
+    assert load_ruleset("2.1.0").params["python_numbers"] is True
+    assert "python_numbers" not in load_ruleset("2.0.0").params

@@ -77,7 +77,9 @@ section's `aggregate: {key, source, name, group}` builds virtual records after t
 MLC053), checked like logged ones (a `target` on nested values is a JSON Schema fragment
 with `properties`); `keys_from: SECTION` starts a section from another one's key rules (an
 official file that is a copy of another); a key's `warn_as: MLC1xx` reports its failures as
-that warning. A `submission_benchmark` outside the round's list is one error, MLC050,
+that warning. `params.python_numbers: true` (from v2.1) makes value checks compare
+numbers as the official Python does (`true` is 1 for type, bounds, `const` and `enum`).
+A `submission_benchmark` outside the round's list is one error, MLC050,
 naming the rounds whose rules have the benchmark; no benchmark rules apply to such a log.
 
 Rule files are validated against `schemas/rules/ruleset.schema.json` (with `jsonschema`)

@@ -279,6 +279,9 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 def _compile(raw: dict[str, Any]) -> Ruleset:
     sections: dict[str, Section] = {}
     raw_sections = raw.get("sections", {})
+    # Python's numbers in value checks (True == 1, True > 0), as the official files
+    # compare: params.python_numbers, set from v2.1 on.
+    python = bool(raw.get("params", {}).get("python_numbers", False))
     for name, data in raw_sections.items():
         label = data.get("label", name)
         when = data.get("when")
@@ -288,13 +291,15 @@ def _compile(raw: dict[str, Any]) -> Ruleset:
             if like not in raw_sections:
                 raise RulesetError(f"{raw['ruleset']}: {name}.keys_from names unknown {like!r}")
             given = {**(raw_sections[like].get("keys") or {}), **given}
-        keys = {key: _compile_key(key, name, label, spec or {}) for key, spec in given.items()}
+        keys = {
+            key: _compile_key(key, name, label, spec or {}, python) for key, spec in given.items()
+        }
         aggregate = data.get("aggregate")
         sections[name] = Section(
             name,
             label,
             data.get("parent"),
-            _when(when) if when else None,
+            _when(when, python) if when else None,
             keys,
             Aggregate(**aggregate) if aggregate else None,
         )
@@ -304,20 +309,24 @@ def _compile(raw: dict[str, Any]) -> Ruleset:
     return Ruleset(raw["ruleset"], sections, dict(raw.get("params", {})))
 
 
-def _when(when: dict[str, Any]) -> tuple[str, Any]:
+def _when(when: dict[str, Any], python: bool = False) -> tuple[str, Any]:
     """(key, expected): an equal value, or a Fragment the value must match (e.g. a bound)."""
     if "matches" in when:
-        return when["key"], _fragment(when["matches"])
+        return when["key"], _fragment(when["matches"], python=python)
     return when["key"], when["equals"]
 
 
-def _fragment(schema: dict[str, Any] | None, says: str | None = None) -> Fragment | None:
+def _fragment(
+    schema: dict[str, Any] | None, says: str | None = None, python: bool = False
+) -> Fragment | None:
     if schema is None:
         return None
-    return Fragment(schema, compile_fragment(schema), says or describe(schema))
+    return Fragment(schema, compile_fragment(schema, python=python), says or describe(schema))
 
 
-def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> KeySpec:
+def _compile_key(
+    key: str, section: str, label: str, spec: dict[str, Any], python: bool = False
+) -> KeySpec:
     occurs = spec.get("occurs")
     one_of: tuple[str, ...] = ()
     at_least = 0
@@ -329,7 +338,9 @@ def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> Ke
     collect = spec.get("collect")
     advisories = tuple(
         Advisory(
-            a["code"], a["subject"], Fragment(a["schema"], compile_fragment(a["schema"]), a["says"])
+            a["code"],
+            a["subject"],
+            Fragment(a["schema"], compile_fragment(a["schema"], python=python), a["says"]),
         )
         for a in spec.get("advisories", [])
     )
@@ -341,12 +352,12 @@ def _compile_key(key: str, section: str, label: str, spec: dict[str, Any]) -> Ke
         one_of=one_of,
         at_least=at_least,
         first_only=bool(spec.get("first_only", False)),
-        value=_fragment(spec.get("value"), spec.get("says")),
-        metadata=_fragment(spec.get("metadata")),
+        value=_fragment(spec.get("value"), spec.get("says"), python),
+        metadata=_fragment(spec.get("metadata"), python=python),
         after=tuple(spec.get("after", ())),
         not_after=tuple(spec.get("not_after", ())),
         within=(within["key"], float(within["ms"])) if within else None,
-        target=_fragment(spec.get("target")),
+        target=_fragment(spec.get("target"), python=python),
         collect=(collect["metadata"], tuple(collect["equals"])) if collect else None,
         advisories=advisories,
         checks=tuple(

@@ -21,6 +21,8 @@ class Compiled(Protocol):
 
 
 def _near_integer(q: float, tolerance: float) -> bool:
+    if math.isinf(q) or math.isnan(q):  # a quotient beyond floats: round() would raise
+        return False
     return abs(round(q) - q) < tolerance
 
 
@@ -73,15 +75,17 @@ def _validator_class() -> Any:
     )
 
 
-def compile_fragment(schema: dict[str, Any]) -> Compiled:
+def compile_fragment(schema: dict[str, Any], *, python: bool = False) -> Compiled:
     """A validator for one fragment; built at ruleset load, reused for every record.
 
     Fragments that use only the keywords below run on a small direct evaluator with
     jsonschema's semantics (tests/test_rules_schema.py checks the two agree), so that a
     single-file check does not import jsonschema; any other keyword goes to jsonschema.
+    With ``python``, numbers compare as in the official files' Python: a boolean is a
+    number (True == 1, True > 0) for type, bounds, const and enum.
     """
     if _supported(schema):
-        return _Fast(schema)
+        return _Fast(schema, python)
     validator: Compiled = _validator_class()(schema)
     return validator
 
@@ -164,10 +168,11 @@ class _Fast:
     """
 
     schema: dict[str, Any]
+    python: bool = False
     _check: Any = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_check", _compile(self.schema))
+        object.__setattr__(self, "_check", _compile(self.schema, self.python))
 
     def is_valid(self, instance: Any) -> bool:
         return bool(self._check(instance))
@@ -177,17 +182,19 @@ def _valid(schema: dict[str, Any], v: Any) -> bool:
     return all(_KEYWORDS[keyword](arg, v) for keyword, arg in schema.items())
 
 
-def _compile(schema: dict[str, Any]) -> Any:
+def _compile(schema: dict[str, Any], python: bool = False) -> Any:
     """A predicate equal to _valid(schema, ·), with sub-schemas compiled too."""
-    checks = [_compile_keyword(keyword, arg) for keyword, arg in schema.items()]
+    checks = [_compile_keyword(keyword, arg, python) for keyword, arg in schema.items()]
     if len(checks) == 1:
         return checks[0]
     return lambda v: all(check(v) for check in checks)
 
 
-def _compile_keyword(keyword: str, arg: Any) -> Any:
+def _compile_keyword(keyword: str, arg: Any, python: bool = False) -> Any:
+    if python and keyword in _PYTHON:
+        return _PYTHON[keyword](arg)
     if keyword == "properties":
-        subs = [(key, _compile(sub)) for key, sub in arg.items()]
+        subs = [(key, _compile(sub, python)) for key, sub in arg.items()]
         return lambda v: not isinstance(v, dict) or all(c(v[k]) for k, c in subs if k in v)
     if keyword == "required":
         keys = tuple(arg)
@@ -195,18 +202,50 @@ def _compile_keyword(keyword: str, arg: Any) -> Any:
     if keyword == "type":
         return _TYPES[arg]
     if keyword == "not":
-        inner = _compile(arg)
+        inner = _compile(arg, python)
         return lambda v: not inner(v)
     if keyword == "anyOf":
-        options = [_compile(sub) for sub in arg]
+        options = [_compile(sub, python) for sub in arg]
         return lambda v: any(option(v) for option in options)
     if keyword == "prefixItems":
-        items = [_compile(sub) for sub in arg]
+        items = [_compile(sub, python) for sub in arg]
         return lambda v: (
             not isinstance(v, list) or all(c(x) for c, x in zip(items, v, strict=False))
         )
     test = _KEYWORDS[keyword]
     return lambda v: test(arg, v)
+
+
+def _py_number(v: Any) -> bool:
+    return isinstance(v, int | float)  # bool is an int in Python
+
+
+def _py_bound(test: Any) -> Any:
+    return lambda arg: lambda v: not _py_number(v) or test(v, arg)
+
+
+def _py_equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # an exotic comparison: not equal
+        return False
+
+
+_PYTHON: dict[str, Any] = {
+    "type": lambda arg: (
+        _py_number
+        if arg == "number"
+        else (lambda v: _py_number(v) and float(v).is_integer())
+        if arg == "integer"
+        else _TYPES[arg]
+    ),
+    "const": lambda arg: lambda v: _py_equal(v, arg),
+    "enum": lambda arg: lambda v: any(_py_equal(v, x) for x in arg),
+    "minimum": _py_bound(lambda v, a: v >= a),
+    "maximum": _py_bound(lambda v, a: v <= a),
+    "exclusiveMinimum": _py_bound(lambda v, a: v > a),
+    "exclusiveMaximum": _py_bound(lambda v, a: v < a),
+}
 
 
 def _bound(test: Any) -> Any:
