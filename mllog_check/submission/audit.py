@@ -24,6 +24,7 @@ ORG_COLUMNS = (
     "passed",
     "errors",
     "warnings",
+    "beyond_official",
     "runs",
     "anomalies",
     "missing_stages",
@@ -89,7 +90,7 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         report = check_package(org_dir, ruleset, audit=True)
     except Exception as err:  # one org never stops the audit; its row says why
         failure = f"{type(err).__name__}: {err}"
-        summary = _summary(org, False, 0, 0, 0, 0, "", failure)
+        summary = _summary(org, False, 0, 0, 0, 0, 0, "", failure)
         return OrgRows(org, summary)
     counts = report.counts()
     runs = [{**row, "path": rel(row["path"])} for row in report.runs]
@@ -111,6 +112,7 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         report.passed,
         counts["error"],
         counts["warning"],
+        report.beyond,
         len(runs),
         len(found),
         "; ".join(report.missing_stages),
@@ -124,12 +126,13 @@ def _summary(
     passed: bool,
     errors: int,
     warnings: int,
+    beyond: int,
     runs: int,
     anomalies: int,
     missing: str,
     failure: str,
 ) -> dict[str, Any]:
-    values = (org, passed, errors, warnings, runs, anomalies, missing, failure)
+    values = (org, passed, errors, warnings, beyond, runs, anomalies, missing, failure)
     return dict(zip(ORG_COLUMNS, values, strict=True))
 
 
