@@ -54,3 +54,29 @@ def test_llm_anomalies_on_real_logs(corpus: Path, tmp_path: Path) -> None:
     }
     # MI300X llama2_70b_lora: runs 7-9 were taken 51 days after the others.
     assert {f"MI300X_EPYC_9575F_pytorch_llama2_70b/result_{n}.txt" for n in (7, 8, 9)} <= apart
+
+
+@pytest.mark.corpus
+def test_llm_target_and_batch_anomalies_on_mutated_real_logs(corpus: Path, tmp_path: Path) -> None:
+    """A v5.1 llama2_70b_lora run (eval loss must fall to 0.925) whose evaluations are
+    all 0.99 but whose run_stop still says success; another run logging another batch."""
+    import re
+    import shutil
+
+    from mllog_check.submission.package import check_package
+
+    org = tmp_path / "v5.1/AMD"
+    shutil.copytree(corpus / "v5.1/AMD", org)
+    folder = org / "results/MI355X_EPYC_9575F_pytorch/llama2_70b_lora"
+    first, second = folder / "result_0.txt", folder / "result_1.txt"
+    text = re.sub(r'("key": "eval_accuracy", "value": )[0-9.]+', r"\g<1>0.99", first.read_text())
+    first.write_text(text)
+    text = re.sub(r'("key": "global_batch_size", "value": )\d+', r"\g<1>16", second.read_text())
+    second.write_text(text)
+    report = check_package(org, "5.1.0", audit=True)
+    mine = [a for a in report.anomalies if a.path.startswith(str(folder))]
+    kinds = {(a.kind, Path(a.path).name) for a in mine}
+    assert ("target-not-reached", "result_0.txt") in kinds
+    assert ("batch-size-differs", "result_1.txt") in kinds
+    untouched = {Path(a.path).name for a in report.anomalies if a.kind == "target-not-reached"}
+    assert untouched == {"result_0.txt"}
