@@ -226,7 +226,7 @@ def _unknown_benchmark(state: _State, spec: KeySpec, rec: Record) -> None:
     from .benchmarks import rounds_with
 
     division = spec.section if spec.section in ("closed", "open") else ""
-    rounds = rounds_with(rec.value, division)
+    rounds = rounds_with(rec.value)
     where = f"{division} division" if division else "any division"
     if rounds:
         elsewhere = f"; rounds that have it: {', '.join(rounds)}"
