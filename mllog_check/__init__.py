@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .checking import CheckRun, check_paths
+from .errors import MllogCheckError
 from .parsing import (
     RecordStream,
     iter_records,
@@ -26,12 +28,15 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
+    "CheckRun",
     "Generation",
+    "MllogCheckError",
     "ParseResult",
     "Problem",
     "Record",
     "RecordStream",
     "Severity",
+    "check_paths",
     "iter_records",
     "parse_bytes",
     "parse_file",
@@ -43,12 +48,15 @@ __all__ = [
 
 
 def records_frame(results: Any) -> pd.DataFrame:
-    """A DataFrame of records (one row each) from ParseResults or Records; pandas loads here."""
-    import pandas as pd
+    """A DataFrame of records (one row each) from ParseResults or Records; pandas (the
+    analysis extra) loads here."""
+    from .extras import require
 
+    pandas = require("pandas", "records_frame (a DataFrame)")
     rows: list[dict[str, Any]] = []
     for item in results if isinstance(results, list | tuple) else list(results):
         records = item.records if isinstance(item, ParseResult) else [item]
         rows.extend(r.to_dict() for r in records)
     columns = list(Record._fields)
-    return pd.DataFrame(rows, columns=columns)
+    frame: pd.DataFrame = pandas.DataFrame(rows, columns=columns)
+    return frame

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from .errors import MllogCheckError
 from .problems import Problem, Severity
 
 CHUNK = 1 << 22  # 4 MiB: large enough to amortize per-chunk work, small enough to stay flat
 STDIN = "-"
 
 
-class InputError(Exception):
+class InputError(MllogCheckError):
     """An input that cannot be read; the message says why, for a person."""
 
 

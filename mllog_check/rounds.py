@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .errors import MllogCheckError
 from .records import Record
 
 ENV_REGISTRY = "MLLOG_CHECK_ROUNDS"
@@ -28,11 +29,11 @@ FILE_KINDS = ("rules", "scoring", "rcp", "system_description")
 _MARKERS = {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}
 
 
-class RoundError(ValueError):
+class RoundError(MllogCheckError, ValueError):
     """An unknown round name, or no evidence for a round (a usage error for the CLI)."""
 
 
-class RegistryError(ValueError):
+class RegistryError(MllogCheckError, ValueError):
     """The round registry file breaks its format (a packaging bug)."""
 
 

@@ -41,6 +41,7 @@ def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir
 
     check_round_name("audit", ruleset)
     setting = round_setting("audit", ruleset)
+    _needs_parquet()
     out = Path(out_dir)
     try:
         for results_dir in results_dirs:
@@ -68,6 +69,17 @@ def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
 
 
+def _needs_parquet() -> None:
+    """The audit's tables are also Parquet (pyarrow, the analysis extra): say so first."""
+    from ..extras import MissingExtra, require
+
+    try:
+        require("pyarrow", "the audit's Parquet tables")
+    except MissingExtra as err:
+        click.echo(f"mllog-check audit: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
 class _progress:
     """A rich progress bar on a terminal (stderr); silent otherwise."""
 
@@ -75,7 +87,10 @@ class _progress:
         self.bar: Any = None
         if not sys.stderr.isatty():
             return lambda org, done, total: None
-        from rich.progress import Progress
+        try:  # a bar when rich (the analysis extra) is installed; else none
+            from rich.progress import Progress
+        except ImportError:
+            return lambda org, done, total: None
 
         self.bar = Progress(transient=True, console=None)
         self.bar.__enter__()

@@ -5,26 +5,12 @@ Kept light for the pre-commit hook: no pandas, scipy, matplotlib or rich here.
 
 from __future__ import annotations
 
-import dataclasses
-import fnmatch
 import sys
-from pathlib import Path
 
 import click
 
-from ..inputs import expand
 from ..reporters import REPORTERS
-from ..rounds import RoundError
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
-
-# Inside a directory, these files are result logs, as the official tools name them
-# (explicitly named files are always checked; --include adds other names). Not "*.log":
-# the official checker writes compliance_checker.log into the folder it runs in.
-RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz")
-
-
-def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
-    return any(fnmatch.fnmatch(path.name, pattern) for pattern in RESULT_PATTERNS + extra)
+from . import EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 
 @click.command()
@@ -69,55 +55,20 @@ def check(
     (including a round whose rules this build does not have: never a pass).
     """
     from .. import reporters
-    from ..parsing import parse_source
-    from ..records import ParseResult
-    from ..rules import UnknownRuleset, check_log, detect, load_ruleset
+    from ..checking import check_paths
+    from ..errors import MllogCheckError
 
     check_round_name("check", ruleset)
     setting = round_setting("check", ruleset)
-    custom = ruleset.endswith(".yaml")  # a rule file given by path: no round to choose
-    try:
-        if custom:
-            load_ruleset(ruleset)
-    except UnknownRuleset as err:
+    try:  # never guess: no evidence, or rules not in this build, is a usage error
+        run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
+    except MllogCheckError as err:
         click.echo(f"mllog-check check: {err}", err=True)
         sys.exit(EXIT_USAGE)
-    sources, input_problems = expand(list(paths), accept=lambda path: is_result_log(path, include))
-    verdicts = []
-    input_error = False
-    for problem in input_problems:
-        result = ParseResult(path=problem.path, input_error=problem.is_error)
-        result.problems.append(problem)
-        input_error |= problem.is_error
-        verdicts.append(detect.parse_only(result, ruleset))  # nothing read: no round to choose
-    for source in sources:
-        result = parse_source(source)
-        input_error |= result.input_error
-        if custom:
-            if verbose:
-                click.echo(f"{result.path}: ruleset {ruleset} (from flag: --ruleset)", err=True)
-            verdicts.append(check_log(result, ruleset, strict=strict))
-            continue
-        try:  # never guess: no evidence, or rules not in this build, is a usage error
-            verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
-        except RoundError as err:
-            click.echo(f"mllog-check check: {err}", err=True)
-            sys.exit(EXIT_USAGE)
-        if verbose:
-            click.echo(f"{result.path}: {found.describe()}", err=True)
-        if found.note:
-            click.echo(f"{result.path}: note: {found.note}", err=True)
-        if not found.round.has("rules"):
-            click.echo(
-                f"{result.path}: no compliance rules exist for round {found.ruleset}; "
-                "parse checks only",
-                err=True,
-            )
-        verdicts.append(dataclasses.replace(verdict, ruleset_source=found.source))
-    if not verdicts:
+    for line in run.lines(verbose):
+        click.echo(line, err=True)
+    if not run.verdicts:
         click.echo("mllog-check check: no result logs found", err=True)
-        sys.exit(EXIT_USAGE)
-    reporters.get(fmt)(verdicts, sys.stdout)
-    if input_error:
-        sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_OK if all(v.passed for v in verdicts) else EXIT_PROBLEMS)
+    else:
+        reporters.get(fmt)(run.verdicts, sys.stdout)
+    sys.exit(run.exit_code)

@@ -100,6 +100,7 @@ def cost(
     refused comparison (a --baseline in another division or round without --allow-mixed).
     """
     assumed = Assumptions(life_years, utilization, kwh_price, pue)
+    _needs_extras(fmt, bool(plot_path or scale_plot))
     check_round_name("cost", ruleset)
     setting = round_setting("cost", ruleset)
     try:
@@ -127,6 +128,20 @@ def cost(
         sys.exit(EXIT_USAGE)
     write_report(report, fmt, sys.stdout)
     sys.exit(EXIT_PROBLEMS if any(r.perf_per_dollar is None for r in report.rows) else EXIT_OK)
+
+
+def _needs_extras(fmt: str, plot: bool) -> None:
+    """The table (rich) and plots (matplotlib) need the analysis extra: say so first."""
+    from ..extras import MissingExtra, require
+
+    try:
+        if fmt == "table":
+            require("rich", "the cost table")
+        if plot:
+            require("matplotlib", "plots")
+    except MissingExtra as err:
+        click.echo(f"mllog-check cost: {err}", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 def write_report(report: CostReport, fmt: str, out: TextIO) -> None:

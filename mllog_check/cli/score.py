@@ -44,6 +44,8 @@ def score(
         sys.exit(EXIT_USAGE)
     check_round_name("score", ruleset)
     setting = round_setting("score", ruleset)
+    if fmt == "parquet":
+        _needs_parquet()
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     if not report.scores:
         pass  # nothing to write; the exit code and stderr say why
@@ -57,6 +59,18 @@ def score(
         _write(report, fmt, show_runs, sys.stdout.buffer if fmt == "parquet" else sys.stdout)
     write_problems_text(report.problems, sys.stderr)
     sys.exit(_exit_code(report))
+
+
+def _needs_parquet() -> None:
+    """Parquet needs pandas and pyarrow (the analysis extra): say so before any work."""
+    from ..extras import MissingExtra, require
+
+    try:
+        require("pandas", "Parquet output")
+        require("pyarrow", "Parquet output")
+    except MissingExtra as err:
+        click.echo(f"mllog-check score: {err}", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 def _exit_code(report: Any) -> int:
@@ -75,22 +89,33 @@ def _write(report: Any, fmt: str, show_runs: bool, out: Any) -> None:
     elif fmt == "parquet":
         _write_parquet(report, show_runs, out)
     elif fmt == "csv":
-        frame = _frame(report, show_runs)
-        frame.to_csv(out, index=False, lineterminator="\n")
+        _write_csv(report, show_runs, out)
     elif show_runs:
         _runs_table(report, out)
     else:
         _scores_table(report, out)
 
 
-def _frame(report: Any, show_runs: bool) -> Any:
-    from ..results import runs_frame, scores_frame
+def _write_csv(report: Any, show_runs: bool, out: TextIO) -> None:
+    """CSV with the csv module (no pandas in the core install): empty for None, lists as
+    their text."""
+    import csv
 
-    return runs_frame(report) if show_runs else scores_frame(report)
+    from ..results.scores import run_table, score_table
+
+    columns, rows = run_table(report) if show_runs else score_table(report)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if row[c] is None else row[c] for c in columns])
 
 
 def _write_parquet(report: Any, show_runs: bool, out: BinaryIO) -> None:
-    frame = _frame(report, show_runs)
+    from ..extras import require
+    from ..results import runs_frame, scores_frame
+
+    require("pyarrow", "Parquet output")
+    frame = runs_frame(report) if show_runs else scores_frame(report)
     frame.to_parquet(out, index=False)
 
 
@@ -151,8 +176,7 @@ def _write_json(report: Any, out: TextIO) -> None:
 
 
 def _scores_table(report: Any, out: TextIO) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from .table import write_table
 
     benchmarks = sorted({s.benchmark for s in report.scores})
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
@@ -168,45 +192,44 @@ def _scores_table(report: Any, out: TextIO) -> None:
         if s.rcp_verdict not in (None, "Pass"):
             cell += f" (RCP {s.rcp_verdict})"
         rows.setdefault(key, {})[s.benchmark] = cell
-    table = Table(box=None, header_style="bold", title="Time to train (minutes)")
-    for name in ("org", "system", "division", "availability", "accelerators", *benchmarks):
-        table.add_column(name, justify="right" if name in benchmarks else "left")
+    header = ("org", "system", "division", "availability", "accelerators", *benchmarks)
+    body = []
     for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
         org, system, division, availability, accelerators = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        table.add_row(org, system, division, availability, _count(accelerators), *cells)
-    console = Console(file=out, width=None if out.isatty() else 200)
-    console.print(table)
+        body.append((org, system, division, availability, _count(accelerators), *cells))
+    write_table(out, header, body, right=benchmarks, title="Time to train (minutes)")
     for s in report.scores:
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
             why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
-            console.print(f"{s.org}/{s.system}/{s.benchmark}: {why}", highlight=False)
-    _energy_table(report, console)
+            out.write(f"{s.org}/{s.system}/{s.benchmark}: {why}\n")
+    _energy_table(report, out)
 
 
-def _energy_table(report: Any, console: Any) -> None:
+def _energy_table(report: Any, out: TextIO) -> None:
     """Energy to train of the results with power logs (docs/power.md)."""
-    from rich.table import Table
-
     from ..power import kwh
+    from .table import write_table
 
     with_power = [s for s in report.scores if s.energy_method]
     if not with_power:
         return
-    table = Table(box=None, header_style="bold", title="Energy to train (olympic mean per run)")
-    for name in ("org", "system", "benchmark", "kWh", "MJ", "method"):
-        table.add_column(name, justify="right" if name in ("kWh", "MJ") else "left")
+    body = []
     for s in sorted(with_power, key=lambda s: (s.org, s.system, s.benchmark)):
         energy = kwh(s.energy_j)
-        table.add_row(
-            s.org,
-            s.system,
-            s.benchmark,
-            "-" if energy is None else f"{energy:.2f}",
-            "-" if s.energy_j is None else f"{s.energy_j / 1e6:.3f}",
-            s.energy_method,
+        body.append(
+            (
+                s.org,
+                s.system,
+                s.benchmark,
+                "-" if energy is None else f"{energy:.2f}",
+                "-" if s.energy_j is None else f"{s.energy_j / 1e6:.3f}",
+                s.energy_method,
+            )
         )
-    console.print(table)
+    header = ("org", "system", "benchmark", "kWh", "MJ", "method")
+    title = "Energy to train (olympic mean per run)"
+    write_table(out, header, body, right=("kWh", "MJ"), title=title)
 
 
 def _count(value: int | None) -> str:
@@ -214,35 +237,25 @@ def _count(value: int | None) -> str:
 
 
 def _runs_table(report: Any, out: TextIO) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from .table import write_table
 
-    table = Table(box=None, header_style="bold")
     power = any(r.energy_j is not None for r in report.runs)
-    for name in (
-        "path",
-        "minutes",
-        "run_stop_status",
-        "converged",
-        "compliant",
-        "epochs",
-        "batch",
-        "seeds",
-    ):
-        table.add_column(name)
-    if power:
-        table.add_column("energy kWh", justify="right")
+    header = ["path", "minutes", "run_stop_status", "converged", "compliant", "epochs"]
+    header += ["batch", "seeds", *(["energy kWh"] if power else [])]
+    body = []
     for r in report.runs:
         energy = [] if not power else ["-" if r.energy_j is None else f"{r.energy_j / 3.6e6:.3f}"]
-        table.add_row(
-            r.path,
-            "" if r.minutes is None else f"{r.minutes:.2f}",
-            r.run_stop_status or "",
-            "yes" if r.converged else "no",
-            "yes" if r.compliant else "no",
-            "" if r.epochs_or_samples is None else f"{r.epochs_or_samples:g}",
-            _count(r.global_batch_size),
-            ", ".join(str(s) for s in r.seeds),
-            *energy,
+        body.append(
+            (
+                r.path,
+                "" if r.minutes is None else f"{r.minutes:.2f}",
+                r.run_stop_status or "",
+                "yes" if r.converged else "no",
+                "yes" if r.compliant else "no",
+                "" if r.epochs_or_samples is None else f"{r.epochs_or_samples:g}",
+                _count(r.global_batch_size),
+                ", ".join(str(s) for s in r.seeds),
+                *energy,
+            )
         )
-    Console(file=out, width=None if out.isatty() else 250).print(table)
+    write_table(out, header, body, right=("energy kWh",))

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..errors import MllogCheckError
 from ..suggest import did_you_mean
 from .prices import PriceEntry
 from .runcost import J_PER_KWH, Assumptions, RunCost, run_cost
@@ -70,7 +71,7 @@ class ScoreLike(Protocol):
     def accelerators(self) -> int | None: ...
 
 
-class CostError(ValueError):
+class CostError(MllogCheckError, ValueError):
     """A comparison that must not be made (a refused mix, a bad baseline): exit 2."""
 
 

@@ -79,11 +79,15 @@ def csv_rows(report: CostReport) -> list[list[object]]:
 
 
 def to_frame(report: CostReport) -> pd.DataFrame:
-    """Every column of every row; the note and footnotes in ``frame.attrs``."""
-    import pandas as pd
+    """Every column of every row; the note and footnotes in ``frame.attrs`` (pandas, of
+    the analysis extra, loads here)."""
+    from ..extras import require
 
+    pandas = require("pandas", "a DataFrame")
     names = [f.name for f in dataclasses.fields(CostRow)]
-    frame = pd.DataFrame([dataclasses.astuple(r) for r in report.rows], columns=names)
+    frame: pd.DataFrame = pandas.DataFrame(
+        [dataclasses.astuple(r) for r in report.rows], columns=names
+    )
     frame.attrs["note"] = report.note
     frame.attrs["footnotes"] = list(report.footnotes)
     frame.attrs["perf_unit"] = report.perf_unit

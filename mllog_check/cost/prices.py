@@ -20,12 +20,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..errors import MllogCheckError
+
 KINDS = ("list", "street", "estimated", "cloud-hourly")
 REQUIRED_COLUMNS = ("system", "price", "currency", "kind", "includes", "source", "date")
 OPTIONAL_COLUMNS = ("aliases", "description", "kwh_price")
 
 
-class PriceCatalogError(ValueError):
+class PriceCatalogError(MllogCheckError, ValueError):
     """A catalog that cannot be used: the message names the file and the row."""
 
 

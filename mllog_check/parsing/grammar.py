@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ..errors import MllogCheckError
 from ..records import Generation
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class Envelope:
     source: str | None = None  # v0.5 "(file:line)"
 
 
-class EnvelopeError(Exception):
+class EnvelopeError(MllogCheckError):
     def __init__(self, reason: str, offset: int) -> None:
         super().__init__(reason)
         self.reason = reason

@@ -7,13 +7,14 @@ import math
 from typing import Any
 
 from ..catalog import name_of
+from ..errors import MllogCheckError
 from ..problems import Problem, Severity, shorten
 from ..records import Generation, Record
 from . import syntax_rules as rules
 from .grammar import Envelope
 
 
-class LineError(Exception):
+class LineError(MllogCheckError):
     """A marker line that cannot become a record; offset is within the record text."""
 
     def __init__(self, rule: str, reason: str, offset: int) -> None:

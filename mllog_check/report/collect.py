@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import MllogCheckError
 from .curves import RunCurve, read_curves, read_many
 
 
-class ReportError(Exception):
+class ReportError(MllogCheckError):
     """Usage or input error: no such folder, a round nothing tells."""
 
 

@@ -10,11 +10,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from ..errors import MllogCheckError
 from .build import Page, slug
 from .charts import fmt, geometry
 
 
-class MissingDependency(Exception):
+class MissingDependency(MllogCheckError):
     """jinja2 (or matplotlib for --plots) is not installed."""
 
 

@@ -426,22 +426,34 @@ def _scaling(folder: str, normalization: float | None = None) -> tuple[float, st
     return factor, note
 
 
-def scores_frame(report: ScoreReport) -> Any:
-    """Scores as a pandas DataFrame (one row per score; pandas loads here)."""
+def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
+    """Scores as (columns, rows): one row per score, every Score field."""
     import dataclasses
 
-    import pandas as pd
-
     columns = [f.name for f in dataclasses.fields(Score)]
-    return pd.DataFrame([dataclasses.asdict(s) for s in report.scores], columns=columns)
+    return columns, [dataclasses.asdict(s) for s in report.scores]
+
+
+def run_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
+    """Runs as (columns, rows), seeds as a list per run."""
+    return list(RUN_COLUMNS), [run_row(r) for r in report.runs]
+
+
+def scores_frame(report: ScoreReport) -> Any:
+    """Scores as a pandas DataFrame (one row per score; pandas, of the analysis extra,
+    loads here)."""
+    from ..extras import require
+
+    columns, rows = score_table(report)
+    return require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
 
 
 def runs_frame(report: ScoreReport) -> Any:
     """Runs as a pandas DataFrame (seeds as a list per run)."""
-    import pandas as pd
+    from ..extras import require
 
-    rows = [run_row(r) for r in report.runs]
-    return pd.DataFrame(rows, columns=list(RUN_COLUMNS))
+    columns, rows = run_table(report)
+    return require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
 
 
 RUN_COLUMNS = (

@@ -28,12 +28,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ..errors import MllogCheckError
 
-class UnknownRound(ValueError):
+
+class UnknownRound(MllogCheckError, ValueError):
     """No scoring data for the ruleset or round asked for."""
 
 
-class ScoringDataError(ValueError):
+class ScoringDataError(MllogCheckError, ValueError):
     """A scoring file states something the scorer cannot compare (a packaging bug)."""
 
 

@@ -27,6 +27,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import MllogCheckError
 from ..records import Record
 
 # What an expression sees: the record checked and every record seen so far, by key.
@@ -35,7 +36,7 @@ Expr = Callable[[Record, Seen], Any]
 Test = Callable[[Record, Seen], bool]
 
 
-class Undefined(Exception):
+class Undefined(MllogCheckError):
     """An expression without a value (e.g. a key not logged before)."""
 
 

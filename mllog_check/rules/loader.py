@@ -17,15 +17,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..errors import MllogCheckError
 from .expr import Test, compile_test, render
 from .schema import Compiled, compile_fragment, describe, validate_document
 
 
-class UnknownRuleset(ValueError):
+class UnknownRuleset(MllogCheckError, ValueError):
     """No ruleset of that name (or path) exists."""
 
 
-class RulesetError(ValueError):
+class RulesetError(MllogCheckError, ValueError):
     """A rule file breaks the format (schemas/rules/ruleset.schema.json) or its references."""
 
 

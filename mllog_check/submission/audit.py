@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import MllogCheckError
 from ..rounds import Setting
 from .package import ANOMALY_COLUMNS, RUN_COLUMNS, Anomaly, check_package
 
@@ -34,7 +35,7 @@ PROBLEM_COLUMNS = ("org", "path", "line", "column", "rule", "name", "severity", 
 SCORE_KEYS = ("org", "system", "benchmark")
 
 
-class AuditError(Exception):
+class AuditError(MllogCheckError):
     """Usage error: no such folder, output inside the checked tree, unknown round."""
 
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import MllogCheckError
 from ..problems import Problem
 from ..rounds import Round, all_rounds
 from ..suggest import did_you_mean
@@ -37,7 +38,7 @@ _JUNK = re.compile(r"(^\..*\.sw[a-p]$)|(~$)|(^\.DS_Store$)|(^#.*#$)", re.IGNOREC
 _CHECKER_LOG = re.compile(r"(checker|summarizer|compliance).*\.(log|txt)$", re.IGNORECASE)
 
 
-class NotASubmission(Exception):
+class NotASubmission(MllogCheckError):
     """ORG_DIR is not a submitter's folder (missing, unreadable, no results/)."""
 
 

@@ -1,0 +1,105 @@
+"""Check paths for compliance, the library call behind ``mllog-check check``.
+
+``check_paths(paths)`` walks the paths (result logs only in directories, as the
+official tools name them), chooses each log's round (``mllog_check.rounds``), checks
+it and returns the verdicts with what the command says about them: the choice and its
+source per log (for ``-v``), the notes it always prints (the newest of several rounds
+taken, a round without rules), and the exit code. It prints nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .rounds import Choice, Setting
+
+if TYPE_CHECKING:
+    from .rules import LogVerdict
+
+# Inside a directory, these files are result logs, as the official tools name them
+# (explicitly named files are always checked; ``include`` adds other names). Not "*.log":
+# the official checker writes compliance_checker.log into the folder it runs in.
+RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz")
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
+    return any(fnmatch.fnmatch(path.name, pattern) for pattern in RESULT_PATTERNS + extra)
+
+
+@dataclass
+class CheckRun:
+    """The outcome of checking paths: verdicts, per-log choices and notes, an exit code."""
+
+    verdicts: list[LogVerdict] = field(default_factory=list)  # in input order
+    # What the command tells on stderr, in order: (verbose only?, line). Verbose lines say
+    # which round each log got and why; the others (notes) are always shown.
+    messages: list[tuple[bool, str]] = field(default_factory=list)
+    input_error: bool = False
+
+    def lines(self, verbose: bool = False) -> list[str]:
+        return [line for only_verbose, line in self.messages if verbose or not only_verbose]
+
+    @property
+    def exit_code(self) -> int:
+        if self.input_error or not self.verdicts:
+            return EXIT_USAGE
+        return EXIT_OK if all(v.passed for v in self.verdicts) else EXIT_PROBLEMS
+
+
+def check_paths(
+    paths: Sequence[str],
+    ruleset: str = "auto",
+    *,
+    strict: bool = False,
+    include: tuple[str, ...] = (),
+    setting: Setting | None = None,
+) -> CheckRun:
+    """Check every result log below ``paths`` with its round's rules.
+
+    ``ruleset``: a round in any spelling, "auto" (``setting``, a round folder, the log's
+    content) or a rule file path (``.yaml``). Raises RoundError (no evidence for a round,
+    or its rules not in this build: never a pass) and UnknownRuleset (a rule file that
+    does not load), both MllogCheckError; bad input is a Problem in the verdicts.
+    """
+    from .inputs import expand
+    from .parsing import parse_source
+    from .records import ParseResult
+    from .rules import check_log, detect, load_ruleset
+
+    custom = ruleset.endswith(".yaml")  # a rule file given by path: no round to choose
+    if custom:
+        load_ruleset(ruleset)
+    run = CheckRun()
+    sources, input_problems = expand(list(paths), accept=lambda path: is_result_log(path, include))
+    for problem in input_problems:
+        result = ParseResult(path=problem.path, input_error=problem.is_error)
+        result.problems.append(problem)
+        run.input_error |= problem.is_error
+        run.verdicts.append(detect.parse_only(result, ruleset))  # nothing read: no round
+    for source in sources:
+        result = parse_source(source)
+        run.input_error |= result.input_error
+        if custom:
+            run.messages.append((True, f"{result.path}: ruleset {ruleset} (from flag: --ruleset)"))
+            run.verdicts.append(check_log(result, ruleset, strict=strict))
+            continue
+        verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
+        run.messages.append((True, f"{result.path}: {found.describe()}"))
+        run.messages.extend((False, note) for note in _notes(result.path, found))
+        run.verdicts.append(dataclasses.replace(verdict, ruleset_source=found.source))
+    return run
+
+
+def _notes(path: str, found: Choice) -> list[str]:
+    notes = [f"{path}: note: {found.note}"] if found.note else []
+    if not found.round.has("rules"):
+        notes.append(
+            f"{path}: no compliance rules exist for round {found.ruleset}; parse checks only"
+        )
+    return notes
