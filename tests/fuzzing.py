@@ -297,8 +297,10 @@ def check_log_input(data: bytes, ruleset: str | None) -> None:
     if ruleset is not None:
         check_log(result, ruleset)
         check_log(result, ruleset, strict=True)
-    with contextlib.suppress(detect.DetectionError):  # no round evidence: a usage error
-        detect.check_detected(result, "auto")
+    from mllog_check.rounds import RoundError
+
+    with contextlib.suppress(RoundError):  # no round evidence: a usage error
+        detect.check_chosen(result, "auto")
     anomalies.detect(result.records)
     anomalies.run_facts(result.records)
 
