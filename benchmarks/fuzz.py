@@ -71,6 +71,7 @@ def main() -> int:
     parser.add_argument("--folders", type=int, default=None)
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--failures", type=Path, help="write every failure to this file")
     args = parser.parse_args()
     logs = args.logs if args.logs is not None else (100_000 if args.long else 2_500)
     folders = args.folders if args.folders is not None else (2_000 if args.long else 60)
@@ -90,6 +91,8 @@ def main() -> int:
         )
         total.add(outcome)
     print(f"total: {total.inputs} inputs, {len(total.failures)} exceptions")
+    if args.failures:
+        args.failures.write_text("\n".join(total.failures), encoding="utf-8")
     for failure in total.failures[:10]:
         print(failure)
     return 1 if total.failures else 0

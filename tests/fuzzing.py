@@ -361,8 +361,10 @@ def remove_runs(bench: Path, org: Path, rng: random.Random) -> None:
 
 def duplicate_run(bench: Path, org: Path, rng: random.Random) -> None:
     files = _results(bench)
-    if files:
-        shutil.copyfile(rng.choice(files), bench / f"result_{len(files) + rng.randint(0, 3)}.txt")
+    target = bench / f"result_{len(files) + rng.randint(0, 3)}.txt"
+    source = rng.choice(files) if files else None
+    if source is not None and source != target:
+        shutil.copyfile(source, target)
 
 
 def truncate_file(bench: Path, org: Path, rng: random.Random) -> None:
