@@ -126,3 +126,5 @@ def test_scoring_files_never_restate_the_registrys_facts() -> None:
         for name, bench in scoring.benchmarks.items():
             known = rnd.benchmark(name)
             assert known is not None and (bench.runs, bench.drop) == (known.runs, known.drop)
+        # and the registry says which benchmarks the round has
+        assert {rnd.benchmark(n).name for n in scoring.benchmarks} == set(rnd.benchmarks or {})

@@ -143,11 +143,12 @@ def scoring_for(ruleset: str) -> RoundScoring:
         ruleset=rnd.version,
         run_count=rnd.run_count,
         rcp=str(rcp) if rcp is not None else None,
+        # The registry says which benchmarks the round has: a benchmark inherited from
+        # the base round's file that the round does not have is left out.
         benchmarks={
             name: _benchmark(rnd, name, defaults, b)
             for name, b in sorted(data["benchmarks"].items())
-            # an inherited benchmark the round does not have (the registry says which)
-            if rnd.benchmark(name) is not None or {"runs", "drop"} <= set(b)
+            if rnd.benchmark(name) is not None
         },
         approximate_compliance=data.get("approximate_compliance"),
         rcp_method=str(data.get("rcp_method", "trimmed")),
