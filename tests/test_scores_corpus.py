@@ -275,3 +275,16 @@ def test_without_scaling_json_the_normalization_applies_and_nothing_is_written(
     assert score.minutes is not None and round(score.minutes, 2) == 3.29  # as published
     assert "normalized by 1.0563 (RCP: faster than the reference mean)" in score.reason
     assert sorted((p.name, p.stat().st_mtime_ns) for p in folder.iterdir()) == before
+
+
+def test_samples_and_steps_interpolated_or_below_every_reference(corpus: Path) -> None:
+    """Reference points counted in samples (v5.1 Flux.1, batch 2304 between 2048 and
+    4096) and in steps (v3.1 Stable Diffusion, batch 512 below the only pruned point)."""
+    flux = _scores("v5.1")[("Oracle", "9xBM.GPU.B200.8", "flux1")]
+    assert flux.rcp_verdict == "Pass"
+    assert flux.rcp_message.startswith("olympic mean 11,688,192 samples >= minimum 10,927,372")
+    assert "interpolated between batch sizes 2048 and 4096" in flux.rcp_message
+    sd = _scores("v3.1")[("Intel-HabanaLabs", "HLS-Gaudi2-N8-PT", "stable_diffusion")]
+    assert sd.rcp_verdict == "Pass"
+    assert sd.rcp_message.startswith("olympic mean 5,000 steps >= minimum 1,821")
+    assert "batch size 512 below every reference; smallest 2048 used" in sd.rcp_message
