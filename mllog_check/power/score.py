@@ -13,7 +13,7 @@ from typing import Protocol
 from ..problems import Problem
 from ..records import ParseResult
 from .checks import check_power, has_power, timing
-from .energy import olympic_energy
+from .energy import FROM_READINGS, OFFICIAL, olympic_energy
 
 
 class RunLike(Protocol):
@@ -57,5 +57,12 @@ def energy_of_set(
         minutes = [r.minutes for r in counted if r.minutes is not None]
         score = olympic_energy([e for e in energies if e is not None], minutes, drop, failed)
         out.joules = None if score is None else score * factor
-        out.method = report.method if score is not None else "none: no run left"
+        # Marked when a run the mean keeps was integrated from its readings (MLE007).
+        order = sorted(range(len(counted)), key=lambda i: minutes[i])
+        kept = order[drop : len(order) - max(drop - failed, 0)]
+        methods = {report.energies[counted[i].path].method for i in kept}
+        if score is None:
+            out.method = "none: no run left"
+        else:
+            out.method = FROM_READINGS if FROM_READINGS in methods else OFFICIAL
     return out
