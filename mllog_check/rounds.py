@@ -153,21 +153,22 @@ def _normal(text: str) -> str:
 
 
 def shipped_schemas() -> Path:
-    from importlib.resources import files
+    from .prepared import schemas_dir
 
-    return Path(str(files("mllog_check.schemas")))
+    return schemas_dir()
 
 
 def load_registry(path: str | Path | None = None) -> Registry:
-    """Read a registry file (default: the shipped schemas/rounds.yaml) and check it."""
+    """Read a registry file (default: the shipped schemas/rounds.yaml, from its prepared
+    copy when current: no YAML import) and check it."""
     source = Path(path) if path is not None else shipped_schemas() / "rounds.yaml"
-    try:
-        import yaml
+    data = None
+    if path is None:
+        from .prepared import read
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        data = yaml.load(source.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, ValueError) as err:
-        raise RegistryError(f"{source}: cannot read the round registry: {err}") from None
+        data = read("rounds")
+    if data is None:
+        data = read_registry_file(source)
     if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
         raise RegistryError(f"{source}: a round registry has a 'rounds' list")
     rounds = tuple(_round(source, data, entry) for entry in data["rounds"])
@@ -180,6 +181,17 @@ def load_registry(path: str | Path | None = None) -> Registry:
                     f"{source}: {spelling!r} names {other.version} and {rnd.version}"
                 )
     return Registry(source, rounds, by_spelling)
+
+
+def read_registry_file(source: Path) -> Any:
+    """A registry file's data (YAML)."""
+    try:
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return yaml.load(source.read_text(encoding="utf-8"), Loader=loader)
+    except (OSError, ValueError) as err:
+        raise RegistryError(f"{source}: cannot read the round registry: {err}") from None
 
 
 def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:

@@ -21,10 +21,10 @@ import math
 import statistics
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from ..prepared import schemas_dir
 from ..problems import Problem
 from . import codes
 from .runs import Run
@@ -95,8 +95,7 @@ def load_rcp(ruleset_folder: str) -> dict[str, Any]:
     if ruleset_folder.endswith(".json"):
         text = Path(ruleset_folder).read_text(encoding="utf-8")
     else:
-        resource = files("mllog_check.schemas").joinpath("rcp", f"{ruleset_folder}.json")
-        text = resource.read_text(encoding="utf-8")
+        text = (schemas_dir() / "rcp" / f"{ruleset_folder}.json").read_text(encoding="utf-8")
     data = json.loads(text)
     assert isinstance(data, dict)
     return data
@@ -117,8 +116,7 @@ def minimum_mean(mean: float, stdev: float, n_ref: int, n_sub: int) -> float:
 
 @cache
 def _t_table() -> dict[int, float]:
-    resource = files("mllog_check.schemas").joinpath("rcp", "t_critical_0.05.json")
-    data = json.loads(resource.read_text(encoding="utf-8"))
+    data = json.loads((schemas_dir() / "rcp" / "t_critical_0.05.json").read_text(encoding="utf-8"))
     assert data["alpha"] == ALPHA
     return {int(df): float(t) for df, t in data["critical_t"].items()}
 

@@ -83,9 +83,11 @@ A `submission_benchmark` outside the round's list is one error, MLC050,
 naming the rounds whose rules have the benchmark; no benchmark rules apply to such a log.
 
 Rule files are validated against `schemas/rules/ruleset.schema.json` (with `jsonschema`)
-when loaded; the validated data is cached by content (sha256 of the file and the schema) under
-`$XDG_CACHE_HOME/mllog-check/validated-rules/`, so the pre-commit hook does not parse YAML or
-import `jsonschema` on every run. Any edit is validated again.
+when loaded. Every shipped round also comes prepared: `schemas/prepared/training-<round>.json`
+holds its rules already merged and validated, with the size and CRC-32 of each source file,
+so that a check (the pre-commit hook) neither parses YAML nor imports `jsonschema`, and
+writes nothing anywhere (no cache). A prepared file whose sources changed is not used;
+`python scripts/prepare_data.py` rewrites them (`tests/test_prepared.py` fails while stale).
 
 ### Messages
 

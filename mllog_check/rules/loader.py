@@ -11,7 +11,6 @@ Rule ids are ``<section>.<key>``.
 from __future__ import annotations
 
 import copy
-import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -128,9 +127,9 @@ class Ruleset:
 
 
 def rules_dir() -> Path:
-    from importlib.resources import files
+    from ..prepared import schemas_dir
 
-    return Path(str(files("mllog_check.schemas"))) / "rules"
+    return schemas_dir() / "rules"
 
 
 def canonical(name: str) -> str:
@@ -157,7 +156,29 @@ def load_ruleset(name: str) -> Ruleset:
 
 @cache
 def _load(name: str) -> Ruleset:
-    return _compile(_resolve(name, Path.cwd(), ()))
+    return _compile(resolved(name))
+
+
+def resolved(name: str) -> dict[str, Any]:
+    """A ruleset's data with its ``extends`` chain merged: the prepared copy of a shipped
+    round's rules when it is current (mllog_check.prepared: no YAML, no validation at run
+    time), else read and validated from the rule files."""
+    from ..prepared import read, schemas_dir
+    from ..rounds import registry
+
+    rnd = registry().find(name)
+    path = rnd.path("rules") if rnd is not None else None
+    if rnd is not None and path is not None and path.is_relative_to(schemas_dir()):
+        data = read(rnd.ruleset)
+        if isinstance(data, dict):
+            return data
+    return resolve_with_sources(name)[0]
+
+
+def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[Path]]:
+    """A ruleset's merged data from its rule files, and the files it came from."""
+    sources: list[Path] = [rules_dir() / "ruleset.schema.json"]
+    return _resolve(name, Path.cwd(), (), sources), sources
 
 
 def _locate(name: str, here: Path) -> Path:
@@ -181,60 +202,38 @@ def _locate(name: str, here: Path) -> Path:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    """A rule file's data, validated against ruleset.schema.json (jsonschema).
-
-    The validated data is remembered by content (sha256 of the file and the schema) as
-    JSON in the user's cache folder, so that the pre-commit hook neither parses YAML nor
-    imports jsonschema on every run; any change to either file validates again. A cache
-    that cannot be read or written is simply not used.
-    """
-    import hashlib
+    """A rule file's data, validated against ruleset.schema.json (jsonschema). Nothing is
+    cached on disk: shipped rounds come prepared (``resolved``)."""
     import json
 
-    raw = path.read_bytes()
-    schema_path = rules_dir() / "ruleset.schema.json"
-    digest = hashlib.sha256(raw + b"\0" + schema_path.read_bytes()).hexdigest()
-    stamp = _cache_dir() / f"{digest}.json"
-    try:
-        cached: dict[str, Any] = json.loads(stamp.read_text(encoding="utf-8"))
-        return cached
-    except (OSError, ValueError):
-        pass
     import yaml
 
+    schema_path = rules_dir() / "ruleset.schema.json"
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    document = yaml.load(raw.decode("utf-8"), Loader=loader)
+    document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     errors = validate_document(document, json.loads(schema_path.read_text(encoding="utf-8")))
     if errors:
         raise RulesetError(f"{path}: " + "; ".join(errors))
     # YAML anchors share objects between sections; merge() edits sections in place, so
-    # every read returns unshared data (as a cache hit does).
+    # every read returns unshared data.
     document = json.loads(json.dumps(document))
-    try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        temporary = stamp.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(document), encoding="utf-8")
-        temporary.replace(stamp)  # atomic: concurrent hooks never read half a file
-    except OSError:
-        pass
     assert isinstance(document, dict)
     return document
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mllog-check" / "validated-rules"
-
-
-def _resolve(name: str, here: Path, seen: tuple[str, ...]) -> dict[str, Any]:
+def _resolve(
+    name: str, here: Path, seen: tuple[str, ...], sources: list[Path] | None = None
+) -> dict[str, Any]:
     path = _locate(name, here)
+    if sources is not None:
+        sources.append(path)
     document = _read(path)
     parent_name = document.get("extends")
     if parent_name is None:
         return document
     if parent_name in seen or parent_name == document["ruleset"]:
         raise RulesetError(f"{path}: extends loop through {parent_name}")
-    base = _resolve(canonical(parent_name), path.parent, (*seen, document["ruleset"]))
+    base = _resolve(canonical(parent_name), path.parent, (*seen, document["ruleset"]), sources)
     return merge(base, document)
 
 

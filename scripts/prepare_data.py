@@ -1,0 +1,70 @@
+"""Write schemas/prepared/: the round registry and every shipped ruleset as checked JSON.
+
+    python scripts/prepare_data.py          # rewrite the prepared files
+    python scripts/prepare_data.py --check  # exit 1 when one is stale (tests do this)
+
+A single-file check reads these instead of parsing YAML and validating the rules at run
+time (mllog_check/prepared.py); a prepared file whose sources changed is ignored until
+this script runs again. Run it after editing schemas/rounds.yaml or schemas/rules/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mllog_check.prepared import document, prepared_dir, schemas_dir
+from mllog_check.rounds import load_registry, read_registry_file
+from mllog_check.rules.loader import resolve_with_sources
+
+
+def _relative(path: Path) -> str:
+    return path.resolve().relative_to(schemas_dir().resolve()).as_posix()
+
+
+def build() -> dict[str, bytes]:
+    """File name -> content of every prepared file."""
+    source = schemas_dir() / "rounds.yaml"
+    out = {"rounds.json": document(read_registry_file(source), ["rounds.yaml"])}
+    for rnd in load_registry(source).rounds:
+        path = rnd.path("rules")
+        if path is None or not path.resolve().is_relative_to(schemas_dir().resolve()):
+            continue
+        data, sources = resolve_with_sources(rnd.ruleset)
+        out[f"{rnd.ruleset}.json"] = document(data, [_relative(p) for p in sources])
+    return out
+
+
+def stale() -> list[str]:
+    """Prepared files that are missing, different or left over."""
+    wanted = build()
+    folder = prepared_dir()
+    have = {p.name for p in folder.glob("*.json")} if folder.is_dir() else set()
+    wrong = [n for n, data in wanted.items() if not (folder / n).is_file()
+             or (folder / n).read_bytes() != data]  # fmt: skip
+    return sorted(wrong + sorted(have - set(wanted)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only say whether it is current")
+    args = parser.parse_args()
+    if args.check:
+        found = stale()
+        for name in found:
+            print(f"stale: schemas/prepared/{name}", file=sys.stderr)
+        return 1 if found else 0
+    folder = prepared_dir()
+    folder.mkdir(exist_ok=True)
+    wanted = build()
+    for name in {p.name for p in folder.glob("*.json")} - set(wanted):
+        (folder / name).unlink()
+    for name, data in wanted.items():
+        (folder / name).write_bytes(data)
+    print(f"wrote {len(wanted)} files to {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
