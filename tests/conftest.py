@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+# Doc generators and data preparation live in scripts/ (not in the wheel): tests import them.
+if str(ROOT / "scripts") not in sys.path:
+    sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def corpus_dir() -> Path | None:

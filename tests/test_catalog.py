@@ -56,27 +56,27 @@ def _check_with(ruleset: str) -> Callable[[str], set[str]]:
 
 def _score(folder: str) -> set[str]:
     # "score" examples name a fixture folder (fixtures/score/<case>), not log text.
-    from mllog_check.results.codes import run_example
+    from catalog_examples import score_example
 
-    return {p.rule for p in run_example(folder)}
+    return {p.rule for p in score_example(folder)}
 
 
 def _package(example: str) -> set[str]:
     # "package"/"audit" examples name a fixture folder (fixtures/package/..., fixtures/audit/...).
-    from mllog_check.submission.examples import run_example
+    from catalog_examples import run_example
 
     return run_example("package", example)
 
 
 def _power(folder: str) -> set[str]:
     # "power" examples name a benchmark folder with power/ (fixtures/power/<case>).
-    from mllog_check.power.codes import run_example
+    from catalog_examples import power_example
 
-    return {p.rule for p in run_example(folder)}
+    return {p.rule for p in power_example(folder)}
 
 
 def _audit(example: str) -> set[str]:
-    from mllog_check.submission.examples import run_example
+    from catalog_examples import run_example
 
     return run_example("audit", example)
 
@@ -134,6 +134,8 @@ def test_advisory_codes_in_rule_data_are_registered() -> None:
 
 def test_codes_doc_is_current() -> None:
     current = (ROOT / "docs" / "codes.md").read_text(encoding="utf-8")
-    assert current == catalog.render_markdown(), (
-        "docs/codes.md is stale: python -m mllog_check.codes_doc > docs/codes.md"
+    from codes_doc import render_markdown
+
+    assert current == render_markdown(), (
+        "docs/codes.md is stale: python scripts/codes_doc.py > docs/codes.md"
     )

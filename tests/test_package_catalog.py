@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from catalog_examples import run_example
 from conftest import ROOT
 
 from mllog_check import catalog
 from mllog_check.submission import codes  # noqa: F401 - registers the codes
-from mllog_check.submission.examples import run_example
 from mllog_check.submission.package import check_package
 
 OURS = [r for r in catalog.all_rules() if r.code.startswith(("MLP", "MLA"))]

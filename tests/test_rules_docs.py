@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import rules_docs as docs
 from conftest import ROOT
 
 from mllog_check import catalog
-from mllog_check.rules import docs, load_ruleset
+from mllog_check.rules import load_ruleset
 
 
 def test_rules_doc_is_current() -> None:
     current = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert docs.generated_part(current) == docs.render(), (
-        "docs/rules.md is stale: python -m mllog_check.rules.docs"
+        "docs/rules.md is stale: python scripts/rules_docs.py"
     )
 
 

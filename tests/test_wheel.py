@@ -47,6 +47,18 @@ def test_wheel_holds_the_grammar_and_every_schema_file(wheel: Path) -> None:
     assert missing == []
 
 
+def test_wheel_holds_no_test_or_doc_tooling(wheel: Path) -> None:
+    """Doc generators, example runners and anything that looks for the repository root
+    live in scripts/ and tests/, not in the package."""
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
+    assert not [n for n in names if n.startswith(("tests/", "scripts/", "fixtures/"))]
+    tooling = ("codes_doc.py", "rules/docs.py", "submission/examples.py")
+    assert not [n for n in names if n.endswith(tooling)]
+    sources = [n for n in names if n.startswith("mllog_check/") and n.endswith(".py")]
+    assert [n for n in sources if b".parents[" in archive.read(n)] == []
+
+
 def _running_site_dirs() -> list[str]:
     """Where the interpreter running the tests finds the dependencies: its own
     site-packages (a venv's, or the system's when run system-wide), the user's, and any

@@ -7,7 +7,7 @@ log, no start, a zero-length window, a value that is not a number). Warnings
 (MLE020-MLE099) go beyond them (docs/differences.md, docs/power.md).
 
 Examples are fixture folders ``fixtures/power/<case>/resnet`` (a benchmark folder with its
-result files and ``power/``); ``run_example`` checks one (tests/test_catalog.py).
+result files and ``power/``); tests/catalog_examples.py checks them (tests/test_catalog.py).
 """
 
 from __future__ import annotations
@@ -182,16 +182,6 @@ SPIKE = _rule(
 
 def problem(info: RuleInfo, path: str, message: str, line: int = 0, text: str = "") -> Problem:
     return Problem(path, line, 1 if line else 0, info.code, info.severity, message, info.name, text)
-
-
-def run_example(folder: str) -> list[Problem]:
-    """Check a fixture benchmark folder (relative to the project root)."""
-    from pathlib import Path
-
-    from .checks import check_benchmark_folder
-
-    root = Path(__file__).resolve().parents[2]
-    return check_benchmark_folder(str(root / folder)).problems
 
 
 # Audit anomaly kinds for power logs (docs/audit.md): each gathers the MLE problems the

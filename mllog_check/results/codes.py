@@ -1,7 +1,7 @@
 """Result rules (MLR): scores, RCP convergence and seed checks.
 
 Examples are fixture folders (``fixtures/score/...``, relative to the project
-root); ``run_example`` scores one and returns its problems (tests/test_scores_catalog.py).
+root); tests/catalog_examples.py scores them for tests/test_catalog.py.
 """
 
 from __future__ import annotations
@@ -165,13 +165,3 @@ def problem(
     rule: RuleInfo, path: str, message: str, line: int = 0, severity: Severity | None = None
 ) -> Problem:
     return Problem(path, line, 0, rule.code, severity or rule.severity, message, rule.name)
-
-
-def run_example(example: str) -> list[Problem]:
-    """Score a catalog example folder (relative to the project root) and return its problems."""
-    from pathlib import Path
-
-    from . import compute_scores
-
-    root = Path(__file__).resolve().parents[2]
-    return compute_scores([str(root / example)], ruleset="1.0.0").problems

@@ -1,7 +1,7 @@
 """Rule codes of the package checker (MLP) and the audit's anomaly kinds (MLA).
 
 Examples name fixture folders (relative to the repository), or a temporary variant of
-one (``link-escape: …``, ``unreadable: …``); ``examples.run_example`` runs them through
+one (``link-escape: …``, ``unreadable: …``); tests/catalog_examples.py runs them through
 the package checker or the audit (tests/test_catalog.py, tests/test_package_catalog.py).
 """
 

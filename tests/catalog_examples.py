@@ -1,4 +1,7 @@
-"""Run a catalog example of an MLP/MLA code (tests/test_catalog.py's package/audit runners).
+"""Run catalog examples through their stage (tests/test_catalog.py's runners; test code,
+not shipped: the examples are fixture folders of this repository).
+
+Package and audit examples (MLP/MLA codes):
 
 An example is a fixture folder relative to the project root
 (``fixtures/package/clean/Acme``), or ``link-escape:`` / ``unreadable:`` followed by
@@ -12,7 +15,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from mllog_check.problems import Problem
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_example(stage: str, example: str) -> set[str]:
@@ -27,10 +32,10 @@ def run_example(stage: str, example: str) -> set[str]:
 
 def _codes(stage: str, root: Path) -> set[str]:
     if stage == "audit":
-        from .audit import run_audit
+        from mllog_check.submission.audit import run_audit
 
         return {a.code for a in run_audit(root, "1.0.0", jobs=1).anomalies}
-    from .package import check_package
+    from mllog_check.submission.package import check_package
 
     return {p.rule for p in check_package(root, "1.0.0").problems}
 
@@ -51,3 +56,17 @@ def _build(kind: str, source: Path, tmp: Path) -> Path:
     else:
         raise ValueError(f"unknown example kind {kind!r}")
     return org
+
+
+def score_example(example: str) -> list[Problem]:
+    """Score a catalog example folder (relative to the project root): its problems."""
+    from mllog_check.results import compute_scores
+
+    return compute_scores([str(ROOT / example)], ruleset="1.0.0").problems
+
+
+def power_example(folder: str) -> list[Problem]:
+    """Check a fixture benchmark folder with power/ logs (relative to the project root)."""
+    from mllog_check.power.checks import check_benchmark_folder
+
+    return check_benchmark_folder(str(ROOT / folder)).problems
