@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .problems import Severity
+from .problems import Problem, Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,23 @@ class RuleInfo:
     stage: str = "parse"
     # Extra detail for docs: why the rule exists, which rule text it cites.
     rationale: str = ""
+
+    def problem(
+        self,
+        path: str,
+        message: str,
+        line: int = 0,
+        column: int = 0,
+        *,
+        severity: Severity | None = None,
+        text: str = "",
+    ) -> Problem:
+        """The Problem this rule reports: its code and name stamped on it (as yamllint's
+        linter stamps each rule's id). ``severity`` overrides the registered one (a
+        warning that ``--strict`` or the round's tool makes an error) where it happens."""
+        return Problem(
+            path, line, column, self.code, severity or self.severity, message, self.name, text
+        )
 
 
 _RULES: dict[str, RuleInfo] = {}

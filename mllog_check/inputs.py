@@ -35,8 +35,12 @@ class Source:
     path: Path | None  # None for stdin
 
 
-def _input_problem(display: str, message: str, line: int = 0) -> Problem:
-    return Problem(display, line, 0, "MLS010", Severity.ERROR, message, "input-error")
+def _input_problem(
+    display: str, message: str, line: int = 0, severity: Severity | None = None
+) -> Problem:
+    from .parsing.syntax_rules import INPUT_ERROR  # here: parsing imports this module
+
+    return INPUT_ERROR.problem(display, message, line, severity=severity)
 
 
 def expand(
@@ -80,17 +84,8 @@ def walk(
             sub = here / name
             if sub.is_symlink():
                 dirnames.remove(name)
-                problems.append(
-                    Problem(
-                        str(sub),
-                        0,
-                        0,
-                        "MLS010",
-                        Severity.WARNING,
-                        "symbolic link to a directory: not followed",
-                        "input-error",
-                    )
-                )
+                message = "symbolic link to a directory: not followed"
+                problems.append(_input_problem(str(sub), message, severity=Severity.WARNING))
         for name in sorted(filenames):
             file = here / name
             if file.is_symlink() and not _inside(file, real_root):

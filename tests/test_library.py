@@ -58,3 +58,38 @@ def test_check_paths_raises_one_root_for_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(RoundError):
         check_paths([str(GOOD)], "7.7")
     assert check_paths([str(tmp_path / "missing.txt")], "1.0.0").exit_code == 2
+
+
+def test_no_rule_code_literal_outside_the_registries() -> None:
+    """Codes are written once, where they are registered; everything else names the rule."""
+    import re
+
+    registries = {
+        "parsing/syntax_rules.py",
+        "rules/codes.py",
+        "results/codes.py",
+        "submission/codes.py",
+        "power/codes.py",
+    }
+    literal = re.compile(r"[\"']ML[SCRPAE][0-9]{3}[\"']")
+    package = Path(mllog_check.__file__).parent
+    found = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if str(path.relative_to(package)) not in registries
+        and literal.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_a_rule_makes_its_own_problem() -> None:
+    from mllog_check.parsing.syntax_rules import INPUT_ERROR
+    from mllog_check.problems import Severity
+
+    problem = INPUT_ERROR.problem("x.txt", "gone", 3, severity=Severity.WARNING)
+    assert (problem.rule, problem.name, problem.line, problem.severity) == (
+        INPUT_ERROR.code,
+        INPUT_ERROR.name,
+        3,
+        Severity.WARNING,
+    )

@@ -74,7 +74,10 @@ def _needs_parquet() -> None:
 
 
 def _exit_code(report: Any) -> int:
-    if any(p.rule == "MLS010" and p.is_error for p in report.problems) or not report.scores:
+    from ..parsing.syntax_rules import INPUT_ERROR
+
+    unread = any(p.rule == INPUT_ERROR.code and p.is_error for p in report.problems)
+    if unread or not report.scores:
         if not report.scores:
             click.echo("error: no result_*.txt files found", err=True)
         return EXIT_USAGE

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..parsing.syntax_rules import INPUT_ERROR as _INPUT_ERROR
 from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
 from .output import to_frame, to_json
 from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs
 from .runcost import Assumptions
 
-INPUT_ERROR = "MLS010"  # the parser's "input could not be read" code (catalog.py)
+INPUT_ERROR = _INPUT_ERROR.code  # the parser's "input could not be read" code
 
 __all__ = [
     "NOTE",

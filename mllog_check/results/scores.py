@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..parsing import parse_file
-from ..problems import Problem, Severity
+from ..problems import Problem
 from ..records import ParseResult
 from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
@@ -169,7 +169,9 @@ def _blank(
 
 def _no_round(folder: str, why: str) -> Problem:
     # A usage/input error as in `check --ruleset auto`: never guess a round.
-    return Problem(folder, 0, 0, "MLS010", Severity.ERROR, why, "input-error")
+    from ..parsing.syntax_rules import INPUT_ERROR
+
+    return INPUT_ERROR.problem(folder, why)
 
 
 def _compliance(

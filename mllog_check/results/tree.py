@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..inputs import walk
+from ..parsing.syntax_rules import INPUT_ERROR
 from ..problems import Problem, Severity
 
 _RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
@@ -59,11 +60,7 @@ def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
             groups.setdefault(root.parent, []).append(root)
             continue
         if not root.is_dir():
-            problems.append(
-                Problem(
-                    raw, 0, 0, "MLS010", Severity.ERROR, "no such results folder", "input-error"
-                )
-            )
+            problems.append(INPUT_ERROR.problem(raw, "no such results folder"))
             continue
         sources, issues = walk(root, is_result_file)
         problems.extend(issues)

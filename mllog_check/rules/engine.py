@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..parsing.syntax_rules import MISSING_VALUE_OR_METADATA
 from ..problems import Problem, Severity
 from ..records import Record
 from ..suggest import closest, did_you_mean
@@ -411,7 +412,7 @@ def unreadable_records(parse_problems: list[Problem]) -> list[Problem]:
             name,
         )
         for p in parse_problems
-        if p.rule == "MLS006"
+        if p.rule == MISSING_VALUE_OR_METADATA.code
     ]
 
 
