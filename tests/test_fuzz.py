@@ -70,3 +70,23 @@ def test_the_parse_invariant_is_checked(monkeypatch: pytest.MonkeyPatch) -> None
     log = Path(__file__).resolve().parent.parent / "fixtures/check/closed_bert.pass.txt"
     outcome = fuzzing.fuzz_logs([(log, None)], 1, SEED)
     assert len(outcome.failures) == 1 and "marker lines" in outcome.failures[0]
+
+
+@pytest.mark.corpus
+def test_what_the_long_mode_found(corpus: Path) -> None:
+    """benchmarks/fuzz.py --long, seed 20261130, log input 27701 (a real v1.0 ResNet log,
+    lines shuffled, a value made 1e308-like): xPowerOfTwoTimes raised OverflowError. And
+    an integer beyond floats (JSON allows it) raised in every arithmetic keyword."""
+    outcome = fuzzing.fuzz_logs(fuzzing.corpus_logs(corpus), 1, SEED, start=27701)
+    assert outcome.failures == [], outcome.failures
+    from mllog_check import parse_text
+    from mllog_check.rules import check_log
+
+    log = Path(__file__).resolve().parent.parent / "fixtures/check/closed_maskrcnn.pass.txt"
+    huge = "9" * 400
+    text = log.read_text().replace(
+        '"opt_base_learning_rate", "value": 0.24', (f'"opt_base_learning_rate", "value": {huge}')
+    )
+    verdict = check_log(parse_text(text), "1.0.0")
+    (problem,) = [p for p in verdict.problems if p.rule == "MLC020"]
+    assert "opt_base_learning_rate" in problem.message and not verdict.passed

@@ -30,23 +30,38 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _finite(value: Any) -> float | None:
+    """A JSON number as a finite float; None for anything else, and for an integer beyond
+    floats (JSON allows 10**400; float() of it raises, as the official check does)."""
+    if not _is_number(value):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 def multiple_of(value: Any, spec: dict[str, float]) -> bool:
     """xMultipleOf: value / base is an integer within the tolerance (official is_integer)."""
-    if not _is_number(value) or math.isinf(value) or math.isnan(value):
+    value = _finite(value)
+    if value is None:
         return False
     return _near_integer(value / spec["base"], spec["tolerance"])
 
 
 def power_of_two_times(value: Any, spec: dict[str, float]) -> bool:
     """xPowerOfTwoTimes: value = base · 2^N for an integer N (log2 within the tolerance)."""
-    if not _is_number(value) or not value > 0 or math.isinf(value):
+    value = _finite(value)
+    if value is None or not value > 0:
         return False
     return _near_integer(math.log2(value / spec["base"]), spec["tolerance"])
 
 
 def divisor_of(value: Any, spec: dict[str, float]) -> bool:
     """xDivisorOf: base / value is an integer within the tolerance (base = value · k)."""
-    if not _is_number(value) or not value > 0 or math.isinf(value):
+    value = _finite(value)
+    if value is None or not value > 0:
         return False
     return _near_integer(spec["base"] / value, spec["tolerance"])
 
