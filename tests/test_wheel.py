@@ -25,9 +25,16 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
+    # From a clean copy: setuptools reuses a checkout's build/ folder (left by
+    # `pip install .`, the README's first command), whose stale files would ship.
+    source = tmp_path_factory.mktemp("source") / "mllog-check"
+    junk = shutil.ignore_patterns(
+        "build", "dist", "*.egg-info", ".git", ".*_cache", ".hypothesis", "__pycache__"
+    )
+    shutil.copytree(ROOT, source, ignore=junk)
     # pip's build isolation fetches the build backend pyproject.toml asks for.
     done = _run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-w", str(out)], cwd=out
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(out)], cwd=out
     )
     assert done.returncode == 0, done.stdout + done.stderr
     (found,) = out.glob("mllog_check-*.whl")
