@@ -22,3 +22,20 @@ def rounds_with(benchmark: Any) -> list[str]:
         for r in all_rounds()
         if r.has_rules() and any(b.name == wanted for b in (r.benchmarks or {}).values())
     ]
+
+
+def benchmarks_of(ruleset: str, division: str = "") -> frozenset[str]:
+    """The submission_benchmark values a ruleset's rules allow (one division, or any):
+    the rules' own statement, which tests hold equal to the registry's."""
+    from .loader import load_ruleset
+
+    allowed: set[str] = set()
+    for section in load_ruleset(ruleset).sections.values():
+        if division and section.name not in (division, "common"):
+            continue
+        spec = section.keys.get("submission_benchmark")
+        if spec is not None and spec.value is not None:
+            schema = spec.value.schema
+            values = schema.get("enum", [schema["const"]] if "const" in schema else [])
+            allowed.update(v for v in values if isinstance(v, str))
+    return frozenset(allowed)
