@@ -64,10 +64,7 @@ def parse_text(text: str, path: str = "<text>", fast: bool = True) -> ParseResul
 def parse_paths(paths: list[str]) -> Iterator[ParseResult]:
     """Parse files, directories (sorted walk) and '-' (stdin), one result per input."""
     sources, problems = expand(paths)
-    for problem in problems:
-        result = ParseResult(path=problem.path, input_error=problem.is_error)
-        result.problems.append(problem)
-        yield result
+    yield from _unexpanded(problems)
     for source in sources:
         yield parse_source(source)
 
@@ -120,12 +117,17 @@ def stream_paths(paths: list[str]) -> Iterator[RecordStream | ParseResult]:
     """parse_paths, streaming: a ParseResult for a path that could not be expanded,
     a RecordStream (to iterate) for each input found."""
     sources, problems = expand(paths)
+    yield from _unexpanded(problems)
+    for source in sources:
+        yield RecordStream(source)
+
+
+def _unexpanded(problems: list[Problem]) -> Iterator[ParseResult]:
+    """A ParseResult carrying the problem of each path that could not be expanded."""
     for problem in problems:
         result = ParseResult(path=problem.path, input_error=problem.is_error)
         result.problems.append(problem)
         yield result
-    for source in sources:
-        yield RecordStream(source)
 
 
 def _input_problem(path: str, message: str) -> Problem:
