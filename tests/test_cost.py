@@ -33,6 +33,9 @@ class FakeScore:
     availability: str = "onprem"
     accelerators: int | None = 8
     rcp_verdict: str = "pass"
+    energy_j: float | None = None
+    energy_method: str = ""
+    nodes: int | None = None
 
 
 POD = FakeScore("Graphcore", "ipu-pod16-TF1", "IPU-POD16", "resnet", 30.0, accelerators=16)

@@ -6,12 +6,14 @@ docs/cost.md, "Cost per run"; issue 10 item 8 (grouping by round, division, benc
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, read_oracle
+from test_cost import FakeScore
 
 from mllog_check.cli import cli
 from mllog_check.cost import Assumptions, CostError, compare, load_catalog
@@ -20,26 +22,11 @@ from mllog_check.cost.plot import render_scale
 SAMPLE = FIXTURES / "prices" / "sample.csv"
 
 
-@dataclass(frozen=True)
-class Scored:
-    org: str
-    system: str
-    system_name: str
-    benchmark: str
-    minutes: float | None
-    division: str = "closed"
-    ruleset: str = "5.1.0"
-    valid: bool = True
-    reason: str = ""
-    availability: str = "available cloud"
-    accelerators: int | None = 8
-    rcp_verdict: str = "Pass"
-    energy_j: float | None = None
-    energy_method: str = ""
-    nodes: int | None = None
+# The cost stage's view of a score (tests/test_cost.py), with v5.1 cloud defaults.
+Scored = partial(FakeScore, ruleset="5.1.0", availability="available cloud", rcp_verdict="Pass")
 
 
-def oracle_scores(corpus: Path, oracle: Path, org: str) -> list[Scored]:
+def oracle_scores(corpus: Path, oracle: Path, org: str) -> list[FakeScore]:
     out = []
     for row in read_oracle(oracle, "scores_v5.1.csv"):
         if row["org"] != org:
