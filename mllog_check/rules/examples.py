@@ -82,6 +82,19 @@ def line(key: str, value: Any = None, metadata: dict[str, Any] | None = None, t:
     return ":::MLLOG " + json.dumps(payload) + "\n"
 
 
+def _header(benchmark: str, division: str, status: str | None = None) -> str:
+    """The submission header of a built log (v4.0+ logs may leave out the status)."""
+    keys: list[tuple[str, Any]] = [
+        ("submission_benchmark", benchmark),
+        ("submission_org", "Example"),
+        ("submission_division", division),
+    ]
+    if status is not None:
+        keys.append(("submission_status", status))
+    keys += [("submission_platform", "1xExample"), ("cache_clear", True)]
+    return "".join(line(k, v) for k, v in keys)
+
+
 def build(
     benchmark: str,
     params: list[tuple[str, Any]],
@@ -90,17 +103,7 @@ def build(
     extra_init: str = "",
 ) -> str:
     """A whole log: header, init (params, a value None drops the key), run, evals, stop."""
-    text = "".join(
-        line(k, v)
-        for k, v in [
-            ("submission_benchmark", benchmark),
-            ("submission_org", "Example"),
-            ("submission_division", division),
-            ("submission_status", "onprem"),
-            ("submission_platform", "1xExample"),
-            ("cache_clear", True),
-        ]
-    )
+    text = _header(benchmark, division, status="onprem")
     text += line("init_start", t=1000) + extra_init
     text += "".join(line(k, v, t=1500) for k, v in params if v is not None)
     text += line("init_stop", t=60000) + line("run_start", t=60001)
@@ -139,16 +142,7 @@ def build_samples(
     division: str = "closed",
 ) -> str:
     """A v4.0+ style log: evaluation points counted in samples (metadata samples_count)."""
-    text = "".join(
-        line(k, v)
-        for k, v in [
-            ("submission_benchmark", benchmark),
-            ("submission_org", "Example"),
-            ("submission_division", division),
-            ("submission_platform", "1xExample"),
-            ("cache_clear", True),
-        ]
-    )
+    text = _header(benchmark, division)
     text += line("init_start", t=1000)
     text += "".join(line(k, v, t=1500) for k, v in params if v is not None)
     text += line("init_stop", t=60000) + line("run_start", t=60001)
