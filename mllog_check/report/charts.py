@@ -188,7 +188,32 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
                 "dashed": False,
             }
         )
-    return {
+    return _frame(
+        (width, height, left, right, top, bottom),
+        xticks,
+        series,
+        rows=[
+            {"y": row_y(i), "label": _short(label), "full": label}
+            for i, label in enumerate(chart.rows)
+        ],
+        marks=[
+            {"x": x(m[0]), "y": row_y(m[1]), "tip": m[2]}
+            for m in chart.marks
+            if not chart.x_log or m[0] > 0
+        ],
+    )
+
+
+def _frame(
+    box: tuple[int, int, int, int, int, int],
+    xticks: list[dict[str, Any]],
+    series: list[dict[str, Any]],
+    **parts: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The geometry every chart template reads: box, axes, series; a part a kind of
+    chart does not draw (rows, marks, y ticks, lines, bands) is empty."""
+    width, height, left, right, top, bottom = box
+    frame: dict[str, Any] = {
         "width": width,
         "height": height,
         "left": left,
@@ -196,21 +221,13 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
         "top": top,
         "bottom": bottom,
         "xticks": xticks,
-        "yticks": [],
-        "rows": [
-            {"y": row_y(i), "label": _short(label), "full": label}
-            for i, label in enumerate(chart.rows)
-        ],
-        "marks": [
-            {"x": x(m[0]), "y": row_y(m[1]), "tip": m[2]}
-            for m in chart.marks
-            if not chart.x_log or m[0] > 0
-        ],
         "series": series,
-        "hlines": [],
-        "vlines": [],
-        "vbands": [],
     }
+    for part in ("yticks", "rows", "marks", "hlines", "vlines", "vbands"):
+        frame[part] = parts.pop(part, [])
+    if parts:
+        raise TypeError(f"unknown chart parts: {sorted(parts)}")
+    return frame
 
 
 def _short(label: str, limit: int = 38) -> str:
@@ -244,23 +261,16 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
                 "dashed": s.dashed,
             }
         )
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": right,
-        "top": top,
-        "bottom": bottom,
-        "xticks": xticks,
-        "yticks": [{"y": y(t), "label": fmt(t, 3)} for t in ticks],
-        "rows": [],
-        "marks": [],
-        "series": series,
-        "hlines": [{"y": y(v), "label": label} for v, label in chart.hlines],
-        "vlines": [{"x": x(v), "label": label} for v, label in chart.vlines],
-        "vbands": [
+    return _frame(
+        (width, height, left, right, top, bottom),
+        xticks,
+        series,
+        yticks=[{"y": y(t), "label": fmt(t, 3)} for t in ticks],
+        hlines=[{"y": y(v), "label": label} for v, label in chart.hlines],
+        vlines=[{"x": x(v), "label": label} for v, label in chart.vlines],
+        vbands=[
             {"x0": x(a), "x1": x(b), "label": label}
             for a, b, label in chart.vbands
             if math.isfinite(a) and math.isfinite(b)
         ],
-    }
+    )
