@@ -6,7 +6,7 @@ import io
 from collections.abc import Iterator
 
 from ..inputs import InputError, ReadState, Source, expand, open_binary, read_chunks
-from ..problems import Problem, Severity
+from ..problems import Problem
 from ..records import ParseResult, Record
 from . import syntax_rules as rules
 from .scanner import Scanner, scan_chunks, stream_chunks
@@ -131,9 +131,7 @@ def _unexpanded(problems: list[Problem]) -> Iterator[ParseResult]:
 
 
 def _input_problem(path: str, message: str) -> Problem:
-    return Problem(
-        path, 0, 0, rules.INPUT_ERROR.code, Severity.ERROR, message, rules.INPUT_ERROR.name
-    )
+    return rules.INPUT_ERROR.problem(path, message)
 
 
 def _finish(result: ParseResult, state: ReadState) -> None:
@@ -145,17 +143,8 @@ def _finish(result: ParseResult, state: ReadState) -> None:
         read = f"; the failure came after line {result.lines}" if result.lines else ""
         result.problems.append(_input_problem(result.path, state.error + read))
     if state.utf16:
-        result.problems.append(
-            Problem(
-                result.path,
-                0,
-                0,
-                rules.NOT_UTF8_FILE.code,
-                rules.NOT_UTF8_FILE.severity,
-                f"the file is {state.utf16} (byte-order mark); decoded as such",
-                rules.NOT_UTF8_FILE.name,
-            )
-        )
+        message = f"the file is {state.utf16} (byte-order mark); decoded as such"
+        result.problems.append(rules.NOT_UTF8_FILE.problem(result.path, message))
     if result.marker_lines == 0 and not result.input_error:
         if result.bytes_read == 0:
             why = "the file is empty"
@@ -163,15 +152,5 @@ def _finish(result: ParseResult, state: ReadState) -> None:
             why = "binary data (NUL bytes) and no MLPerf marker"
         else:
             why = f"no MLPerf marker in {result.lines} line(s)"
-        result.problems.append(
-            Problem(
-                result.path,
-                0,
-                0,
-                rules.NO_RECORDS.code,
-                rules.NO_RECORDS.severity,
-                why,
-                rules.NO_RECORDS.name,
-            )
-        )
+        result.problems.append(rules.NO_RECORDS.problem(result.path, why))
     result.problems.sort()

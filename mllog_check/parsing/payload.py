@@ -6,18 +6,19 @@ import json
 import math
 from typing import Any
 
-from ..catalog import name_of
+from ..catalog import RuleInfo
 from ..errors import MllogCheckError
-from ..problems import Problem, Severity, shorten
+from ..problems import Problem, shorten
 from ..records import Generation, Record
 from . import syntax_rules as rules
 from .grammar import Envelope
 
 
 class LineError(MllogCheckError):
-    """A marker line that cannot become a record; offset is within the record text."""
+    """A marker line that cannot become a record (the syntax rule it breaks); offset is
+    within the record text."""
 
-    def __init__(self, rule: str, reason: str, offset: int) -> None:
+    def __init__(self, rule: RuleInfo, reason: str, offset: int) -> None:
         super().__init__(reason)
         self.rule = rule
         self.reason = reason
@@ -51,9 +52,9 @@ def decode_json(text: str, offset: int) -> tuple[Any, bool]:
     try:
         return _DECODER.decode(text), _SPY.used
     except json.JSONDecodeError as err:
-        raise LineError(rules.BAD_JSON.code, _json_reason(err, text), offset + err.pos) from None
+        raise LineError(rules.BAD_JSON, _json_reason(err, text), offset + err.pos) from None
     except RecursionError:
-        raise LineError(rules.BAD_JSON.code, "JSON nested too deeply", offset) from None
+        raise LineError(rules.BAD_JSON, "JSON nested too deeply", offset) from None
 
 
 def _json_reason(err: json.JSONDecodeError, text: str) -> str:
@@ -165,7 +166,7 @@ def _mllog_record(
 ) -> Record:
     if not isinstance(data, dict):
         raise LineError(
-            rules.NOT_AN_OBJECT.code,
+            rules.NOT_AN_OBJECT,
             f"the payload is a JSON {type(data).__name__}, not an object",
             payload_col,
         )
@@ -176,12 +177,10 @@ def _mllog_record(
             # v0.7 Alibaba logs write seconds as "time_s"; the official parser raises
             # KeyError: 'time_ms' on the whole file. Not converted: the field is not MLLOG.
             reason += " (it has 'time_s', seconds: the MLLOG format requires 'time_ms')"
-        raise LineError(rules.MISSING_FIELD.code, reason, payload_col)
+        raise LineError(rules.MISSING_FIELD, reason, payload_col)
     key = data["key"]
     if not isinstance(key, str):
-        raise LineError(
-            rules.BAD_FIELD_TYPE.code, f"'key' must be a string, not {key!r}", payload_col
-        )
+        raise LineError(rules.BAD_FIELD_TYPE, f"'key' must be a string, not {key!r}", payload_col)
     time_ms = data["time_ms"]
     if isinstance(time_ms, bool) or not isinstance(time_ms, int | float):
         raw = time_ms
@@ -226,25 +225,14 @@ def _time_from_string(value: Any, offset: int) -> float:
         else:
             if math.isfinite(number):
                 return number
-    raise LineError(rules.BAD_FIELD_TYPE.code, f"'time_ms' must be a number, not {value!r}", offset)
+    raise LineError(rules.BAD_FIELD_TYPE, f"'time_ms' must be a number, not {value!r}", offset)
 
 
 def _warn(
-    rule: Any, path: str, line: int, column: int, text: str, message: str | None = None
+    rule: RuleInfo, path: str, line: int, column: int, text: str, message: str | None = None
 ) -> Problem:
-    return Problem(
-        path,
-        line,
-        column,
-        rule.code,
-        rule.severity,
-        message or rule.summary,
-        rule.name,
-        shorten(text),
-    )
+    return rule.problem(path, message or rule.summary, line, column, text=shorten(text))
 
 
 def line_problem(err: LineError, path: str, line: int, column: int, text: str) -> Problem:
-    return Problem(
-        path, line, column, err.rule, Severity.ERROR, err.reason, name_of(err.rule), shorten(text)
-    )
+    return err.rule.problem(path, err.reason, line, column, text=shorten(text))

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from ..problems import Problem, Severity, shorten
+from ..problems import shorten
 from ..records import Generation, ParseResult, Record
 from . import syntax_rules as rules
 from .grammar import EnvelopeError, parse_envelope
@@ -248,16 +248,10 @@ class Scanner:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
             text = raw.decode("latin-1")
+            message = f"byte 0x{raw[err.start]:02x} is not UTF-8; the line is read as latin-1"
             self._problems.append(
-                Problem(
-                    self.path,
-                    line_no,
-                    column + err.start,
-                    rules.BAD_ENCODING.code,
-                    rules.BAD_ENCODING.severity,
-                    f"byte 0x{raw[err.start]:02x} is not UTF-8; the line is read as latin-1",
-                    rules.BAD_ENCODING.name,
-                    shorten(text),
+                rules.BAD_ENCODING.problem(
+                    self.path, message, line_no, column + err.start, text=shorten(text)
                 )
             )
         offset = column - 1
@@ -266,15 +260,8 @@ class Scanner:
             record = build_record(envelope, self.path, line_no, column, offset, self._problems)
         except EnvelopeError as err:
             self._problems.append(
-                Problem(
-                    self.path,
-                    line_no,
-                    column + err.offset,
-                    rules.BAD_ENVELOPE.code,
-                    Severity.ERROR,
-                    err.reason,
-                    rules.BAD_ENVELOPE.name,
-                    shorten(text),
+                rules.BAD_ENVELOPE.problem(
+                    self.path, err.reason, line_no, column + err.offset, text=shorten(text)
                 )
             )
             return

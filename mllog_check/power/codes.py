@@ -181,7 +181,8 @@ SPIKE = _rule(
 
 
 def problem(info: RuleInfo, path: str, message: str, line: int = 0, text: str = "") -> Problem:
-    return Problem(path, line, 1 if line else 0, info.code, info.severity, message, info.name, text)
+    """The rule's Problem; power logs are judged by whole lines: a located one is at column 1."""
+    return info.problem(path, message, line, 1 if line else 0, text=text)
 
 
 # Audit anomaly kinds for power logs (docs/audit.md): each gathers the MLE problems the

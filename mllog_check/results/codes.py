@@ -7,7 +7,7 @@ root); tests/catalog_examples.py scores them for tests/test_catalog.py.
 from __future__ import annotations
 
 from ..catalog import RuleInfo, register
-from ..problems import Problem, Severity
+from ..problems import Severity
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str, good: str, bad: str) -> RuleInfo:
@@ -159,9 +159,3 @@ STRAY_FOLDER = _rule(
     "olympic",
     "stray",
 )
-
-
-def problem(
-    rule: RuleInfo, path: str, message: str, line: int = 0, severity: Severity | None = None
-) -> Problem:
-    return Problem(path, line, 0, rule.code, severity or rule.severity, message, rule.name)

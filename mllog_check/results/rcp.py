@@ -81,11 +81,11 @@ class RcpResult:
             return []
         if self.verdict == NOT_EVALUATED:
             message = f"RCP not evaluated: {self.message}"
-            return [codes.problem(codes.RCP_NOT_EVALUATED, folder, message)]
+            return [codes.RCP_NOT_EVALUATED.problem(folder, message)]
         rule = {"Missing": codes.RCP_MISSING, "Fail": codes.RCP_FAIL}.get(self.verdict)
         if rule is None:
             rule = codes.RCP_FAIL if self.verdict == "Interp. Fail" else codes.RCP_UNUSABLE
-        return [codes.problem(rule, folder, f"RCP {self.verdict}: {self.message}")]
+        return [rule.problem(folder, f"RCP {self.verdict}: {self.message}")]
 
 
 @cache

@@ -317,7 +317,7 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
             why = "no MLLOG record (empty or unreadable file)"
         else:
             why = f"no {missing}" + (" (file truncated?)" if "run_stop" in missing else "")
-        problems.append(codes.problem(codes.RUN_INCOMPLETE, run.path, f"{why}: run not timed"))
+        problems.append(codes.RUN_INCOMPLETE.problem(run.path, f"{why}: run not timed"))
     return problems
 
 
@@ -329,7 +329,7 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
         if run.counted and status != "success":
             shown = repr(status) if status else "missing"
             message = f"run_stop status {shown}, yet the run passes compliance and counts"
-            problems.append(codes.problem(codes.COUNTED_DESPITE_STATUS, run.path, message))
+            problems.append(codes.COUNTED_DESPITE_STATUS.problem(run.path, message))
         if run.counted or run.minutes is None:
             continue
         if status != "success":
@@ -341,7 +341,7 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
         else:
             why = f"fails the {ruleset} compliance rules"
         message = f"run not counted: {why}"
-        problems.append(codes.problem(codes.RUN_NOT_COUNTED, run.path, message))
+        problems.append(codes.RUN_NOT_COUNTED.problem(run.path, message))
     return problems
 
 
@@ -356,7 +356,7 @@ def _duplicates(runs: list[Run]) -> list[Problem]:
         if first is not run:
             name = first.path.rsplit("/", 1)[-1]
             message = f"same run_start and run_stop times as {name}: a copy of one run"
-            problems.append(codes.problem(codes.DUPLICATE_RUN, run.path, message))
+            problems.append(codes.DUPLICATE_RUN.problem(run.path, message))
     return problems
 
 
@@ -390,11 +390,11 @@ def _olympic(
     if (exact and len(runs) != required) or len(runs) < required:
         rule = "exactly" if exact else "at least"
         why = f"{len(runs)} runs; round {scoring.round} requires {rule} {required}"
-        problems.append(codes.problem(codes.RUN_COUNT, folder, why))
+        problems.append(codes.RUN_COUNT.problem(folder, why))
         return _Outcome(None, len(times), why)
     if failed > drop:
         why = f"{failed} runs failed (not converged, not compliant or not timed); at most {drop}"
-        problems.append(codes.problem(codes.TOO_MANY_FAILED, folder, why))
+        problems.append(codes.TOO_MANY_FAILED.problem(folder, why))
         return _Outcome(None, len(times), why)
     mean = olympic_mean(times, drop, failed)
     if mean is None:

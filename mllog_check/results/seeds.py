@@ -23,7 +23,7 @@ def check_seeds(runs: list[Run], folder: str) -> list[Problem]:
         if len(distinct) > 1:
             shown = ", ".join(sorted(distinct))
             message = f"{len(distinct)} different seeds in one run: {shown}"
-            problems.append(codes.problem(codes.SEED_SEVERAL, run.path, message))
+            problems.append(codes.SEED_SEVERAL.problem(run.path, message))
         for value in distinct:
             owners[value].append(run)
     for value, users in sorted(owners.items()):
@@ -33,12 +33,12 @@ def check_seeds(runs: list[Run], folder: str) -> list[Problem]:
             others = ", ".join(_name(u.path) for u in users if u is not run)
             line = next((s.line for s in run.seed_records if _key(s.value) == value), 0)
             message = f"seed {value} also used by {others}"
-            problems.append(codes.problem(codes.SEED_REUSED, run.path, message, line))
+            problems.append(codes.SEED_REUSED.problem(run.path, message, line))
     without = [r for r in runs if not r.seeds]
     if without and len(without) < len(runs):
         for run in without:
             message = f"no seed logged, while {len(runs) - len(without)} other run(s) log one"
-            problems.append(codes.problem(codes.SEED_MISSING, run.path, message))
+            problems.append(codes.SEED_MISSING.problem(run.path, message))
     return problems
 
 

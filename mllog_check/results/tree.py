@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..inputs import walk
 from ..parsing.syntax_rules import INPUT_ERROR
-from ..problems import Problem, Severity
+from ..problems import Problem
 
 _RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
 
@@ -73,17 +73,7 @@ def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
             from .codes import STRAY_FOLDER
 
             message = "result files outside <org>/results/<system>/<benchmark>/: not scored"
-            problems.append(
-                Problem(
-                    str(folder),
-                    0,
-                    0,
-                    STRAY_FOLDER.code,
-                    Severity.WARNING,
-                    message,
-                    STRAY_FOLDER.name,
-                )
-            )
+            problems.append(STRAY_FOLDER.problem(str(folder), message))
             continue
         sets.append(_result_set(folder, files))
     sets.sort(key=lambda s: (s.org, s.system, s.benchmark, s.folder))
@@ -185,9 +175,7 @@ def _number(value: object) -> int | None:
 def _problem(path: str, message: str) -> Problem:
     from .codes import SYSTEM_UNREADABLE
 
-    return Problem(
-        path, 0, 0, SYSTEM_UNREADABLE.code, Severity.WARNING, message, SYSTEM_UNREADABLE.name
-    )
+    return SYSTEM_UNREADABLE.problem(path, message)
 
 
 def iter_files(sets: list[ResultSet]) -> Iterator[tuple[ResultSet, str]]:

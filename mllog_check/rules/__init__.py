@@ -101,12 +101,11 @@ def _round_mismatch(result: ParseResult, ruleset: str) -> list[Problem]:
     version = rnd.version if rnd is not None else ""
     if not allowed or rnd is None or version in allowed:  # custom rulesets: no say
         return []
-    name, severity = codes.TABLE[codes.ROUND_MISMATCH]
     message = (
         f"the log's {marker_of(generation)} syntax belongs to round {' / '.join(allowed)}, not "
         f"{version}: check it with --ruleset {allowed[0]} (or auto)"
     )
-    return [Problem(result.path, 0, 0, codes.ROUND_MISMATCH, severity, message, name)]
+    return [codes.ROUND_MISMATCH.problem(result.path, message)]
 
 
 def _first_text(result: ParseResult, key: str) -> str | None:

@@ -7,6 +7,8 @@ example logs.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..catalog import RuleInfo, register
 from ..problems import Severity
 from .codes import (
@@ -28,7 +30,6 @@ from .codes import (
     SGD_MOMENTUM,
     SGD_POLY_POWER,
     SSD_FIRST_BOUNDARY,
-    TABLE,
     TARGET_NOT_REACHED,
     TIME_BACKWARDS,
     TIME_ZERO,
@@ -368,10 +369,14 @@ _ROUND_RULES = [
 ]
 
 INFO: dict[str, RuleInfo] = {}
-for _code, _name, _sev, _summary, _good, _bad in _RULES:
-    # The light table the engine uses must say the same.
-    assert TABLE[_code] == (_name, _sev), _code
-    INFO[_code] = register(RuleInfo(_code, _name, _sev, _summary, _good, _bad, stage="check"))
-for _code, _name, _sev, _summary, _good, _bad, _stage in _ROUND_RULES:
-    assert TABLE[_code] == (_name, _sev), _code
-    INFO[_code] = register(RuleInfo(_code, _name, _sev, _summary, _good, _bad, stage=_stage))
+for _rule, _name, _sev, _summary, _good, _bad in _RULES:
+    # The light copy the engine uses must say the same.
+    assert (_rule.name, _rule.severity) == (_name, _sev), _rule.code
+    INFO[_rule.code] = register(
+        replace(_rule, summary=_summary, good_example=_good, bad_example=_bad)
+    )
+for _rule, _name, _sev, _summary, _good, _bad, _stage in _ROUND_RULES:
+    assert (_rule.name, _rule.severity) == (_name, _sev), _rule.code
+    INFO[_rule.code] = register(
+        replace(_rule, summary=_summary, good_example=_good, bad_example=_bad, stage=_stage)
+    )

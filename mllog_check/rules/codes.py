@@ -8,61 +8,72 @@ example logs are in ``catalog_entries.py`` (the catalog registry).
 
 from __future__ import annotations
 
+from ..catalog import RuleInfo
 from ..problems import Severity
 
 E, W = Severity.ERROR, Severity.WARNING
 
-NO_RECORDS = "MLC001"
-UNREADABLE_RECORD = "MLC002"
-MISSING_KEY = "MLC010"
-REPEATED_DIFFERENT = "MLC011"
-MISSING_ALTERNATIVE = "MLC012"
-BAD_VALUE = "MLC020"
-BAD_METADATA = "MLC021"
-OUT_OF_ORDER = "MLC030"
-INIT_TOO_LONG = "MLC031"
-TARGET_NOT_REACHED = "MLC040"
-INCOMPLETE_SET = "MLC041"
-UNKNOWN_BENCHMARK = "MLC050"
-BAD_RELATION = "MLC051"
-TOO_FEW_RECORDS = "MLC052"
-UNAGGREGATABLE = "MLC053"
-REPEATED_SAME = "MLC101"
-SSD_FIRST_BOUNDARY = "MLC102"
-SGD_MOMENTUM = "MLC103"
-SGD_POLY_POWER = "MLC104"
-RUN_NOT_SUCCESS = "MLC105"
-TIME_BACKWARDS = "MLC106"
-TIME_ZERO = "MLC107"
-HEADER_CONFLICT = "MLC108"
-ROUND_MISMATCH = "MLC109"
-RENAMED_LATER = "MLC110"
 
-# code -> (name, severity)
-TABLE: dict[str, tuple[str, Severity]] = {
-    NO_RECORDS: ("no-mllog-records", E),
-    UNREADABLE_RECORD: ("record-without-value-or-metadata", E),
-    MISSING_KEY: ("missing-key", E),
-    REPEATED_DIFFERENT: ("key-repeated-different-values", E),
-    MISSING_ALTERNATIVE: ("missing-alternative", E),
-    BAD_VALUE: ("bad-value", E),
-    BAD_METADATA: ("bad-metadata", E),
-    OUT_OF_ORDER: ("out-of-order", E),
-    INIT_TOO_LONG: ("init-too-long", E),
-    TARGET_NOT_REACHED: ("quality-target-not-reached", E),
-    INCOMPLETE_SET: ("incomplete-tensor-set", E),
-    UNKNOWN_BENCHMARK: ("benchmark-not-in-round", E),
-    BAD_RELATION: ("bad-relation", E),
-    TOO_FEW_RECORDS: ("too-few-records", E),
-    UNAGGREGATABLE: ("eval-not-aggregatable", E),
-    REPEATED_SAME: ("key-repeated-same-value", W),
-    SSD_FIRST_BOUNDARY: ("ssd-first-boundary", W),
-    SGD_MOMENTUM: ("sgd-momentum", W),
-    SGD_POLY_POWER: ("sgd-poly-power", W),
-    RUN_NOT_SUCCESS: ("run-not-successful", W),
-    TIME_BACKWARDS: ("timestamp-backwards", W),
-    TIME_ZERO: ("zero-timestamp", W),
-    HEADER_CONFLICT: ("header-key-conflict", W),
-    ROUND_MISMATCH: ("syntax-of-another-round", W),
-    RENAMED_LATER: ("key-renamed-after-the-round", W),
+def _rule(code: str, name: str, severity: Severity) -> RuleInfo:
+    # The engine's light copy (no summary, no examples): enough to make a Problem.
+    # catalog_entries.py registers the full entry built from it.
+    return RuleInfo(code, name, severity, "", "", "", stage="check")
+
+
+NO_RECORDS = _rule("MLC001", "no-mllog-records", E)
+UNREADABLE_RECORD = _rule("MLC002", "record-without-value-or-metadata", E)
+MISSING_KEY = _rule("MLC010", "missing-key", E)
+REPEATED_DIFFERENT = _rule("MLC011", "key-repeated-different-values", E)
+MISSING_ALTERNATIVE = _rule("MLC012", "missing-alternative", E)
+BAD_VALUE = _rule("MLC020", "bad-value", E)
+BAD_METADATA = _rule("MLC021", "bad-metadata", E)
+OUT_OF_ORDER = _rule("MLC030", "out-of-order", E)
+INIT_TOO_LONG = _rule("MLC031", "init-too-long", E)
+TARGET_NOT_REACHED = _rule("MLC040", "quality-target-not-reached", E)
+INCOMPLETE_SET = _rule("MLC041", "incomplete-tensor-set", E)
+UNKNOWN_BENCHMARK = _rule("MLC050", "benchmark-not-in-round", E)
+BAD_RELATION = _rule("MLC051", "bad-relation", E)
+TOO_FEW_RECORDS = _rule("MLC052", "too-few-records", E)
+UNAGGREGATABLE = _rule("MLC053", "eval-not-aggregatable", E)
+REPEATED_SAME = _rule("MLC101", "key-repeated-same-value", W)
+SSD_FIRST_BOUNDARY = _rule("MLC102", "ssd-first-boundary", W)
+SGD_MOMENTUM = _rule("MLC103", "sgd-momentum", W)
+SGD_POLY_POWER = _rule("MLC104", "sgd-poly-power", W)
+RUN_NOT_SUCCESS = _rule("MLC105", "run-not-successful", W)
+TIME_BACKWARDS = _rule("MLC106", "timestamp-backwards", W)
+TIME_ZERO = _rule("MLC107", "zero-timestamp", W)
+HEADER_CONFLICT = _rule("MLC108", "header-key-conflict", W)
+ROUND_MISMATCH = _rule("MLC109", "syntax-of-another-round", W)
+RENAMED_LATER = _rule("MLC110", "key-renamed-after-the-round", W)
+
+# code -> rule: rule data names codes (a key's warn_as), the engine reports the rule.
+TABLE: dict[str, RuleInfo] = {
+    info.code: info
+    for info in (
+        NO_RECORDS,
+        UNREADABLE_RECORD,
+        MISSING_KEY,
+        REPEATED_DIFFERENT,
+        MISSING_ALTERNATIVE,
+        BAD_VALUE,
+        BAD_METADATA,
+        OUT_OF_ORDER,
+        INIT_TOO_LONG,
+        TARGET_NOT_REACHED,
+        INCOMPLETE_SET,
+        UNKNOWN_BENCHMARK,
+        BAD_RELATION,
+        TOO_FEW_RECORDS,
+        UNAGGREGATABLE,
+        REPEATED_SAME,
+        SSD_FIRST_BOUNDARY,
+        SGD_MOMENTUM,
+        SGD_POLY_POWER,
+        RUN_NOT_SUCCESS,
+        TIME_BACKWARDS,
+        TIME_ZERO,
+        HEADER_CONFLICT,
+        ROUND_MISMATCH,
+        RENAMED_LATER,
+    )
 }

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog import RuleInfo
 from ..parsing.syntax_rules import MISSING_VALUE_OR_METADATA
 from ..problems import Problem, Severity
 from ..records import Record
@@ -74,18 +75,17 @@ class _State:
     backwards: list[tuple[Record, float]] = field(default_factory=list)
     zero_ts: list[Record] = field(default_factory=list)
 
-    def report(self, code: str, rec: Record | None, message: str, key: str = "") -> None:
-        name, severity = codes.TABLE[code]
+    def report(self, rule: RuleInfo, rec: Record | None, message: str, key: str = "") -> None:
         line, column = (rec.line, rec.column) if rec is not None else (0, 0)
         key = key or (rec.key if rec is not None else "")
-        if key in self.warn_only:
-            severity = Severity.WARNING
+        # The round's tool only warned about this key (params.warn_only_keys).
+        severity = Severity.WARNING if key in self.warn_only else None
         spec = self.specs.get(key)
-        if spec is not None and spec.warn_as and severity is Severity.ERROR:
-            message = f"{message} ({code} {name} under later rules)"
-            code = spec.warn_as
-            name, severity = codes.TABLE[code]
-        self.problems.append(Problem(self.path, line, column, code, severity, message, name))
+        if spec is not None and spec.warn_as and (severity or rule.severity) is Severity.ERROR:
+            # Later rules changed the key: the failure is the warning they name, as registered.
+            message = f"{message} ({rule.code} {rule.name} under later rules)"
+            rule, severity = codes.TABLE[spec.warn_as], None
+        self.problems.append(rule.problem(self.path, message, line, column, severity=severity))
 
 
 def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Problem], list[Section]]:
@@ -208,7 +208,7 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
             subject = {k: metadata.get(k) for k in sorted(named)}
         if not advisory.fragment.ok(subject):
             state.report(
-                advisory.code,
+                codes.TABLE[advisory.code],
                 rec,
                 f"{where} {advisory.subject} is {show(subject)}: {advisory.fragment.says}",
             )
@@ -400,17 +400,9 @@ def unreadable_records(parse_problems: list[Problem]) -> list[Problem]:
     The official parser indexes both fields and crashes on such a record, so the official
     verdict on the whole log is a failure; the parser reads it on, the verdict follows.
     """
-    name, severity = codes.TABLE[codes.UNREADABLE_RECORD]
+    message = "the record lacks value or metadata: the official checker cannot read this log"
     return [
-        Problem(
-            p.path,
-            p.line,
-            p.column,
-            codes.UNREADABLE_RECORD,
-            severity,
-            "the record lacks value or metadata: the official checker cannot read this log",
-            name,
-        )
+        codes.UNREADABLE_RECORD.problem(p.path, message, p.line, p.column)
         for p in parse_problems
         if p.rule == MISSING_VALUE_OR_METADATA.code
     ]
@@ -419,8 +411,10 @@ def unreadable_records(parse_problems: list[Problem]) -> list[Problem]:
 def promote(problems: list[Problem]) -> list[Problem]:
     """--strict: the checks beyond the official ones become errors."""
     return [
-        Problem(p.path, p.line, p.column, p.rule, Severity.ERROR, p.message, p.name, p.text)
-        if p.severity is Severity.WARNING and p.rule.startswith("MLC")
+        codes.TABLE[p.rule].problem(
+            p.path, p.message, p.line, p.column, severity=Severity.ERROR, text=p.text
+        )
+        if p.severity is Severity.WARNING and p.rule in codes.TABLE
         else p
         for p in problems
     ]
