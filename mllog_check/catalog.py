@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .problems import Problem, Severity
+from .problems import NO_CONTEXT, Context, Problem, Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,22 @@ class RuleInfo:
         *,
         severity: Severity | None = None,
         text: str = "",
+        context: Context = NO_CONTEXT,
     ) -> Problem:
         """The Problem this rule reports: its code and name stamped on it (as yamllint's
         linter stamps each rule's id). ``severity`` overrides the registered one (a
-        warning that ``--strict`` or the round's tool makes an error) where it happens."""
+        warning that ``--strict`` or the round's tool makes an error) where it happens;
+        ``context`` places an audit anomaly (org, system, benchmark)."""
         return Problem(
-            path, line, column, self.code, severity or self.severity, message, self.name, text
+            path,
+            line,
+            column,
+            self.code,
+            severity or self.severity,
+            message,
+            self.name,
+            text,
+            context,
         )
 
 

@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, NamedTuple
 
 
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+
+
+class Context(NamedTuple):
+    """Where in a round a problem sits: the audit's org, system and benchmark columns.
+
+    Empty for what check and package report (their outputs name no org)."""
+
+    org: str = ""
+    system: str = ""
+    benchmark: str = ""
+
+
+NO_CONTEXT = Context()
+
+# The columns of Problem.to_dict(): what check's and package's JSON and CSV show.
+FIELDS = ("path", "line", "column", "rule", "name", "severity", "message", "text")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -29,6 +47,8 @@ class Problem:
     name: str = ""
     # The offending text, shortened for display; not part of the identity.
     text: str = field(default="", compare=False)
+    # Org, system and benchmark in an audited round (last: sorting by place is unchanged).
+    context: Context = NO_CONTEXT
 
     @property
     def is_error(self) -> bool:
@@ -39,17 +59,31 @@ class Problem:
             return self.path
         return f"{self.path}:{self.line}:{self.column}"
 
-    def to_dict(self) -> dict[str, object]:
-        return {
+    def row(self, columns: Sequence[str] = FIELDS) -> dict[str, Any]:
+        """The one row of a problem for CSV, Parquet and JSON, with ``columns`` in order.
+
+        Columns: the fields, ``org``/``system``/``benchmark`` (its context), and the
+        audit's names ``code`` (the rule's code) and ``kind`` (the rule's name).
+        """
+        values: dict[str, Any] = {
             "path": self.path,
             "line": self.line,
             "column": self.column,
             "rule": self.rule,
+            "code": self.rule,
             "name": self.name,
+            "kind": self.name,
             "severity": str(self.severity),
             "message": self.message,
             "text": self.text,
+            "org": self.context.org,
+            "system": self.context.system,
+            "benchmark": self.context.benchmark,
         }
+        return {column: values[column] for column in columns}
+
+    def to_dict(self) -> dict[str, object]:
+        return self.row()
 
 
 def shorten(text: str, limit: int = 160) -> str:

@@ -34,7 +34,7 @@ def _codes(stage: str, root: Path) -> set[str]:
     if stage == "audit":
         from mllog_check.submission.audit import run_audit
 
-        return {a.code for a in run_audit(root, "1.0.0", jobs=1).anomalies}
+        return {a.rule for a in run_audit(root, "1.0.0", jobs=1).anomalies}
     from mllog_check.submission.package import check_package
 
     return {p.rule for p in check_package(root, "1.0.0").problems}

@@ -455,7 +455,7 @@ def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
     result = run_audit(round_dir, ruleset, jobs=1)
     failures = [o["failure"] for o in result.orgs if o["failure"]]
     assert not failures, failures
-    crashed = [p["message"] for p in result.problems if p["rule"] == "MLP031"]
+    crashed = [p.message for p in result.problems if p.rule == "MLP031"]
     assert not crashed, crashed
 
 

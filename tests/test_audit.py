@@ -39,7 +39,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_every_kind_is_found_once_where_planted() -> None:
     result = run_audit(ROUND, "1.0.0", jobs=1)
-    found = {(a.kind, a.path) for a in result.anomalies}
+    found = {(a.name, a.path) for a in result.anomalies}
     assert found >= EXPECTED
     # The package warnings' own kinds are planted in the package fixtures (catalog).
     elsewhere = {"declared-mismatch", "system-description-format", "unchecked-result"}
@@ -50,7 +50,7 @@ def test_every_kind_is_found_once_where_planted() -> None:
     # Nothing planted in these files:
     assert not {p for k, p in found if p.endswith("acme-16x/resnet/result_1.txt")}
     lines = {
-        (a.kind, a.line) for a in result.anomalies if a.path.endswith("acme-8x/resnet/result_0.txt")
+        (a.name, a.line) for a in result.anomalies if a.path.endswith("acme-8x/resnet/result_0.txt")
     }
     assert ("lines-after-run-stop", 30) in lines
 
@@ -122,7 +122,7 @@ def test_duplicates_across_rounds_and_in_nested_folders(tmp_path: Path) -> None:
     assert result.ruleset == "1.0.0, 1.1.0"
     assert [o["org"] for o in result.orgs] == ["v1.0/Acme", "v1.1/Acme"]
     dups = sorted(
-        (a.path, a.message.split(" (")[0]) for a in result.anomalies if a.kind == "duplicate-log"
+        (a.path, a.message.split(" (")[0]) for a in result.anomalies if a.name == "duplicate-log"
     )
     expected = [
         (
@@ -204,13 +204,13 @@ def test_an_org_that_cannot_be_checked_gets_a_row_not_a_traceback(
 def test_anomalies_across_the_runs_of_one_result() -> None:
     """MLA015-MLA017, one planted per run (fixtures/audit/sets)."""
     result = run_audit(FIXTURES / "audit/sets", "1.0.0", jobs=1)
-    found = {(a.kind, a.path.rsplit("/", 1)[1], a.line) for a in result.anomalies}
+    found = {(a.name, a.path.rsplit("/", 1)[1], a.line) for a in result.anomalies}
     assert found >= {
         ("target-not-reached", "result_0.txt", 22),
         ("batch-size-differs", "result_1.txt", 10),
         ("runs-far-apart", "result_2.txt", 2),
     }
     planted = {"target-not-reached", "batch-size-differs", "runs-far-apart"}
-    assert not {a.path for a in result.anomalies if a.kind in planted} & {
+    assert not {a.path for a in result.anomalies if a.name in planted} & {
         str(FIXTURES / f"audit/sets/Acme/results/acme-8x/resnet/result_{n}.txt") for n in (3, 4)
     }

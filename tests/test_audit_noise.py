@@ -8,17 +8,18 @@ from pathlib import Path
 from conftest import FIXTURES
 
 from mllog_check import parse_file, parse_text
+from mllog_check.problems import Problem
 from mllog_check.rules import check_log
-from mllog_check.submission.anomalies import Finding, detect
+from mllog_check.submission.anomalies import detect
 
 GOOD = (FIXTURES / "check" / "closed_resnet_lars.pass.txt").read_text()
 
 
-def _kinds(findings: list[Finding], kind: str) -> list[Finding]:
-    return [f for f in findings if f.kind == kind]
+def _kinds(findings: list[Problem], kind: str) -> list[Problem]:
+    return [f for f in findings if f.name == kind]
 
 
-def _after(path: Path) -> list[Finding]:
+def _after(path: Path) -> list[Problem]:
     return _kinds(detect(parse_file(path).records), "lines-after-run-stop")
 
 

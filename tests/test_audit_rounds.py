@@ -50,7 +50,7 @@ def test_llm_anomalies_on_real_logs(corpus: Path, tmp_path: Path) -> None:
     apart = {
         a.path.rsplit("/", 3)[1] + "/" + a.path.rsplit("/", 1)[1]
         for a in result.anomalies
-        if a.kind == "runs-far-apart"
+        if a.name == "runs-far-apart"
     }
     # MI300X llama2_70b_lora: runs 7-9 were taken 51 days after the others.
     assert {f"MI300X_EPYC_9575F_pytorch_llama2_70b/result_{n}.txt" for n in (7, 8, 9)} <= apart
@@ -75,8 +75,8 @@ def test_llm_target_and_batch_anomalies_on_mutated_real_logs(corpus: Path, tmp_p
     second.write_text(text)
     report = check_package(org, "5.1.0", audit=True)
     mine = [a for a in report.anomalies if a.path.startswith(str(folder))]
-    kinds = {(a.kind, Path(a.path).name) for a in mine}
+    kinds = {(a.name, Path(a.path).name) for a in mine}
     assert ("target-not-reached", "result_0.txt") in kinds
     assert ("batch-size-differs", "result_1.txt") in kinds
-    untouched = {Path(a.path).name for a in report.anomalies if a.kind == "target-not-reached"}
+    untouched = {Path(a.path).name for a in report.anomalies if a.name == "target-not-reached"}
     assert untouched == {"result_0.txt"}

@@ -241,7 +241,7 @@ def test_package_and_audit_show_energy_and_power_anomalies(tmp_path: Path) -> No
     assert row["energy_method"] == FROM_READINGS and row["energy_j"] > 0
     assert {"MLE007", "MLE003", "MLE029", "MLE031", "MLE028"} <= {p.rule for p in report.problems}
     audit = run_audit(root, "1.0.0", jobs=1)
-    kinds = {a.kind for a in audit.anomalies}
+    kinds = {a.name for a in audit.anomalies}
     assert {
         "power-window-not-covering-run",
         "power-gap",

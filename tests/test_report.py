@@ -144,7 +144,9 @@ def test_reference_band_is_the_rcp_checks(corpus: Path) -> None:
 @pytest.mark.corpus
 def test_round_rows_are_the_audits(corpus: Path) -> None:
     """The report checks the orgs itself (one pool with the curves): the same rows."""
+    from mllog_check.report.collect import PROBLEM_ROW
     from mllog_check.submission.audit import run_audit
+    from mllog_check.submission.package import ANOMALY_COLUMNS
 
     root = corpus / "v2.0"
     data = collect([str(root)], jobs=2)
@@ -153,9 +155,11 @@ def test_round_rows_are_the_audits(corpus: Path) -> None:
     assert data.runs == audit.runs
     assert sorted(data.scores, key=str) == sorted(audit.scores, key=str)
     assert data.anomalies == sorted(
-        (a.row() for a in audit.anomalies), key=lambda a: (a["path"], a["line"], a["kind"])
+        (a.row(ANOMALY_COLUMNS) for a in audit.anomalies),
+        key=lambda a: (a["path"], a["line"], a["kind"]),
     )
-    assert sorted(data.problems, key=str) == sorted(audit.problems, key=str)
+    problems = [p.row(PROBLEM_ROW) for p in audit.problems]
+    assert sorted(data.problems, key=str) == sorted(problems, key=str)
     assert set(data.curves) == {r["path"] for r in data.runs}
 
 

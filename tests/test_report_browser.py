@@ -135,10 +135,10 @@ def test_failures_and_anomalies_in_browser(browser: Browser, tmp_path: Path) -> 
     for anomaly in audit.anomalies:
         where = anomaly.path + (f":{anomaly.line}" if anomaly.line else "")
         assert where in text, where
-        assert page.locator(f"#problems a.code[href='#code-{anomaly.code}']").count() >= 1
-        assert page.locator(f"#code-{anomaly.code}").count() == 1  # its glossary entry
+        assert page.locator(f"#problems a.code[href='#code-{anomaly.rule}']").count() >= 1
+        assert page.locator(f"#code-{anomaly.rule}").count() == 1  # its glossary entry
     for problem in audit.problems:
-        assert problem["path"] in text
+        assert problem.path in text
     assert page.locator("h3.sev.error").count() == 1
     assert page.locator("#summary-table .badge.fail").count() >= 1
     # Runs that do not count are drawn as crosses, dropped ones hollow.

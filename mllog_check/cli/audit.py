@@ -55,7 +55,7 @@ def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir
     written = write_outputs(result, out)
     kinds: dict[str, int] = {}
     for anomaly in result.anomalies:
-        kinds[anomaly.kind] = kinds.get(anomaly.kind, 0) + 1
+        kinds[anomaly.name] = kinds.get(anomaly.name, 0) + 1
     for org in result.orgs:
         verdict = "PASS" if org["passed"] else "FAIL"
         extra = f" ({org['failure']})" if org["failure"] else ""

@@ -18,7 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MllogCheckError
+from ..problems import FIELDS, Context, Problem
 from .curves import RunCurve, read_curves, read_many
+
+# A problem as the report shows it (Problem.row columns): its org, then its fields.
+PROBLEM_ROW = ("org", *FIELDS)
 
 
 class ReportError(MllogCheckError):
@@ -33,8 +37,8 @@ class ReportData:
     orgs: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)  # package.RUN_COLUMNS and more
     scores: list[dict[str, Any]] = field(default_factory=list)  # results.Score fields
-    anomalies: list[dict[str, Any]] = field(default_factory=list)  # Anomaly.row()
-    problems: list[dict[str, Any]] = field(default_factory=list)  # Problem.to_dict() + org
+    anomalies: list[dict[str, Any]] = field(default_factory=list)  # row(ANOMALY_COLUMNS)
+    problems: list[dict[str, Any]] = field(default_factory=list)  # row(PROBLEM_ROW)
     curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
 
     def absolute(self, shown: str) -> str:
@@ -105,6 +109,7 @@ def _add_audited(
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
     from ..submission.audit import duplicate_logs, org_folders
+    from ..submission.package import ANOMALY_COLUMNS
 
     tasks: list[tuple[str, str]] = []
     for root in rounds:
@@ -117,11 +122,11 @@ def _add_audited(
         data.orgs.append(rows.summary)
         data.runs.extend(rows.runs)
         data.scores.extend(rows.scores)
-        data.anomalies.extend(a.row() for a in rows.anomalies)
-        data.problems.extend(rows.problems)
+        data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in rows.anomalies)
+        data.problems.extend(p.row(PROBLEM_ROW) for p in rows.problems)
         found.extend(rows.runs + rows.copies)
     data.rulesets.extend(chosen for _, chosen in tasks)
-    data.anomalies.extend(a.row() for a in duplicate_logs(found))
+    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in duplicate_logs(found))
     data.curves.update(curves)
 
 
@@ -199,7 +204,11 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
         row["compliance"] = "pass" if run.compliant else "fail"
         data.runs.append(row)
     for problem in report.problems:
-        data.problems.append({"org": "", **problem.to_dict(), "path": rel(problem.path)})
+        data.problems.append(_row(problem, "", rel(problem.path)))
+
+
+def _row(problem: Problem, org: str, shown: str) -> dict[str, Any]:
+    return dataclasses.replace(problem, path=shown, context=Context(org)).row(PROBLEM_ROW)
 
 
 def _shown(base: str) -> Any:
@@ -270,5 +279,5 @@ def _add_energy(data: ReportData) -> None:
             shown = rel(problem.path)
             if shown not in reported:
                 org = runs[0].get("org", "")
-                data.problems.append({"org": org, **problem.to_dict(), "path": shown})
+                data.problems.append(_row(problem, org, shown))
     data.problems.sort(key=lambda p: (p["path"], p["line"], p["column"], p["rule"]))

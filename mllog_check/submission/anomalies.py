@@ -1,7 +1,8 @@
 """Signs of hand-edited, duplicated or failed runs in one log (audit anomaly kinds).
 
-Each detector reads the records of one log and returns (line, kind, message) tuples;
-kinds are documented in docs/audit.md and registered as MLA codes in codes.py.
+Each detector reads the records of one log and returns the Problems its rule (an MLA
+code of codes.py, documented in docs/audit.md) makes; the package check places them
+(org, system, benchmark).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 import orjson
 
+from ..problems import Problem
 from ..records import Record
+from . import codes
 
 # Keys whose time_ms measures the run (common.yaml's timing keys).
 TIMED_KEYS = frozenset(
@@ -34,13 +37,6 @@ TIMED_KEYS = frozenset(
     }
 )
 BACKWARDS_MS = 1000.0  # interleaved ranks jitter by milliseconds; a second is a sign
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    line: int
-    kind: str
-    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +87,14 @@ def body_hash(records: Sequence[Record]) -> str:
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 
-def detect(records: Sequence[Record]) -> list[Finding]:
-    """Every per-log anomaly, in line order."""
-    findings: list[Finding] = []
+def detect(records: Sequence[Record], path: str | None = None) -> list[Problem]:
+    """Every per-log anomaly, in line order; ``path`` defaults to the records' own."""
+    if path is None:
+        path = records[0].path if records else ""
+    found: list[Problem] = []
     for detector in (_after_stop, _time_zero, _time_ms_zero, _time_constant, _backwards, _run_end):
-        findings.extend(detector(records))
-    return sorted(findings, key=lambda f: (f.line, f.kind))
+        found.extend(detector(records, path))
+    return sorted(found, key=lambda p: (p.line, p.name))
 
 
 # Records after run_stop that change a result: timing (a second run_start or run_stop),
@@ -122,7 +120,7 @@ def hyperparameter_keys() -> frozenset[str]:
     return frozenset(keys - _INTERVAL_KEYS - RESULT_KEYS - header)
 
 
-def _after_stop(records: Sequence[Record]) -> list[Finding]:
+def _after_stop(records: Sequence[Record], path: str) -> list[Problem]:
     """One finding per file, at the first record after run_stop that changes a result.
 
     Records at time_ms 0 (headers some submitters log; time-ms-zero reports them) and
@@ -147,18 +145,18 @@ def _after_stop(records: Sequence[Record]) -> list[Finding]:
         what.append(f"{kind}{key} at line {found[0].line}{more}")
     shown = ", ".join(what[:5]) + (", …" if len(what) > 5 else "")
     msg = f"after run_stop (line {records[stop].line}), records that change a result: {shown}"
-    return [Finding(after[0].line, "lines-after-run-stop", msg)]
+    return [codes.LINES_AFTER_STOP.problem(path, msg, after[0].line)]
 
 
-def _time_zero(records: Sequence[Record]) -> list[Finding]:
+def _time_zero(records: Sequence[Record], path: str) -> list[Problem]:
     zero = [r for r in records if r.key in TIMED_KEYS and r.timestamp_ms == 0]
     if not zero:
         return []
     msg = f"{len(zero)} timed records with time_ms 0, first {zero[0].key}"
-    return [Finding(zero[0].line, "time-zero", msg)]
+    return [codes.TIME_ZERO.problem(path, msg, zero[0].line)]
 
 
-def _time_ms_zero(records: Sequence[Record]) -> list[Finding]:
+def _time_ms_zero(records: Sequence[Record], path: str) -> list[Problem]:
     """Other records at time_ms 0 (timed ones are time-zero): one row per file, naming
     the first and the last (a hand-appended line is usually the last)."""
     zero = [r for r in records if r.timestamp_ms == 0 and r.key not in TIMED_KEYS]
@@ -168,18 +166,19 @@ def _time_ms_zero(records: Sequence[Record]) -> list[Finding]:
     where = f"{head.key} at line {head.line}"
     if len(zero) > 1:
         where = f"first {where}, last {last.key} at line {last.line}"
-    return [Finding(head.line, "time-ms-zero", f"{len(zero)} records with time_ms 0: {where}")]
+    msg = f"{len(zero)} records with time_ms 0: {where}"
+    return [codes.TIME_MS_ZERO.problem(path, msg, head.line)]
 
 
-def _time_constant(records: Sequence[Record]) -> list[Finding]:
+def _time_constant(records: Sequence[Record], path: str) -> list[Problem]:
     timed = [r for r in records if r.key in TIMED_KEYS]
     start, stop = first(records, "run_start"), first(records, "run_stop")
     if len(timed) >= 3 and len({r.timestamp_ms for r in timed}) == 1:
         msg = f"all {len(timed)} timed records carry time_ms {_ms(timed[0].timestamp_ms)}"
-        return [Finding(timed[0].line, "time-constant", msg)]
+        return [codes.TIME_CONSTANT.problem(path, msg, timed[0].line)]
     if start is not None and stop is not None and start.timestamp_ms == stop.timestamp_ms:
         msg = f"run_stop has the time_ms of run_start ({_ms(start.timestamp_ms)}): zero run time"
-        return [Finding(stop.line, "time-constant", msg)]
+        return [codes.TIME_CONSTANT.problem(path, msg, stop.line)]
     return []
 
 
@@ -187,7 +186,7 @@ def _ms(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def _backwards(records: Sequence[Record]) -> list[Finding]:
+def _backwards(records: Sequence[Record], path: str) -> list[Problem]:
     timed = [r for r in records if r.key in TIMED_KEYS and r.timestamp_ms != 0]
     jumps = [
         (a, b)
@@ -203,27 +202,25 @@ def _backwards(records: Sequence[Record]) -> list[Finding]:
         f"time goes backwards {len(jumps)} times among timed records "
         f"(worst {worst:.1f} s, line {b.line})"
     )
-    return [Finding(first_jump.line, "time-backwards", msg)]
+    return [codes.TIME_BACKWARDS.problem(path, msg, first_jump.line)]
 
 
-def _run_end(records: Sequence[Record]) -> list[Finding]:
+def _run_end(records: Sequence[Record], path: str) -> list[Problem]:
     start, stop = first(records, "run_start"), first(records, "run_stop")
     if start is not None and stop is None:
-        return [
-            Finding(start.line, "aborted-run", "run_start without run_stop: the log is cut off")
-        ]
+        msg = "run_start without run_stop: the log is cut off"
+        return [codes.ABORTED_RUN.problem(path, msg, start.line)]
     if stop is None:
         return []
     status = stop.metadata.get("status") if isinstance(stop.metadata, dict) else None
     if status != "success":
-        return [
-            Finding(stop.line, "not-converged", f"run_stop status is {status!r}, not 'success'")
-        ]
+        msg = f"run_stop status is {status!r}, not 'success'"
+        return [codes.NOT_CONVERGED.problem(path, msg, stop.line)]
     return []
 
 
-def repeated_seeds(runs: list[tuple[str, Any, int]]) -> list[tuple[str, Finding]]:
-    """(path, seed, line) of the runs of one result set -> findings on every repeat."""
+def repeated_seeds(runs: list[tuple[str, Any, int]]) -> list[Problem]:
+    """(path, seed, line) of the runs of one result set -> an anomaly on every repeat."""
     seen: dict[str, str] = {}
     out = []
     for path, seed, line in runs:
@@ -232,7 +229,7 @@ def repeated_seeds(runs: list[tuple[str, Any, int]]) -> list[tuple[str, Finding]
         key = repr(seed)
         if key in seen:
             msg = f"seed {seed!r} also logged by {seen[key]}"
-            out.append((path, Finding(line, "repeated-seed", msg)))
+            out.append(codes.REPEATED_SEED.problem(path, msg, line))
         else:
             seen[key] = path
     return out

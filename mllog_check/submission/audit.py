@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MllogCheckError
+from ..problems import Context, Problem
 from ..rounds import Setting
-from .package import ANOMALY_COLUMNS, RUN_COLUMNS, Anomaly, check_package
+from . import codes
+from .package import ANOMALY_COLUMNS, RUN_COLUMNS, anomaly_order, check_package
 
 ORG_COLUMNS = (
     "org",
@@ -31,6 +33,7 @@ ORG_COLUMNS = (
     "missing_stages",
     "failure",
 )
+# The problems table (Problem.row columns; ``org`` is the problem's context).
 PROBLEM_COLUMNS = ("org", "path", "line", "column", "rule", "name", "severity", "message")
 SCORE_KEYS = ("org", "system", "benchmark")
 
@@ -45,8 +48,8 @@ class OrgRows:
     summary: dict[str, Any]
     runs: list[dict[str, Any]] = field(default_factory=list)
     scores: list[dict[str, Any]] = field(default_factory=list)
-    anomalies: list[Anomaly] = field(default_factory=list)
-    problems: list[dict[str, Any]] = field(default_factory=list)
+    anomalies: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # context: the org
     copies: list[dict[str, Any]] = field(default_factory=list)  # hashes of unchecked logs
 
 
@@ -57,8 +60,8 @@ class AuditResult:
     orgs: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
     scores: list[dict[str, Any]] = field(default_factory=list)
-    anomalies: list[Anomaly] = field(default_factory=list)
-    problems: list[dict[str, Any]] = field(default_factory=list)
+    anomalies: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     copies: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -105,7 +108,9 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         for a in report.anomalies
     ]
     problems = [
-        {"org": org, **p.to_dict(), "path": rel(p.path), "message": _strip(p.message, base)}
+        dataclasses.replace(
+            p, path=rel(p.path), message=_strip(p.message, base), context=Context(org)
+        )
         for p in report.problems
     ]
     summary = _summary(
@@ -183,7 +188,7 @@ def run_audit(
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
     result.anomalies.extend(duplicate_logs(result.runs + result.copies))
-    result.anomalies.sort()
+    result.anomalies.sort(key=anomaly_order)
     result.runs.sort(key=lambda r: r["path"])
     return result
 
@@ -266,7 +271,7 @@ def _prewarm(ruleset: str) -> None:
         pass
 
 
-def duplicate_logs(runs: list[dict[str, Any]]) -> list[Anomaly]:
+def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
     """Identical record sequences under different paths: every copy after the first."""
     by_hash: dict[str, list[dict[str, Any]]] = {}
     for row in runs:
@@ -280,17 +285,8 @@ def duplicate_logs(runs: list[dict[str, Any]]) -> list[Anomaly]:
         original = group[0]["path"]
         for row in group[1:]:
             msg = f"identical records to {original} ({row['records']} records)"
-            out.append(
-                Anomaly(
-                    row["org"],
-                    row["system"],
-                    row["benchmark"],
-                    row["path"],
-                    0,
-                    "duplicate-log",
-                    msg,
-                )
-            )
+            where = Context(row["org"], row["system"], row["benchmark"])
+            out.append(codes.DUPLICATE_LOG.problem(row["path"], msg, context=where))
     return out
 
 
@@ -301,13 +297,14 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
     cost the audit most of a second).
     """
     out.mkdir(parents=True, exist_ok=True)
-    anomalies = [a.row() for a in result.anomalies]
+    anomalies = [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
+    problems = [p.row(PROBLEM_COLUMNS) for p in result.problems]
     tables = {
         "runs": (result.runs, list(RUN_COLUMNS)),
         "scores": (result.scores, _score_columns(result.scores)),
         "anomalies": (anomalies, list(ANOMALY_COLUMNS)),
         "orgs": (result.orgs, list(ORG_COLUMNS)),
-        "problems": (result.problems, list(PROBLEM_COLUMNS)),
+        "problems": (problems, list(PROBLEM_COLUMNS)),
     }
     written = []
     for name, (rows, columns) in tables.items():

@@ -163,7 +163,7 @@ def _first_disagreement(
         f"{len(bad)} of {len(logs)} logs declare {key} {', '.join(values)}; "
         f"{source} says {expected!r}"
     )
-    return Problem(first.path, first.line(key), 1, info.code, info.severity, message, info.name)
+    return info.problem(first.path, message, first.line(key), 1)
 
 
 def _platforms(logs: list[Declared]) -> Problem | None:
@@ -179,4 +179,4 @@ def _platforms(logs: list[Declared]) -> Problem | None:
     info = codes.PLATFORM_MISMATCH
     message = f"runs of one result set declare different submission_platform values: {names}"
     line = first.line("submission_platform")
-    return Problem(first.path, line, 1, info.code, info.severity, message, info.name)
+    return info.problem(first.path, message, line, 1)

@@ -68,10 +68,6 @@ class OrgLayout:
     nested: list[tuple[ResultSet, Path]] = field(default_factory=list)
 
 
-def _problem(path: Path, info: codes.RuleInfo, message: str) -> Problem:
-    return Problem(str(path), 0, 0, info.code, info.severity, message, info.name)
-
-
 class _Lister:
     """Sorted directory listings that report links leaving the tree and unreadable folders."""
 
@@ -85,14 +81,14 @@ class _Lister:
             names = sorted(os.listdir(folder))
         except OSError as err:
             reason = err.strerror or str(err)
-            self.problems.append(_problem(folder, codes.UNREADABLE, f"cannot list: {reason}"))
+            self.problems.append(codes.UNREADABLE.problem(str(folder), f"cannot list: {reason}"))
             return []
         kept = []
         for name in names:
             path = folder / name
             if path.is_symlink() and not self.inside(path):
                 msg = "symbolic link leaves the checked tree: not followed"
-                self.problems.append(_problem(path, codes.LINK_ESCAPE, msg))
+                self.problems.append(codes.LINK_ESCAPE.problem(str(path), msg))
                 continue
             kept.append((path, path.is_dir()))
         return kept
@@ -126,7 +122,7 @@ def discover(root: Path, rnd: Round) -> OrgLayout:
     for system, path in sorted(layout.systems.items()):
         if system not in used:
             msg = f"system description {system!r} has no results/{system} folder"
-            layout.problems.append(_problem(path, codes.UNUSED_SYSDESC, msg))
+            layout.problems.append(codes.UNUSED_SYSDESC.problem(str(path), msg))
     return layout
 
 
@@ -134,7 +130,7 @@ def _stray(layout: OrgLayout, path: Path, is_dir: bool, why: str) -> None:
     what = "folder" if is_dir else "file"
     if _JUNK.search(path.name):
         why = "editor or system debris"
-    layout.problems.append(_problem(path, codes.STRAY, f"stray {what}: {why}"))
+    layout.problems.append(codes.STRAY.problem(str(path), f"stray {what}: {why}"))
 
 
 def _systems(layout: OrgLayout, lister: _Lister) -> None:
@@ -156,7 +152,7 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
         system = system_dir.name
         if system not in layout.systems:
             msg = f"no system description systems/{system}.json for results/{system}"
-            layout.problems.append(_problem(system_dir, codes.MISSING_SYSDESC, msg))
+            layout.problems.append(codes.MISSING_SYSDESC.problem(str(system_dir), msg))
         for bench_dir, sub_is_dir in lister.entries(system_dir):
             if not sub_is_dir and bench_dir.name in _SYSTEM_FILES:
                 continue
@@ -198,7 +194,7 @@ def _result_set(
             _stray(layout, path, False, "a checker's log, not a result file")
         elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
             msg = "result files are named result_*.txt; this file is not scored"
-            layout.problems.append(_problem(path, codes.BAD_RESULT_NAME, msg))
+            layout.problems.append(codes.BAD_RESULT_NAME.problem(str(path), msg))
         else:
             _stray(layout, path, False, "not a result file")
     result_set.files = [p for _, _, p in sorted(numbered)]  # result_2 before result_10
@@ -216,12 +212,12 @@ def _bypass_note(layout: OrgLayout, path: Path) -> None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as err:
         msg = f"cannot read: {err.strerror or err}"
-        layout.problems.append(_problem(path, codes.UNREADABLE, msg))
+        layout.problems.append(codes.UNREADABLE.problem(str(path), msg))
         return
     asked = sorted({ln.strip() for ln in lines} & {"rcp-bypass", "seed-checker-bypass"})
     what = " and ".join(asked) if asked else "no known option"
     msg = f"{PARAMS} asks for {what}; judged without bypass (a committee decision)"
-    layout.problems.append(_problem(path, codes.BYPASS_FILE, msg))
+    layout.problems.append(codes.BYPASS_FILE.problem(str(path), msg))
 
 
 def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
@@ -234,7 +230,7 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
             f"{rs.benchmark!r} is not a benchmark of {rnd.folder}{hint} (known: {known}): "
             "its logs are not checked, as by the official checker"
         )
-        layout.problems.append(_problem(rs.folder, codes.UNKNOWN_BENCHMARK, msg))
+        layout.problems.append(codes.UNKNOWN_BENCHMARK.problem(str(rs.folder), msg))
         rs.known = False
         return
     found = len(rs.files)
@@ -248,7 +244,7 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
         f"{found} result files for {rs.benchmark}; the {rnd.folder} package checker requires "
         f"exactly {wanted}{scored}"
     )
-    layout.problems.append(_problem(rs.folder, codes.RUN_COUNT, msg))
+    layout.problems.append(codes.RUN_COUNT.problem(str(rs.folder), msg))
 
 
 def _benchmarks(layout: OrgLayout, lister: _Lister) -> None:
@@ -263,7 +259,7 @@ def _benchmarks(layout: OrgLayout, lister: _Lister) -> None:
             path = here / name
             if path.is_symlink() and not lister.inside(path):
                 msg = "symbolic link leaves the checked tree: not followed"
-                layout.problems.append(_problem(path, codes.LINK_ESCAPE, msg))
+                layout.problems.append(codes.LINK_ESCAPE.problem(str(path), msg))
             elif name in filenames and _JUNK.search(name):
                 _stray(layout, path, False, "editor or system debris")
 

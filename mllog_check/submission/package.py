@@ -9,13 +9,13 @@ anomalies), so an audit worker is a call of this function.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..parsing import parse_file
-from ..problems import Problem, Severity
+from ..problems import Context, Problem, Severity
 from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, set_anomalies
 from .consistency import Declared, check_result_set, same_org
@@ -43,25 +43,13 @@ RUN_COLUMNS = (
     "body_sha1",
     "energy_j",
 )
+# The audit's anomaly table (Problem.row columns: ``kind`` is the rule name, ``code`` its code).
 ANOMALY_COLUMNS = ("org", "system", "benchmark", "path", "line", "kind", "message", "code")
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Anomaly:
-    org: str
-    system: str
-    benchmark: str
-    path: str
-    line: int
-    kind: str
-    message: str
-
-    @property
-    def code(self) -> str:
-        return codes.ANOMALY_KINDS[self.kind].code
-
-    def row(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "code": self.code}
+def anomaly_order(p: Problem) -> tuple[str, str, str, str, int, str, str]:
+    """The anomaly table's order: by place in the round (org, system, benchmark), then path."""
+    return (*p.context, p.path, p.line, p.name, p.message)
 
 
 @dataclass
@@ -72,7 +60,7 @@ class PackageReport:
     problems: list[Problem] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
     scores: list[dict[str, Any]] = field(default_factory=list)
-    anomalies: list[Anomaly] = field(default_factory=list)
+    anomalies: list[Problem] = field(default_factory=list)  # placed: Problem.context
     missing_stages: list[str] = field(default_factory=list)
     # Where the round came from (flag, config, folder, content, newest) and why.
     ruleset_source: str = ""
@@ -95,10 +83,6 @@ class PackageReport:
         for p in self.problems:
             out[str(p.severity)] += 1
         return out
-
-
-def _stage_problem(path: str, info: codes.RuleInfo, message: str) -> Problem:
-    return Problem(path, 0, 0, info.code, info.severity, message, info.name)
 
 
 class _Stages:
@@ -125,7 +109,7 @@ class _Stages:
     def _missing(self, what: str) -> None:
         self.report.missing_stages.append(what)
         msg = f"{what} not available in this build: not checked"
-        self.report.problems.append(_stage_problem(self.report.root, codes.STAGE_MISSING, msg))
+        self.report.problems.append(codes.STAGE_MISSING.problem(self.report.root, msg))
 
     def compliance(self, result: Any) -> tuple[str, list[Problem]]:
         if self.check_log is None:
@@ -137,7 +121,7 @@ class _Stages:
                 # Never a pass for what was not checked: a usage error (exit 2).
                 raise RoundUnavailable(f"{err}: {self.report.root} not checked") from err
             msg = f"compliance stage failed: {type(err).__name__}: {err}"
-            return "error", [_stage_problem(result.path, codes.STAGE_FAILED, msg)]
+            return "error", [codes.STAGE_FAILED.problem(result.path, msg)]
         return ("pass" if verdict.passed else "fail"), list(verdict.problems)
 
     def scores(
@@ -159,7 +143,7 @@ class _Stages:
                 scored = list(report.scores), list(report.problems), list(report.runs)
         except Exception as err:  # reported as MLP031, see compliance()
             msg = f"scores stage failed: {type(err).__name__}: {err}"
-            return [], [_stage_problem(str(rs.folder), codes.STAGE_FAILED, msg)], []
+            return [], [codes.STAGE_FAILED.problem(str(rs.folder), msg)], []
         scores, problems, runs = scored
         # The results stage re-reads system descriptions leniently; their errors are ours.
         kept = [p for p in problems if p.name != "system-description-unreadable"]
@@ -257,7 +241,7 @@ def check_package(
     if strict:
         report.problems = promote(report.problems)
     report.problems = sorted(set(report.problems))
-    report.anomalies.sort()
+    report.anomalies.sort(key=anomaly_order)
     return report
 
 
@@ -304,12 +288,9 @@ def _system_descriptions(
         report.problems.extend(validate(desc, rnd.folder))
         submitter = desc.get("submitter")
         if submitter is not None and not same_org(submitter, layout.org):
-            info = codes.ORG_MISMATCH
             msg = f"submitter {submitter!r} is not the org folder {layout.org!r}"
             line, col = position(desc.text, "submitter")
-            report.problems.append(
-                Problem(str(path), line, col, info.code, info.severity, msg, info.name)
-            )
+            report.problems.append(codes.ORG_MISMATCH.problem(str(path), msg, line, col))
         descs[system] = desc
     return descs
 
@@ -347,8 +328,8 @@ def _check_result_set(
             seeds.append((str(path), facts.seed, facts.seed_line))
             set_facts.append(set_anomalies.facts(str(path), result.records))
             report.runs.append(_run_row(layout.org, rs, result, log, facts, verdict, found))
-            for finding in anomalies.detect(result.records):
-                report.anomalies.append(_anomaly(layout.org, rs, str(path), finding))
+            found_here = anomalies.detect(result.records, str(path))
+            report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
     rows, found, runs = stages.scores(
         layout.org, rs, results, layout.systems.get(rs.system), verdicts
@@ -368,13 +349,12 @@ def _check_result_set(
         report.scores.append(
             {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark, **row}
         )
-    for path_text, finding in anomalies.repeated_seeds(seeds):
-        report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+    report.anomalies.extend(_placed(layout.org, rs, anomalies.repeated_seeds(seeds)))
     if audit:
         _run_energies(report.runs, runs)
         converged = _converged(rs, runs, stages.ruleset)
-        for path_text, finding in set_anomalies.detect(set_facts, converged):
-            report.anomalies.append(_anomaly(layout.org, rs, path_text, finding))
+        found_in_set = set_anomalies.detect(set_facts, converged)
+        report.anomalies.extend(_placed(layout.org, rs, found_in_set))
 
 
 def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
@@ -401,7 +381,6 @@ def seed_presence(
     version = round_version(ruleset)
     if version < SEEDS_CHECKED_FROM:
         return []
-    info = codes.SEED_NOT_LOGGED
     if version >= SEEDS_ALWAYS_FROM:
         bad = [path for path, has in seeded if not has]
         why = "logs no seed; from v5.0 every closed run must"
@@ -412,7 +391,7 @@ def seed_presence(
             if seen and not has:
                 bad.append(path)
         why = "logs no seed while a run before it (in file-name order) does"
-    return [Problem(path, 0, 0, info.code, info.severity, why, info.name) for path in bad]
+    return [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad]
 
 
 def _converged(rs: ResultSet, runs: list[Any], ruleset: str) -> dict[str, bool] | None:
@@ -455,8 +434,10 @@ def tolerate(problems: list[Problem]) -> list[Problem]:
     ]
 
 
-def _anomaly(org: str, rs: ResultSet, path: str, finding: anomalies.Finding) -> Anomaly:
-    return Anomaly(org, rs.system, rs.benchmark, path, finding.line, finding.kind, finding.message)
+def _placed(org: str, rs: ResultSet, found: Iterable[Problem]) -> list[Problem]:
+    """Anomalies of one result set's logs, with their place in the round."""
+    where = Context(org, rs.system, rs.benchmark)
+    return [dataclasses.replace(p, context=where) for p in found]
 
 
 def _run_row(
@@ -498,27 +479,25 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Anomaly]:
+def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Problem]:
     """Anomalies the checks already found: strays, org mismatches, failing results."""
     where = _locator(layout)
     out = []
     failing: dict[str, list[Problem]] = {}
     for p in problems:
-        system, benchmark = where(p.path)
         kind = codes.ANOMALY_OF_PROBLEM.get(p.rule)
         if kind is not None:
             line = 0 if p.rule == codes.STRAY.code else p.line
-            out.append(Anomaly(layout.org, system, benchmark, p.path, line, kind, p.message))
+            context = Context(layout.org, *where(p.path))
+            out.append(codes.ANOMALY_KINDS[kind].problem(p.path, p.message, line, context=context))
         if p.severity is Severity.ERROR and p.rule != codes.STAGE_MISSING.code:
             failing.setdefault(p.path, []).append(p)
     for path, found in failing.items():
-        system, benchmark = where(path)
         rules = sorted({p.rule for p in found})
         first = min(found)
         msg = f"{len(found)} errors ({', '.join(rules)}), first: {first.rule} {first.message}"
-        out.append(
-            Anomaly(layout.org, system, benchmark, path, first.line, "published-but-failing", msg)
-        )
+        context = Context(layout.org, *where(path))
+        out.append(codes.PUBLISHED_FAILING.problem(path, msg, first.line, context=context))
     return out
 
 

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..problems import Problem
 from ..records import Record
-from .anomalies import Finding
+from . import codes
 
 # Runs of one submission are taken within days; the corpus's widest honest spread is
 # under a week (v5.1 Oracle flux1: 6.5 days), the next ones are 33 days and more.
@@ -60,10 +61,8 @@ def _positive(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
 
 
-def detect(
-    logs: Sequence[SetFacts], converged: dict[str, bool] | None
-) -> Iterable[tuple[str, Finding]]:
-    """(path, finding) for each anomaly; ``converged`` (path -> the quality target was
+def detect(logs: Sequence[SetFacts], converged: dict[str, bool] | None) -> Iterable[Problem]:
+    """Each anomaly (its path the log's); ``converged`` (path -> the quality target was
     reached) is None when the round's target is not known: then nothing is claimed."""
     if converged is not None:
         yield from _target_not_reached(logs, converged)
@@ -71,19 +70,17 @@ def detect(
     yield from _apart(logs)
 
 
-def _target_not_reached(
-    logs: Sequence[SetFacts], converged: dict[str, bool]
-) -> Iterable[tuple[str, Finding]]:
+def _target_not_reached(logs: Sequence[SetFacts], converged: dict[str, bool]) -> Iterable[Problem]:
     for log in logs:
         if log.stop_status == "success" and converged.get(log.path) is False:
             msg = (
                 "run_stop says success (the run is timed and counted) but no evaluation "
                 "before it reaches the quality target"
             )
-            yield log.path, Finding(log.stop_line, "target-not-reached", msg)
+            yield codes.TARGET_NOT_REACHED.problem(log.path, msg, log.stop_line)
 
 
-def _batch_differs(logs: Sequence[SetFacts]) -> Iterable[tuple[str, Finding]]:
+def _batch_differs(logs: Sequence[SetFacts]) -> Iterable[Problem]:
     values = Counter(repr(log.batch) for log in logs if log.batch is not None)
     if len(values) < 2:
         return
@@ -94,10 +91,10 @@ def _batch_differs(logs: Sequence[SetFacts]) -> Iterable[tuple[str, Finding]]:
                 f"global_batch_size {log.batch!r} where {count} of {len(logs)} runs log "
                 f"{usual} (one result is one batch size for the RCP check)"
             )
-            yield log.path, Finding(log.batch_line, "batch-size-differs", msg)
+            yield codes.BATCH_DIFFERS.problem(log.path, msg, log.batch_line)
 
 
-def _apart(logs: Sequence[SetFacts]) -> Iterable[tuple[str, Finding]]:
+def _apart(logs: Sequence[SetFacts]) -> Iterable[Problem]:
     starts = [log.first_ms for log in logs if log.first_ms is not None]
     if len(starts) < 2:
         return
@@ -111,4 +108,4 @@ def _apart(logs: Sequence[SetFacts]) -> Iterable[tuple[str, Finding]]:
                 f"first timestamp {days:,.1f} days from the median of the result's "
                 f"{len(starts)} runs (more than {APART_DAYS:g})"
             )
-            yield log.path, Finding(log.first_line, "runs-far-apart", msg)
+            yield codes.RUNS_APART.problem(log.path, msg, log.first_line)

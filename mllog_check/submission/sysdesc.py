@@ -37,10 +37,6 @@ class SystemDescription:
         return self.data.get(key) if self.data else None
 
 
-def _problem(path: str, line: int, col: int, info: codes.RuleInfo, msg: str) -> Problem:
-    return Problem(path, line, col, info.code, info.severity, msg, info.name)
-
-
 def load(path: Path, display: str | None = None) -> SystemDescription:
     """Read and decode one system description; never raises."""
     shown = display or str(path)
@@ -48,17 +44,17 @@ def load(path: Path, display: str | None = None) -> SystemDescription:
         raw = path.read_bytes()
     except OSError as err:
         msg = f"cannot read system description: {err.strerror or err}"
-        return SystemDescription(shown, None, "", [_problem(shown, 0, 0, codes.UNREADABLE, msg)])
+        return SystemDescription(shown, None, "", [codes.UNREADABLE.problem(shown, msg)])
     text = raw.decode("utf-8", errors="replace")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         msg = f"invalid JSON: {err.msg}"
-        problem = _problem(shown, err.lineno, err.colno, codes.INVALID_JSON, msg)
+        problem = codes.INVALID_JSON.problem(shown, msg, err.lineno, err.colno)
         return SystemDescription(shown, None, text, [problem])
     if not isinstance(data, dict):
         msg = f"a system description is a JSON object, not {type(data).__name__}"
-        return SystemDescription(shown, None, text, [_problem(shown, 1, 1, codes.SCHEMA, msg)])
+        return SystemDescription(shown, None, text, [codes.SCHEMA.problem(shown, msg, 1, 1)])
     return SystemDescription(shown, data, text)
 
 
@@ -109,7 +105,7 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         seen.add(key)
         line, col = position(desc.text, key)
         info = codes.SCHEMA if _official(error, key, round_name) else codes.SYSDESC_ADVICE
-        problems.append(_problem(desc.path, line, col, info, _message(error, key)))
+        problems.append(info.problem(desc.path, _message(error, key), line, col))
     held = [
         k for k, v in desc.data.items() if isinstance(v, str) and v.strip().lower() in _PLACEHOLDERS
     ]
@@ -118,7 +114,7 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         line, col = position(desc.text, held[0])
         noun = "field holds" if len(held) == 1 else "fields hold"
         msg = f"{len(held)} {noun} a placeholder such as TODO: {', '.join(held)}"
-        problems.append(_problem(desc.path, line, col, codes.PLACEHOLDER, msg))
+        problems.append(codes.PLACEHOLDER.problem(desc.path, msg, line, col))
     return sorted(problems)
 
 
