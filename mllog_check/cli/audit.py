@@ -71,10 +71,11 @@ def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir
 
 def _needs_parquet() -> None:
     """The audit's tables are also Parquet (pyarrow, the analysis extra): say so first."""
-    from ..extras import MissingExtra, require
+    from ..extras import MissingExtra
+    from ..reporters import tables
 
     try:
-        require("pyarrow", "the audit's Parquet tables")
+        tables.require("parquet", "the audit's Parquet tables")
     except MissingExtra as err:
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)

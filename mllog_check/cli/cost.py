@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import sys
 from typing import TextIO
 
 import click
-import orjson
 
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
+from ..reporters import tables
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 
@@ -27,7 +26,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "csv", "json"]),
+    type=click.Choice(tables.offered("table", "csv", "json")),
     default="table",
     show_default=True,
 )
@@ -135,8 +134,7 @@ def _needs_extras(fmt: str, plot: bool) -> None:
     from ..extras import MissingExtra, require
 
     try:
-        if fmt == "table":
-            require("rich", "the cost table")
+        tables.require(fmt, "the cost table", FORM)
         if plot:
             require("matplotlib", "plots")
     except MissingExtra as err:
@@ -144,37 +142,33 @@ def _needs_extras(fmt: str, plot: bool) -> None:
         sys.exit(EXIT_USAGE)
 
 
+# The human table is rich's (the analysis extra), as it always was.
+FORM = tables.Form(grid="rich")
+
+
 def write_report(report: CostReport, fmt: str, out: TextIO) -> None:
-    if fmt == "json":
-        out.write(orjson.dumps(output.to_json(report), option=orjson.OPT_INDENT_2).decode())
-        out.write("\n")
-    elif fmt == "csv":
-        csv.writer(out, lineterminator="\n").writerows(output.csv_rows(report))
-    else:
-        _write_table(report, out)
+    tables.write(fmt, report_table(report, fmt), out)
 
 
-def _write_table(report: CostReport, out: TextIO) -> None:
-    from rich.console import Console
-    from rich.table import Table
+def report_table(report: CostReport, fmt: str) -> tables.Table:
+    """The human table with its price sources and notes, or every column of every row."""
+    if fmt == "table":
+        header, body = output.table_cells(report)
+        return tables.Table(header, body, FORM, footer=_footer(report))
+    columns, *rows = output.csv_rows(report)
+    return tables.Table([str(c) for c in columns], rows, FORM, document=output.to_json(report))
 
-    header, body = output.table_cells(report)
-    table = Table(*header, box=None, header_style="bold", pad_edge=False)
-    for cells in body:
-        table.add_row(*cells)
-    console = Console(file=out, width=None if out.isatty() else 260, highlight=False)
-    console.print(table)
-    out.write("\nPrices:\n")
-    for line in output.sources(report):
-        out.write(f"  {line}\n")
+
+def _footer(report: CostReport) -> str:
+    lines = ["", "Prices:", *(f"  {line}" for line in output.sources(report))]
     if any(r.total_per_run is not None for r in report.rows):
-        out.write("\nCost per run assumes:\n")
-        for line in report.assumptions.lines():
-            out.write(f"  {line}\n")
+        lines += ["", "Cost per run assumes:"]
+        lines += [f"  {line}" for line in report.assumptions.lines()]
         unknown = [r for r in report.rows if r.total_per_run is not None and r.energy_kwh is None]
         if unknown:
-            out.write(f"  {len(unknown)} result(s) without power logs: energy not in the total\n")
+            lines.append(f"  {len(unknown)} result(s) without power logs: energy not in the total")
         for r in report.rows:
             if r.total_per_run is not None and r.energy_kwh is not None:
-                out.write(f"  {r.system} {r.benchmark}: {r.energy_note}\n")
-    out.write(f"\n{output.full_note(report, assumptions=False)}\n")
+                lines.append(f"  {r.system} {r.benchmark}: {r.energy_note}")
+    lines += ["", output.full_note(report, assumptions=False)]
+    return "".join(f"{line}\n" for line in lines)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, BinaryIO, TextIO
+from typing import Any
 
 import click
 
+from ..reporters import tables
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 from .output import write_problems_text
 
@@ -22,7 +23,7 @@ from .output import write_problems_text
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "csv", "json", "parquet"]),
+    type=click.Choice(tables.names()),
     default="table",
     show_default=True,
 )
@@ -44,30 +45,28 @@ def score(
         sys.exit(EXIT_USAGE)
     check_round_name("score", ruleset)
     setting = round_setting("score", ruleset)
-    if fmt == "parquet":
-        _needs_parquet()
+    _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     if not report.scores:
         pass  # nothing to write; the exit code and stderr say why
-    elif output is not None and fmt == "parquet":
-        with open(output, "wb") as binary:
-            _write(report, fmt, show_runs, binary)
     elif output is not None:
-        with open(output, "w", encoding="utf-8") as text:
-            _write(report, fmt, show_runs, text)
+        tables.write_file(fmt, _tables(report, fmt, show_runs), output)
     else:
-        _write(report, fmt, show_runs, sys.stdout.buffer if fmt == "parquet" else sys.stdout)
+        tables.write(fmt, _tables(report, fmt, show_runs), tables.stdout_for(fmt))
     write_problems_text(report.problems, sys.stderr)
     sys.exit(_exit_code(report))
 
 
-def _needs_parquet() -> None:
+# The JSON document and the Parquet files keep the shape scripts have read since issue 4.
+FORM = tables.Form(json="json", parquet="pandas")
+
+
+def _needs_extras(fmt: str) -> None:
     """Parquet needs pandas and pyarrow (the analysis extra): say so before any work."""
-    from ..extras import MissingExtra, require
+    from ..extras import MissingExtra
 
     try:
-        require("pandas", "Parquet output")
-        require("pyarrow", "Parquet output")
+        tables.require(fmt, "Parquet output", FORM)
     except MissingExtra as err:
         click.echo(f"mllog-check score: {err}", err=True)
         sys.exit(EXIT_USAGE)
@@ -86,40 +85,14 @@ def _exit_code(report: Any) -> int:
     return EXIT_OK
 
 
-def _write(report: Any, fmt: str, show_runs: bool, out: Any) -> None:
-    if fmt == "json":
-        _write_json(report, out)
-    elif fmt == "parquet":
-        _write_parquet(report, show_runs, out)
-    elif fmt == "csv":
-        _write_csv(report, show_runs, out)
-    elif show_runs:
-        _runs_table(report, out)
-    else:
-        _scores_table(report, out)
-
-
-def _write_csv(report: Any, show_runs: bool, out: TextIO) -> None:
-    """CSV with the csv module (no pandas in the core install): empty for None, lists as
-    their text."""
-    import csv
-
+def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
+    """What format ``fmt`` writes: the human tables, or the rows of scores or runs."""
+    if fmt == "table":
+        return _runs_table(report) if show_runs else _scores_table(report)
     from ..results.scores import run_table, score_table
 
     columns, rows = run_table(report) if show_runs else score_table(report)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if row[c] is None else row[c] for c in columns])
-
-
-def _write_parquet(report: Any, show_runs: bool, out: BinaryIO) -> None:
-    from ..extras import require
-    from ..results import runs_frame, scores_frame
-
-    require("pyarrow", "Parquet output")
-    frame = runs_frame(report) if show_runs else scores_frame(report)
-    frame.to_parquet(out, index=False)
+    return [tables.Table(columns, rows, FORM, document=json_document(report))]
 
 
 def json_document(report: Any) -> dict[str, Any]:
@@ -170,17 +143,9 @@ def json_document(report: Any) -> dict[str, Any]:
     return {"scores": scores, "runs": runs}
 
 
-def _write_json(report: Any, out: TextIO) -> None:
-    import json
-
-    # json (not orjson): seeds and values are whatever the logs hold, Infinity included.
-    json.dump(json_document(report), out, indent=1, sort_keys=False, default=str)
-    out.write("\n")
-
-
-def _scores_table(report: Any, out: TextIO) -> None:
-    from .table import write_table
-
+def _scores_table(report: Any) -> list[tables.Table]:
+    """Minutes per system (rows) and benchmark (columns), then why a score is missing,
+    then the energy table."""
     benchmarks = sorted({s.benchmark for s in report.scores})
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
     for s in report.scores:
@@ -201,22 +166,23 @@ def _scores_table(report: Any, out: TextIO) -> None:
         org, system, division, availability, accelerators = key
         cells = [rows[key].get(b, "") for b in benchmarks]
         body.append((org, system, division, availability, _count(accelerators), *cells))
-    write_table(out, header, body, right=benchmarks, title="Time to train (minutes)")
+    notes = []
     for s in report.scores:
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
             why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
-            out.write(f"{s.org}/{s.system}/{s.benchmark}: {why}\n")
-    _energy_table(report, out)
+            notes.append(f"{s.org}/{s.system}/{s.benchmark}: {why}\n")
+    title = "Time to train (minutes)"
+    minutes = tables.Table(header, body, right=benchmarks, title=title, footer="".join(notes))
+    return [minutes, *_energy_table(report)]
 
 
-def _energy_table(report: Any, out: TextIO) -> None:
-    """Energy to train of the results with power logs (docs/power.md)."""
+def _energy_table(report: Any) -> list[tables.Table]:
+    """Energy to train of the results with power logs (docs/power.md), if any."""
     from ..power import kwh
-    from .table import write_table
 
     with_power = [s for s in report.scores if s.energy_method]
     if not with_power:
-        return
+        return []
     body = []
     for s in sorted(with_power, key=lambda s: (s.org, s.system, s.benchmark)):
         energy = kwh(s.energy_j)
@@ -232,16 +198,14 @@ def _energy_table(report: Any, out: TextIO) -> None:
         )
     header = ("org", "system", "benchmark", "kWh", "MJ", "method")
     title = "Energy to train (olympic mean per run)"
-    write_table(out, header, body, right=("kWh", "MJ"), title=title)
+    return [tables.Table(header, body, right=("kWh", "MJ"), title=title)]
 
 
 def _count(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
-def _runs_table(report: Any, out: TextIO) -> None:
-    from .table import write_table
-
+def _runs_table(report: Any) -> list[tables.Table]:
     power = any(r.energy_j is not None for r in report.runs)
     header = ["path", "minutes", "run_stop_status", "converged", "compliant", "epochs"]
     header += ["batch", "seeds", *(["energy kWh"] if power else [])]
@@ -261,4 +225,4 @@ def _runs_table(report: Any, out: TextIO) -> None:
                 *energy,
             )
         )
-    write_table(out, header, body, right=("energy kWh",))
+    return [tables.Table(header, body, right=("energy kWh",))]

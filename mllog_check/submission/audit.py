@@ -290,68 +290,41 @@ def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
     return out
 
 
+# The files an audit writes, in this order: (table, format).
+OUTPUT_FILES = (
+    ("runs", "csv"),
+    ("scores", "csv"),
+    ("anomalies", "csv"),
+    ("orgs", "csv"),
+    ("problems", "csv"),
+    ("runs", "parquet"),
+    ("scores", "parquet"),
+    ("anomalies", "json"),
+)
+
+
 def write_outputs(result: AuditResult, out: Path) -> list[Path]:
-    """runs/scores (CSV + Parquet), anomalies (CSV + JSON), orgs and problems (CSV).
+    """runs/scores (CSV + Parquet), anomalies (CSV + JSON), orgs and problems (CSV),
+    written by the table formats of ``mllog_check.reporters.tables``."""
+    from ..reporters import tables
 
-    Written with csv, orjson and pyarrow (pandas loads them; importing it here would
-    cost the audit most of a second).
-    """
     out.mkdir(parents=True, exist_ok=True)
-    anomalies = [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
-    problems = [p.row(PROBLEM_COLUMNS) for p in result.problems]
-    tables = {
-        "runs": (result.runs, list(RUN_COLUMNS)),
-        "scores": (result.scores, _score_columns(result.scores)),
-        "anomalies": (anomalies, list(ANOMALY_COLUMNS)),
-        "orgs": (result.orgs, list(ORG_COLUMNS)),
-        "problems": (problems, list(PROBLEM_COLUMNS)),
+    named = {
+        "runs": tables.Table(RUN_COLUMNS, result.runs),
+        "scores": tables.Table(_score_columns(result.scores), result.scores),
+        "anomalies": tables.Table(
+            ANOMALY_COLUMNS, [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
+        ),
+        "orgs": tables.Table(ORG_COLUMNS, result.orgs),
+        "problems": tables.Table(
+            PROBLEM_COLUMNS, [p.row(PROBLEM_COLUMNS) for p in result.problems]
+        ),
     }
-    written = []
-    for name, (rows, columns) in tables.items():
-        written.append(_write_csv(out / f"{name}.csv", rows, columns))
-    for name in ("runs", "scores"):
-        rows, columns = tables[name]
-        written.append(_write_parquet(out / f"{name}.parquet", rows, columns))
-    import orjson
-
-    path = out / "anomalies.json"
-    path.write_bytes(orjson.dumps(anomalies, option=orjson.OPT_INDENT_2) + b"\n")
-    written.append(path)
-    return written
+    return [
+        tables.write_file(fmt, named[name], out / f"{name}.{tables.FORMATS[fmt].suffix}")
+        for name, fmt in OUTPUT_FILES
+    ]
 
 
 def _score_columns(scores: list[dict[str, Any]]) -> list[str]:
     return list(SCORE_KEYS) + sorted({k for row in scores for k in row} - set(SCORE_KEYS))
-
-
-def _cell(value: Any) -> Any:
-    """Scalars stay; anything else (lists, dicts) becomes its text, for CSV and Parquet."""
-    if value is None or isinstance(value, str | bool | int | float):
-        return value
-    return str(value)
-
-
-def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> Path:
-    import csv
-
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(columns)
-        for row in rows:
-            writer.writerow(["" if row.get(c) is None else _cell(row.get(c)) for c in columns])
-    return path
-
-
-def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> Path:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    arrays = {}
-    for column in columns:
-        values = [_cell(row.get(column)) for row in rows]
-        kinds = {type(v) for v in values if v is not None}
-        if len(kinds) > 1 and not kinds <= {int, float}:
-            values = [None if v is None else str(v) for v in values]  # mixed: as text
-        arrays[column] = pa.array(values, type=None if kinds else pa.string())
-    pq.write_table(pa.table(arrays), path)
-    return path

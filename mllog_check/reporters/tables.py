@@ -1,0 +1,254 @@
+"""Table formats: one registry of writers for ``score``, ``cost`` and ``audit``.
+
+A :class:`Table` is named columns and rows (mappings keyed by column, or sequences in
+column order). A writer is ``write(table, out)``; ``out`` is a text stream, or a binary
+one for the formats registered ``binary`` (Parquet). Add a format with one entry in
+:data:`FORMATS`; a command offers all of them (:func:`names`) or a subset
+(:func:`offered`). pandas, pyarrow and rich load only inside the writer that needs
+them; :func:`require` names the analysis extra before a command does any work.
+
+Problem formats (text, JSON, JUnit, SARIF, GitHub) are the other registry, in
+``mllog_check.reporters``.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal, TextIO
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a command's tables are encoded where two encodings exist.
+
+    Each command keeps the one its files have always had, byte for byte:
+
+    - ``json``: ``"orjson"`` (indent 2, strict JSON: NaN and infinities become null)
+      or ``"json"`` (the json module, indent 1, ``Infinity`` kept and unknown objects
+      as their text: the score command's document, issue 4).
+    - ``parquet``: ``"arrow"`` (each column typed from its values, lists and dicts as
+      text, mixed types as text; no pandas) or ``"pandas"`` (through a DataFrame: lists
+      stay lists, integers with gaps become floats; the score command's files).
+    - ``grid``: the human table as ``"plain"`` fixed-width text (core install) or a
+      ``"rich"`` table (the analysis extra; the cost command's).
+    """
+
+    json: Literal["orjson", "json"] = "orjson"
+    parquet: Literal["arrow", "pandas"] = "arrow"
+    grid: Literal["plain", "rich"] = "plain"
+
+
+Row = Mapping[str, Any] | Sequence[Any]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows under named columns, and what some formats add to them."""
+
+    columns: Sequence[str]
+    rows: Sequence[Row]
+    form: Form = Form()
+    # JSON: the document to write instead of the rows (notes, nested values).
+    document: Any = None
+    # The human table: a line above, right-aligned columns, text written after it.
+    title: str = ""
+    right: Collection[str] = ()
+    footer: str = ""
+
+    def cells(self) -> Iterator[list[Any]]:
+        """Each row's values in column order (missing keys are None)."""
+        for row in self.rows:
+            if isinstance(row, Mapping):
+                yield [row.get(c) for c in self.columns]
+            else:
+                yield list(row)
+
+    def records(self) -> list[dict[str, Any]]:
+        """Each row as a mapping of column to value, in column order."""
+        return [dict(zip(self.columns, cells, strict=True)) for cells in self.cells()]
+
+
+Writer = Callable[[Table, Any], None]
+
+
+@dataclass(frozen=True)
+class TableFormat:
+    write: Writer
+    suffix: str  # of the files written in this format
+    binary: bool = False  # the writer takes a binary stream
+
+
+def write_text(table: Table, out: TextIO) -> None:
+    """The human table: title, header and rows (None as empty), then the footer."""
+    header = [str(c) for c in table.columns]
+    body = [["" if v is None else str(v) for v in cells] for cells in table.cells()]
+    if table.form.grid == "rich":
+        _rich_grid(header, body, table.title, out)
+    else:
+        write_grid(out, header, body, right=table.right, title=table.title)
+    out.write(table.footer)
+
+
+def write_grid(
+    out: TextIO,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    right: Collection[str] = (),
+    title: str = "",
+) -> None:
+    """Fixed-width text: columns two spaces apart, ``right`` columns right-aligned."""
+    widths = [len(h) for h in header]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    if title:
+        out.write(f"{title}\n")
+    for cells in (header, *rows):
+        parts = [
+            cell.rjust(width) if name in right else cell.ljust(width)
+            for name, cell, width in zip(header, cells, widths, strict=True)
+        ]
+        out.write("  ".join(parts).rstrip() + "\n")
+
+
+def _rich_grid(header: list[str], body: list[list[str]], title: str, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    if title:
+        out.write(f"{title}\n")
+    grid = RichTable(*header, box=None, header_style="bold", pad_edge=False)
+    for cells in body:
+        grid.add_row(*cells)
+    # A fixed width off a terminal, so that files and pipes get the same lines.
+    Console(file=out, width=None if out.isatty() else 260, highlight=False).print(grid)
+
+
+def write_csv(table: Table, out: TextIO) -> None:
+    """The csv module (no pandas): None as empty, lists and dicts as their text."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    writer.writerows(table.cells())
+
+
+def write_json(table: Table, out: TextIO) -> None:
+    """The table's document, else its rows as a list of objects."""
+    document = table.records() if table.document is None else table.document
+    if table.form.json == "json":
+        import json
+
+        # json (not orjson): seeds and values are whatever the logs hold, Infinity included.
+        json.dump(document, out, indent=1, sort_keys=False, default=str)
+    else:
+        import orjson
+
+        out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode())
+    out.write("\n")
+
+
+def write_parquet(table: Table, out: IO[bytes]) -> None:
+    if table.form.parquet == "pandas":
+        from ..extras import require as import_extra
+
+        pandas = import_extra("pandas", "Parquet output")
+        import_extra("pyarrow", "Parquet output")
+        pandas.DataFrame(list(table.rows), columns=list(table.columns)).to_parquet(out, index=False)
+        return
+    # pyarrow alone: importing pandas here would cost an audit most of a second.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    values = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
+    arrays = {
+        column: _arrow_column(pa, column_values)
+        for column, column_values in zip(table.columns, values, strict=True)
+    }
+    pq.write_table(pa.table(arrays), out)
+
+
+def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
+    values = [_scalar(v) for v in raw]
+    kinds = {type(v) for v in values if v is not None}
+    if len(kinds) > 1 and not kinds <= {int, float}:
+        values = [None if v is None else str(v) for v in values]  # mixed: as text
+    return pa.array(values, type=None if kinds else pa.string())
+
+
+def _scalar(value: Any) -> Any:
+    """Scalars stay; anything else (lists, dicts) becomes its text."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    return str(value)
+
+
+# name -> format, in the order commands list them.
+FORMATS: dict[str, TableFormat] = {
+    "table": TableFormat(write_text, "txt"),
+    "csv": TableFormat(write_csv, "csv"),
+    "json": TableFormat(write_json, "json"),
+    "parquet": TableFormat(write_parquet, "parquet", binary=True),
+}
+
+
+def names() -> list[str]:
+    return list(FORMATS)
+
+
+def offered(*chosen: str) -> list[str]:
+    """A command's subset of the formats, in registry order (KeyError for an unknown one)."""
+    unknown = [name for name in chosen if name not in FORMATS]
+    if unknown:  # a typo fails at import, not at the user's run
+        raise KeyError(f"no table format {', '.join(unknown)}")
+    return [name for name in FORMATS if name in chosen]
+
+
+def needs(name: str, form: Form = Form()) -> tuple[str, ...]:
+    """The analysis extra's modules the writer of ``name`` imports for ``form``."""
+    if name == "parquet":
+        return ("pandas", "pyarrow") if form.parquet == "pandas" else ("pyarrow",)
+    if name == "table" and form.grid == "rich":
+        return ("rich",)
+    return ()
+
+
+def require(name: str, what: str, form: Form = Form()) -> None:
+    """Import what writing ``name`` needs now, or MissingExtra naming the extra."""
+    from ..extras import require as import_extra
+
+    for module in needs(name, form):
+        import_extra(module, what)
+
+
+def write(name: str, tables: Table | Sequence[Table], out: IO[Any]) -> None:
+    """Write one table, or several one after the other, in format ``name``."""
+    writer = FORMATS[name].write
+    for table in [tables] if isinstance(tables, Table) else tables:
+        writer(table, out)
+
+
+@contextmanager
+def opened(name: str, path: str | Path) -> Iterator[IO[Any]]:
+    """``path`` opened for format ``name``: binary, or UTF-8 text written as is."""
+    if FORMATS[name].binary:
+        with open(path, "wb") as binary:
+            yield binary
+    else:
+        with open(path, "w", encoding="utf-8", newline="") as text:
+            yield text
+
+
+def write_file(name: str, tables: Table | Sequence[Table], path: str | Path) -> Path:
+    with opened(name, path) as out:
+        write(name, tables, out)
+    return Path(path)
+
+
+def stdout_for(name: str) -> IO[Any]:
+    """Standard output as the format's writer wants it (its buffer for binary)."""
+    import sys
+
+    return sys.stdout.buffer if FORMATS[name].binary else sys.stdout
