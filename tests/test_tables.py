@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES
+from conftest import FIXTURES, ROOT
 
 from mllog_check.cli import cli
 from mllog_check.reporters import tables
@@ -85,6 +85,14 @@ def test_commands_take_their_format_choices_from_the_registry() -> None:
     assert _choices("score") == tables.names()
     assert _choices("cost") == tables.offered("table", "csv", "json")
     assert {fmt for _, fmt in OUTPUT_FILES} <= set(tables.names())
+
+
+@pytest.mark.parametrize("command", ["score", "cost"])
+def test_readme_lists_each_commands_formats(command: str) -> None:
+    text = (ROOT / "README.md").read_text()
+    usage = text.split(f"\nmllog-check {command} PATH...", 1)[1].split("```", 1)[0]
+    listed = usage.split("[--format ", 1)[1].split("]", 1)[0]
+    assert listed.split("|") == _choices(command)
 
 
 def test_needs_name_the_extra_modules_per_form() -> None:
