@@ -40,8 +40,8 @@ def score(
     """
     from ..results import compute_scores
 
-    if fmt == "parquet" and output is None and sys.stdout.isatty():
-        click.echo("error: parquet is binary: give --output FILE (or redirect stdout)", err=True)
+    if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
+        click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
         sys.exit(EXIT_USAGE)
     check_round_name("score", ruleset)
     setting = round_setting("score", ruleset)

@@ -75,11 +75,17 @@ class Table:
 Writer = Callable[[Table, Any], None]
 
 
+def _nothing(form: Form) -> tuple[str, ...]:
+    return ()
+
+
 @dataclass(frozen=True)
 class TableFormat:
     write: Writer
     suffix: str  # of the files written in this format
     binary: bool = False  # the writer takes a binary stream
+    # The analysis extra's modules its writer imports for a form.
+    needs: Callable[[Form], tuple[str, ...]] = _nothing
 
 
 def write_text(table: Table, out: TextIO) -> None:
@@ -185,12 +191,20 @@ def _scalar(value: Any) -> Any:
     return str(value)
 
 
+def _text_needs(form: Form) -> tuple[str, ...]:
+    return ("rich",) if form.grid == "rich" else ()
+
+
+def _parquet_needs(form: Form) -> tuple[str, ...]:
+    return ("pandas", "pyarrow") if form.parquet == "pandas" else ("pyarrow",)
+
+
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
-    "table": TableFormat(write_text, "txt"),
+    "table": TableFormat(write_text, "txt", needs=_text_needs),
     "csv": TableFormat(write_csv, "csv"),
     "json": TableFormat(write_json, "json"),
-    "parquet": TableFormat(write_parquet, "parquet", binary=True),
+    "parquet": TableFormat(write_parquet, "parquet", binary=True, needs=_parquet_needs),
 }
 
 
@@ -208,11 +222,7 @@ def offered(*chosen: str) -> list[str]:
 
 def needs(name: str, form: Form = Form()) -> tuple[str, ...]:
     """The analysis extra's modules the writer of ``name`` imports for ``form``."""
-    if name == "parquet":
-        return ("pandas", "pyarrow") if form.parquet == "pandas" else ("pyarrow",)
-    if name == "table" and form.grid == "rich":
-        return ("rich",)
-    return ()
+    return FORMATS[name].needs(form)
 
 
 def require(name: str, what: str, form: Form = Form()) -> None:
