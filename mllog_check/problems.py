@@ -85,6 +85,19 @@ class Problem:
     def to_dict(self) -> dict[str, object]:
         return self.row()
 
+    def __str__(self) -> str:
+        return format_problem(self)
+
+
+def format_problem(p: Problem) -> str:
+    """The one text form of a problem, in every command's human output:
+    ``path:line:col: severity: CODE message [name]`` (the form compilers write, which
+    editors and CI problem matchers read), then the offending text, indented, when known.
+    """
+    name = f" [{p.name}]" if p.name else ""
+    line = f"{p.location()}: {p.severity}: {p.rule} {p.message}{name}"
+    return f"{line}\n    {p.text}" if p.text else line
+
 
 def shorten(text: str, limit: int = 160) -> str:
     """Text of a line as it goes into a message: one line, bounded length."""

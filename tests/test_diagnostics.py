@@ -4,12 +4,22 @@ CSV and JSON row of a problem is ``Problem.row``."""
 from __future__ import annotations
 
 import csv
+import io
 import json
+import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
+from click.testing import CliRunner
 from conftest import FIXTURES
 
-from mllog_check.problems import FIELDS, NO_CONTEXT, Context, Problem, Severity
+from mllog_check import reporters
+from mllog_check.cli import cli
+from mllog_check.problems import FIELDS, NO_CONTEXT, Context, Problem, Severity, format_problem
+from mllog_check.reporters.summary import PathResult
+from mllog_check.reporters.text import write_problems
 from mllog_check.submission import codes
 from mllog_check.submission.audit import PROBLEM_COLUMNS, run_audit, write_outputs
 from mllog_check.submission.package import ANOMALY_COLUMNS
@@ -65,3 +75,117 @@ def test_audit_tables_are_the_rows_of_its_problems(tmp_path: Path) -> None:
     assert problems == [
         {k: str(v) for k, v in p.row(PROBLEM_COLUMNS).items()} for p in result.problems
     ]
+
+
+# -- one text form of a problem, one registry of problem formats --------------------------
+
+BAD = FIXTURES / "check" / "closed_resnet_lars.fail.MLC020.txt"
+ROUND = FIXTURES / "audit" / "round"
+ORG = FIXTURES / "package" / "mismatch" / "Acme"
+
+
+def _problem() -> Problem:
+    return Problem("r.txt", 4, 68, "MLS002", Severity.ERROR, "truncated JSON", "bad-json", "{")
+
+
+def test_the_text_form() -> None:
+    p = _problem()
+    assert (
+        format_problem(p)
+        == str(p)
+        == ("r.txt:4:68: error: MLS002 truncated JSON [bad-json]\n    {")
+    )
+    warning = Problem("r.txt", 0, 0, "MLC106", Severity.WARNING, "beyond", "x")
+    assert str(warning) == "r.txt: warning: MLC106 beyond [x]"
+
+
+def _written(name: str, command: str, report: object, **options: object) -> str:
+    out = io.StringIO()
+    reporters.write(name, command, report, out, **options)
+    return out.getvalue()
+
+
+def test_every_command_writes_a_problem_in_the_one_text_form() -> None:
+    p = _problem()
+    line = format_problem(p)
+    check = _written(
+        "text", reporters.CHECK, [PathResult("r.txt", False, None, None, "1.0.0", [p])]
+    )
+    package = SimpleNamespace(
+        problems=[p],
+        scores=[],
+        org="Acme",
+        ruleset="1.0.0",
+        missing_stages=[],
+        passed=False,
+        official_passed=False,
+        strict=False,
+        beyond=0,
+        counts=lambda: {"error": 1, "warning": 0, "info": 0},
+    )
+    audit = SimpleNamespace(problems=[p], anomalies=[], ruleset="1.0.0")
+    junit = ET.fromstring(_written("junit", reporters.AUDIT, audit))
+    shown = io.StringIO()
+    write_problems([p], shown)  # parse and score (stderr)
+    assert check.startswith(line + "\n")
+    assert _written("text", reporters.PACKAGE, package).startswith(line + "\n")
+    assert junit.find(".//failure").text == line  # type: ignore[union-attr]
+    assert shown.getvalue() == line + "\n"
+
+
+def test_check_parse_and_package_print_the_same_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    checked = runner.invoke(cli, ["check", "--ruleset", "1.0.0", str(BAD)])
+    assert f"{BAD}:11:1: error: MLC020 closed resnet (lars): " in checked.output
+    org = tmp_path / "Acme"
+    shutil.copytree(FIXTURES / "package" / "clean" / "Acme", org)
+    target = next(org.glob("results/*/*/result_0.txt"))
+    target.write_text(target.read_text()[:-30])  # a truncated last line: MLS002
+    parsed = runner.invoke(cli, ["parse", "-q", str(target)])
+    [line] = [x for x in parsed.stderr.splitlines() if ": error: MLS002 " in x]
+    checked = runner.invoke(cli, ["check", "--ruleset", "1.0.0", str(target)])
+    packaged = runner.invoke(cli, ["package", "--ruleset", "1.0.0", str(org)])
+    assert line in checked.output.splitlines()
+    assert line in packaged.output.splitlines()
+
+
+def test_the_registry_says_who_offers_what() -> None:
+    assert reporters.names(reporters.CHECK) == ["github", "json", "junit", "sarif", "text"]
+    assert set(reporters.offered(reporters.PACKAGE)) == set(reporters.FORMATS)
+    assert set(reporters.offered(reporters.AUDIT)) == set(reporters.FORMATS)
+    with pytest.raises(KeyError):
+        reporters.write("csv", reporters.CHECK, [], io.StringIO())
+
+
+def _parses(name: str, text: str) -> None:
+    """The output of a format reads back as that format."""
+    if name in ("json", "sarif"):
+        json.loads(text)
+    elif name == "junit":
+        assert ET.fromstring(text).tag == "testsuites"
+    elif name == "csv":
+        assert text.startswith("path,line,column,rule,name,severity,message\n")
+    elif name == "github":
+        assert all(x.startswith("::") for x in text.splitlines()) and text
+    else:
+        assert text
+
+
+@pytest.mark.parametrize("name", reporters.offered(reporters.PACKAGE))
+def test_package_accepts_every_format_it_claims(name: str) -> None:
+    done = CliRunner().invoke(cli, ["package", "--ruleset", "1.0.0", "--format", name, str(ORG)])
+    assert done.exit_code in (0, 1), done.output
+    _parses(name, done.stdout)
+
+
+@pytest.mark.parametrize("name", reporters.offered(reporters.AUDIT))
+def test_audit_accepts_every_format_it_claims(name: str, tmp_path: Path) -> None:
+    args = ["audit", "--ruleset", "1.0.0", "-j", "1", "--out", str(tmp_path), "--format", name]
+    done = CliRunner().invoke(cli, [*args, str(ROUND)])
+    assert done.exit_code == 1, done.output  # the fixture round has anomalies
+    _parses(name, done.stdout)
+    assert "wrote 8 files" in (done.stdout if name == "text" else done.stderr)
+    if name == "json":  # every anomaly is in it, with its code
+        files = json.loads(done.stdout)["files"]
+        rules = {p["rule"] for f in files for p in f["problems"]}
+        assert {"MLA001", "MLA005", "MLA010"} <= rules

@@ -78,7 +78,7 @@ def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
     failed = _pre_commit(repo, env)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "Failed" in failed.stdout
-    assert "result_1.txt:11:1: MLC020 closed resnet (lars): lars_opt_end_learning_rate" in (
+    assert "result_1.txt:11:1: error: MLC020 closed resnet (lars): lars_opt_end_learning_rate" in (
         failed.stdout
     )
     assert "result_0.txt" in failed.stdout  # the good log is checked too and passes
@@ -89,4 +89,4 @@ def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
     _git(repo, "add", "-A")
     failed = _pre_commit(repo, env)
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "result_2.txt.gz:11:1: MLC020" in failed.stdout
+    assert "result_2.txt.gz:11:1: error: MLC020" in failed.stdout

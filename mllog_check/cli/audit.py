@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..reporters import AUDIT, offered
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 
@@ -28,7 +29,18 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     show_default=True,
     help="Folder for the tables (never inside RESULTS_DIR).",
 )
-def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir: str) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(offered(AUDIT)),
+    default="text",
+    show_default=True,
+    help="Stdout: text (a verdict per org, anomalies by kind), or every problem and "
+    "anomaly in that format (the 'wrote' line then goes to stderr).",
+)
+def audit(
+    results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir: str, fmt: str
+) -> None:
     """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
     an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
 
@@ -37,6 +49,7 @@ def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir
 
     Exit 0 clean, 1 anomalies or failing orgs, 2 usage or input error.
     """
+    from .. import reporters
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
     check_round_name("audit", ruleset)
@@ -53,17 +66,8 @@ def audit(results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
     written = write_outputs(result, out)
-    kinds: dict[str, int] = {}
-    for anomaly in result.anomalies:
-        kinds[anomaly.name] = kinds.get(anomaly.name, 0) + 1
-    for org in result.orgs:
-        verdict = "PASS" if org["passed"] else "FAIL"
-        extra = f" ({org['failure']})" if org["failure"] else ""
-        counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
-        click.echo(f"{verdict} {org['org']}: {counts}{extra}")
-    summary = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
-    click.echo(f"anomalies: {summary}")
-    click.echo(f"wrote {len(written)} files to {out}")
+    reporters.write(fmt, AUDIT, result, sys.stdout)
+    click.echo(f"wrote {len(written)} files to {out}", err=fmt != "text")
     if any(org["missing_stages"] for org in result.orgs):  # not checked: never a pass
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from ..reporters import REPORTERS
+from ..reporters import CHECK, names
 from . import EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 
 
@@ -34,7 +34,7 @@ from . import EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(sorted(REPORTERS)),
+    type=click.Choice(names(CHECK)),
     default="text",
     show_default=True,
     help="Output format (stdout).",
@@ -70,5 +70,5 @@ def check(
     if not run.verdicts:
         click.echo("mllog-check check: no result logs found", err=True)
     else:
-        reporters.get(fmt)(run.verdicts, sys.stdout)
+        reporters.write(fmt, CHECK, run.verdicts, sys.stdout)
     sys.exit(run.exit_code)

@@ -8,7 +8,6 @@ from typing import TextIO
 
 import orjson
 
-from ..problems import Problem
 from ..records import Record
 
 _DUMP_OPTS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
@@ -55,11 +54,3 @@ def _write_table(records: Iterable[Record], out: TextIO) -> None:
 
 def _row(location: str, time_ms: str, key: str, value: str) -> str:
     return f"{location:<10} {time_ms:<17} {key:<40} {value}".rstrip() + "\n"
-
-
-def write_problems_text(problems: list[Problem], out: TextIO) -> None:
-    for p in problems:
-        name = f" [{p.name}]" if p.name else ""
-        out.write(f"{p.location()}: {p.severity}: {p.rule} {p.message}{name}\n")
-        if p.text:
-            out.write(f"    {p.text}\n")

@@ -10,8 +10,9 @@ import click
 
 from ..parsing import stream_paths
 from ..records import ParseResult, Record
+from ..reporters.text import write_problems
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
-from .output import write_problems_text, write_records
+from .output import write_records
 
 
 @click.command()
@@ -52,7 +53,7 @@ def parse(paths: tuple[str, ...], fmt: str, quiet: bool) -> None:
 
 def exit_code(results: list[ParseResult], err: TextIO) -> int:
     problems = sorted(p for r in results for p in r.problems)
-    write_problems_text(problems, err)
+    write_problems(problems, err)
     if any(r.input_error for r in results):
         return EXIT_USAGE
     if any(p.is_error for p in problems):

@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from ..reporters import tables
+from ..reporters.text import write_problems
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
-from .output import write_problems_text
 
 
 @click.command()
@@ -53,7 +53,7 @@ def score(
         tables.write_file(fmt, _tables(report, fmt, show_runs), output)
     else:
         tables.write(fmt, _tables(report, fmt, show_runs), tables.stdout_for(fmt))
-    write_problems_text(report.problems, sys.stderr)
+    write_problems(report.problems, sys.stderr)
     sys.exit(_exit_code(report))
 
 

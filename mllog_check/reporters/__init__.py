@@ -1,15 +1,19 @@
-"""Output formats for checked files: a registry of reporters, each writing to a stream.
+"""The one registry of problem formats, for every command that reports problems.
 
-A reporter is ``write(files, out)``: ``files`` are verdict-like objects (``path``,
-``passed``, ``division``, ``benchmark``, ``ruleset``, ``problems``; a
-``mllog_check.rules.LogVerdict`` is one), ``out`` a text stream. Formats are
-registered by name as "module:function" and imported only when used.
+A format writes ``files`` (verdict-like objects: ``path``, ``passed``, ``division``,
+``benchmark``, ``ruleset``, ``problems``; a ``mllog_check.rules.LogVerdict`` is one)
+to a text stream: ``write(files, out)``. ``check`` hands its verdicts; ``package`` and
+``audit`` hand one file per path that has problems (``files_of``). A format whose output
+for a command is more than its problems (the package's org verdict and scores, the
+audit's per-org summary) names that command's own writer of its report. Writers are
+registered as "module:function" and imported only when used.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from ..problems import Problem
@@ -26,25 +30,79 @@ class FileResult(Protocol):
 
 Reporter = Callable[[Sequence[Any], TextIO], None]
 
-# name -> "module:function"; add a format with one line here.
-REPORTERS: dict[str, str] = {
-    "text": "mllog_check.reporters.text:write_text",
-    "json": "mllog_check.reporters.machine:write_json",
-    "junit": "mllog_check.reporters.machine:write_junit",
-    "sarif": "mllog_check.reporters.machine:write_sarif",
-    "github": "mllog_check.reporters.text:write_github",
+CHECK, PACKAGE, AUDIT = "check", "package", "audit"
+_ALL = (CHECK, PACKAGE, AUDIT)
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemFormat:
+    name: str
+    writer: str  # "module:function" writing files: write(files, out)
+    commands: tuple[str, ...] = _ALL  # the commands that offer it
+    # command -> "module:function" writing that command's whole report: write(report, out)
+    own: Mapping[str, str] = field(default_factory=dict)
+
+
+_SUMMARY = "mllog_check.reporters.summary"
+FORMATS: dict[str, ProblemFormat] = {
+    f.name: f
+    for f in (
+        ProblemFormat(
+            "text",
+            "mllog_check.reporters.text:write_text",
+            own={PACKAGE: f"{_SUMMARY}:package_text", AUDIT: f"{_SUMMARY}:audit_text"},
+        ),
+        ProblemFormat(
+            "json",
+            "mllog_check.reporters.machine:write_json",
+            own={PACKAGE: f"{_SUMMARY}:package_json"},
+        ),
+        ProblemFormat("csv", "mllog_check.reporters.machine:write_csv", (PACKAGE, AUDIT)),
+        ProblemFormat("junit", "mllog_check.reporters.machine:write_junit"),
+        ProblemFormat("sarif", "mllog_check.reporters.machine:write_sarif"),
+        ProblemFormat("github", "mllog_check.reporters.text:write_github"),
+    )
 }
+# How a command's report becomes files for the shared writers (check's are its verdicts).
+_FILES_OF = {PACKAGE: f"{_SUMMARY}:package_files", AUDIT: f"{_SUMMARY}:audit_files"}
+
+# The formats of check (name -> writer), for the light check path.
+REPORTERS: dict[str, str] = {n: f.writer for n, f in FORMATS.items() if CHECK in f.commands}
 
 
-def names() -> list[str]:
-    return sorted(REPORTERS)
+def offered(command: str) -> tuple[str, ...]:
+    """The formats ``command`` offers, in the registry's order (its --format choices)."""
+    return tuple(n for n, f in FORMATS.items() if command in f.commands)
+
+
+def names(command: str = CHECK) -> list[str]:
+    """The formats ``command`` offers, sorted."""
+    return sorted(offered(command))
+
+
+def _load(target: str) -> Any:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def get(name: str) -> Reporter:
-    """The reporter registered under ``name`` (KeyError for an unknown format)."""
-    module, _, attr = REPORTERS[name].partition(":")
-    reporter: Reporter = getattr(importlib.import_module(module), attr)
+    """The writer of files registered under ``name`` (KeyError for an unknown format)."""
+    reporter: Reporter = _load(FORMATS[name].writer)
     return reporter
+
+
+def write(name: str, command: str, report: Any, out: TextIO, **options: Any) -> None:
+    """Write ``command``'s report in format ``name``: the command's own writer when the
+    format has one (with ``options``, e.g. the package's quiet), else the shared writer
+    of its files. KeyError for a format the command does not offer."""
+    fmt = FORMATS[name]
+    if command not in fmt.commands:
+        raise KeyError(f"{command} does not offer format {name}")
+    if command in fmt.own:
+        _load(fmt.own[command])(report, out, **options)
+        return
+    files = report if command == CHECK else _load(_FILES_OF[command])(report)
+    get(name)(files, out)
 
 
 def ordered(files: Sequence[Any]) -> list[Any]:

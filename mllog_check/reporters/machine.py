@@ -1,4 +1,4 @@
-"""Machine formats: JSON (shape fixed by issue 3), JUnit XML, SARIF 2.1.0."""
+"""Machine formats: JSON (shape fixed by issue 3), JUnit XML, SARIF 2.1.0, CSV."""
 
 from __future__ import annotations
 
@@ -6,19 +6,13 @@ import json
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..problems import Problem, Severity
+from ..problems import Problem, Severity, format_problem
 from . import ordered
 
-
-def _problem(p: Problem) -> dict[str, Any]:
-    return {
-        "line": p.line,
-        "column": p.column,
-        "rule": p.rule,
-        "name": p.name,
-        "severity": str(p.severity),
-        "message": p.message,
-    }
+# A problem in the JSON format: the file's path is its parent's (Problem.row columns).
+JSON_COLUMNS = ("line", "column", "rule", "name", "severity", "message")
+# A problem in the CSV format, one row per problem (Problem.row columns).
+CSV_COLUMNS = ("path", "line", "column", "rule", "name", "severity", "message")
 
 
 def as_dict(files: Sequence[Any]) -> dict[str, Any]:
@@ -32,7 +26,7 @@ def as_dict(files: Sequence[Any]) -> dict[str, Any]:
                 "ruleset": f.ruleset,
                 # flag, config, folder, content or newest (of what the content allows)
                 "ruleset_source": getattr(f, "ruleset_source", "") or None,
-                "problems": [_problem(p) for p in sorted(f.problems)],
+                "problems": [p.row(JSON_COLUMNS) for p in sorted(f.problems)],
             }
             for f in ordered(files)
         ]
@@ -48,8 +42,6 @@ def write_junit(files: Sequence[Any], out: TextIO) -> None:
     """One testcase per file; a failing file has a <failure> listing its errors."""
     import xml.etree.ElementTree as ET
 
-    from .text import problem_line
-
     files = ordered(files)
     failures = sum(1 for f in files if not f.passed)
     suites = ET.Element("testsuites", name="mllog-check", tests=str(len(files)))
@@ -63,14 +55,25 @@ def write_junit(files: Sequence[Any], out: TextIO) -> None:
         if not f.passed:
             failure = ET.SubElement(case, "failure", type="non-compliant")
             failure.set("message", errors[0].message if errors else "input error")
-            failure.text = "\n".join(problem_line(p) for p in errors)
+            failure.text = "\n".join(format_problem(p) for p in errors)
         others = [p for p in sorted(f.problems) if p.severity is not Severity.ERROR]
         if others:
-            ET.SubElement(case, "system-out").text = "\n".join(problem_line(p) for p in others)
+            ET.SubElement(case, "system-out").text = "\n".join(format_problem(p) for p in others)
     ET.indent(suites)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     out.write(ET.tostring(suites, encoding="unicode"))
     out.write("\n")
+
+
+def write_csv(files: Sequence[Any], out: TextIO) -> None:
+    """One row per problem, files by path, each file's problems sorted."""
+    import csv
+
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for f in ordered(files):
+        for p in sorted(f.problems):
+            writer.writerow(p.row(CSV_COLUMNS).values())
 
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -5,22 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..problems import Problem, Severity
+from ..problems import Problem, Severity, format_problem
 from . import ordered
 
 
-def problem_line(p: Problem) -> str:
-    """``path:line:col: MLC020 closed resnet (lars): ... [bad-value]``; warnings say so."""
-    level = "" if p.severity is Severity.ERROR else f"{p.severity}: "
-    name = f" [{p.name}]" if p.name else ""
-    return f"{p.location()}: {p.rule} {level}{p.message}{name}"
+def write_problems(problems: Sequence[Problem], out: TextIO) -> None:
+    """Each problem in its one text form (``mllog_check.problems.format_problem``)."""
+    for p in problems:
+        out.write(format_problem(p) + "\n")
 
 
 def write_text(files: Sequence[Any], out: TextIO) -> None:
     passed = 0
     for f in ordered(files):
-        for p in sorted(f.problems):
-            out.write(problem_line(p) + "\n")
+        write_problems(sorted(f.problems), out)
         verdict = "pass" if f.passed else "FAIL"
         passed += bool(f.passed)
         chain = f"{f.division or '?'} {f.benchmark or '?'}"

@@ -1,0 +1,139 @@
+"""The package's and the audit's own writers (registered in ``mllog_check.reporters``):
+text and JSON that show more than problems (the org's verdict, scores, per-org lines),
+and the files the shared formats write for them, one per path that has problems."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ..problems import Problem
+from .text import write_problems
+
+
+@dataclass
+class PathResult:
+    """What the shared writers need of a checked path (``reporters.FileResult``)."""
+
+    path: str
+    passed: bool
+    division: str | None
+    benchmark: str | None
+    ruleset: str
+    problems: list[Problem]
+
+
+def _by_path(problems: list[Problem], ruleset: str) -> list[PathResult]:
+    found: dict[str, list[Problem]] = {}
+    for problem in problems:
+        found.setdefault(problem.path, []).append(problem)
+    return [
+        PathResult(path, not any(p.is_error for p in mine), None, None, ruleset, mine)
+        for path, mine in sorted(found.items())
+    ]
+
+
+def package_files(report: Any) -> list[PathResult]:
+    return _by_path(report.problems, report.ruleset)
+
+
+def audit_files(result: Any) -> list[PathResult]:
+    """Every org's problems and every anomaly, by path (paths relative to the round)."""
+    return _by_path(sorted([*result.problems, *result.anomalies]), result.ruleset)
+
+
+def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
+    shown = [p for p in report.problems if p.is_error or not quiet]
+    write_problems(shown, out)
+    if not quiet:
+        _scores_text(report.scores, out)
+    counts = report.counts()
+    verdict = "NOT CHECKED" if report.missing_stages else "PASS" if report.passed else "FAIL"
+    out.write(
+        f"{verdict} {report.org} ({report.ruleset}): {counts['error']} errors, "
+        f"{counts['warning']} warnings\n"
+    )
+    for stage in report.missing_stages:
+        out.write(f"note: {stage} not available: not checked\n")
+    official = "PASS" if report.official_passed else "FAIL"
+    if report.missing_stages and report.official_passed:
+        official = "not evaluated (stages missing, see the notes above)"
+    out.write(f"official package checker verdict: {official}\n")
+    kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
+    out.write(f"beyond the official checker: {report.beyond} {kind}\n")
+
+
+def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
+    """One line per result: what the published table would show, and why not when invalid."""
+    for row in sorted(scores, key=lambda r: (r["system"], r["benchmark"])):
+        where = f"{row['system']}/{row['benchmark']} ({row['division']})"
+        if row["minutes"] is None:
+            out.write(f"score {where}: invalid: {row['reason']}\n")
+            continue
+        rcp = f", RCP {row['rcp_verdict']}" if row.get("rcp_verdict") else ""
+        if row.get("rcp_verdict") and row.get("rcp_message"):
+            rcp += f" ({row['rcp_message']})"
+        factor = row.get("scaling_factor") or 1.0
+        if factor != 1.0 and row.get("raw_minutes") is not None:
+            rcp += (
+                f"; normalized by the committee's scaling.json: x{factor:g} "
+                f"(raw {row['raw_minutes']:.2f} min)"
+            )
+        out.write(
+            f"score {where}: {row['minutes']:.2f} min, olympic mean over "
+            f"{row['runs_counted']} runs{rcp}\n"
+        )
+        _energy_text(row, where, out)
+
+
+def _energy_text(row: dict[str, Any], where: str, out: TextIO) -> None:
+    """The energy score of a result with power logs (docs/power.md)."""
+    method = row.get("energy_method")
+    if not method:
+        return
+    joules = row.get("energy_j")
+    if joules is None:
+        out.write(f"energy {where}: {method}\n")
+        return
+    out.write(f"energy {where}: {joules / 3.6e6:.2f} kWh per run ({joules:.6g} J), {method}\n")
+
+
+def package_json(report: Any, out: TextIO) -> None:
+    import orjson
+
+    doc = {
+        "org": report.org,
+        "root": report.root,
+        "ruleset": report.ruleset,
+        "ruleset_source": report.ruleset_source,
+        "passed": report.passed,
+        "strict": report.strict,
+        "official_verdict": _official(report),
+        "beyond_official": report.beyond,
+        "counts": report.counts(),
+        "missing_stages": report.missing_stages,
+        "problems": [p.to_dict() for p in report.problems],
+        "scores": report.scores,
+    }
+    out.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
+    out.write("\n")
+
+
+def _official(report: Any) -> str:
+    if not report.official_passed:
+        return "fail"
+    return "not evaluated" if report.missing_stages else "pass"
+
+
+def audit_text(result: Any, out: TextIO) -> None:
+    """A line per org (its verdict and counts), then the anomalies by kind."""
+    kinds: dict[str, int] = {}
+    for anomaly in result.anomalies:
+        kinds[anomaly.name] = kinds.get(anomaly.name, 0) + 1
+    for org in result.orgs:
+        verdict = "PASS" if org["passed"] else "FAIL"
+        extra = f" ({org['failure']})" if org["failure"] else ""
+        counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
+        out.write(f"{verdict} {org['org']}: {counts}{extra}\n")
+    summary = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
+    out.write(f"anomalies: {summary}\n")
