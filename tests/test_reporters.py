@@ -50,7 +50,8 @@ def test_json_shape_and_order() -> None:
 
 def test_text_lines() -> None:
     text = _render("text", [BAD, GOOD])
-    assert f"{BAD}:11:1: error: MLC020 closed resnet (lars): lars_opt_end_learning_rate is 0.001, " in text
+    line = f"{BAD}:11:1: error: MLC020 closed resnet (lars): lars_opt_end_learning_rate is 0.001, "
+    assert line in text
     assert f"{GOOD}: pass (closed resnet, training-1.0.0)" in text
     assert text.endswith("2 files: 1 pass, 1 fail\n")
 
