@@ -66,9 +66,6 @@ FORMATS: dict[str, ProblemFormat] = {
 # How a command's report becomes files for the shared writers (check's are its verdicts).
 _FILES_OF = {PACKAGE: f"{_SUMMARY}:package_files", AUDIT: f"{_SUMMARY}:audit_files"}
 
-# The formats of check (name -> writer), for the light check path.
-REPORTERS: dict[str, str] = {n: f.writer for n, f in FORMATS.items() if CHECK in f.commands}
-
 
 def offered(command: str) -> tuple[str, ...]:
     """The formats ``command`` offers, in the registry's order (its --format choices)."""
