@@ -145,8 +145,12 @@ class _Stages:
             msg = f"scores stage failed: {type(err).__name__}: {err}"
             return [], [codes.STAGE_FAILED.problem(str(rs.folder), msg)], []
         scores, problems, runs = scored
+        from ..results import codes as mlr  # the stage is there: it just scored
+
         # The results stage re-reads system descriptions leniently; their errors are ours.
-        kept = [p for p in problems if p.name != "system-description-unreadable"]
+        kept = [p for p in problems if p.rule != mlr.SYSTEM_UNREADABLE.code]
+        # The layout check (MLP003) already counts this folder's result files.
+        kept = [p for p in kept if p.rule != mlr.RUN_COUNT.code]
         return [_as_row(score) for score in scores], kept, runs
 
 
@@ -337,12 +341,9 @@ def _check_result_set(
     unseeded = seed_presence(stages.ruleset, desc, seeded)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
-    # The layout check (MLP003) already counts this folder's result files.
-    report.problems.extend(
-        p
-        for p in found
-        if p.name != "wrong-run-count" and not (p.name == "seed-missing" and p.path in flagged)
-    )
+    # MLP040 says it for the runs the official seed check fails (the results stage's
+    # seed-missing says it again).
+    report.problems.extend(p for p in found if not (p.path in flagged and _seed_missing(p)))
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
     report.problems.extend(tolerate(compliance) if valid else compliance)
     for row in rows:
@@ -355,6 +356,12 @@ def _check_result_set(
         converged = _converged(rs, runs, stages.ruleset)
         found_in_set = set_anomalies.detect(set_facts, converged)
         report.anomalies.extend(_placed(layout.org, rs, found_in_set))
+
+
+def _seed_missing(problem: Problem) -> bool:
+    from ..results import codes as mlr  # a results problem: the stage is there
+
+    return problem.rule == mlr.SEED_MISSING.code
 
 
 def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
