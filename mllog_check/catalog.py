@@ -16,6 +16,11 @@ from dataclasses import dataclass
 
 from .problems import NO_CONTEXT, Context, Problem, Severity
 
+# Public sources a rule's rationale cites (with the project's own docs/ pages).
+TRAINING_RULES = "https://github.com/mlcommons/training_policies/blob/master/training_rules.adoc"
+SUBMISSION_RULES = "https://github.com/mlcommons/policies/blob/master/submission_rules.adoc"
+LOGGING = "https://github.com/mlcommons/logging"
+
 
 @dataclass(frozen=True, slots=True)
 class RuleInfo:
@@ -28,7 +33,7 @@ class RuleInfo:
     bad_example: str
     # Which stage runs the examples: "parse", "check", "score", "package".
     stage: str = "parse"
-    # Extra detail for docs: why the rule exists, which rule text it cites.
+    # Why the rule exists, citing the rules or official tools (docs/codes.md shows it).
     rationale: str = ""
 
     def problem(

@@ -7,13 +7,18 @@ Doc tooling: lives here, not in the package (nothing of it ships in the wheel).
 
 from __future__ import annotations
 
+import difflib
 import sys
+import tempfile
+from pathlib import Path
+
+from example_folders import build, shorten, tree_diff
 
 from mllog_check import catalog
 
 _STAGE_EXAMPLES = {
     "parse": "log text",
-    "parse-utf16": "log text (written as UTF-16)",
+    "parse-utf16": "log text, written as UTF-16",
     "parse-path": "input file",
     "check": "log text",
     "score": "result folder",
@@ -21,10 +26,12 @@ _STAGE_EXAMPLES = {
     "audit": "round folder",
     "power": "benchmark folder with power/",
 }
+_TEXT_STAGES = {"parse", "parse-utf16", "check"}
 
 
 def render_markdown() -> str:
-    """docs/codes.md: every registered code with its passing and failing example."""
+    """docs/codes.md: every registered code, why it exists, and its failing example as the
+    lines that differ from its passing one."""
     catalog.load_all()
     lines = [
         "# Rule codes",
@@ -36,6 +43,10 @@ def render_markdown() -> str:
         "seeds: `docs/scores.md`), `MLP` package and `MLA` audit anomalies",
         "(`docs/package.md`, `docs/audit.md`), `MLE` power logs and energy (`docs/power.md`).",
         "",
+        "Each code shows what it reports, why, and its example: the failing input as a",
+        "unified diff against the passing one (`-` passes, `+` fails; line numbers in the",
+        "`@@` headers), only the lines that differ and one line around them.",
+        "",
         "| code | name | severity | what it reports |",
         "| --- | --- | --- | --- |",
     ]
@@ -44,18 +55,38 @@ def render_markdown() -> str:
         summary = " ".join(info.summary.split()).replace("|", "\\|")
         lines.append(f"| {info.code} | `{info.name}` | {info.severity} | {summary} |")
     for info in rules:
-        lines += ["", f"## {info.code} `{info.name}`", "", " ".join(info.summary.split())]
-        kind = _STAGE_EXAMPLES.get(info.stage, info.stage)
-        for label, example in (("Passes", info.good_example), ("Fails", info.bad_example)):
-            lines.append("")
-            if not example:
-                lines.append(f"{label}: (no {kind} example; see the tests named in the catalog)")
-            elif "\n" in example.strip() or kind.startswith("log text"):
-                shown = example.replace("\ufeff", "")
-                lines += [f"{label} ({kind}):", "", "```", shown.rstrip("\n"), "```"]
-            else:
-                lines.append(f"{label} ({kind}): `{example}`")
+        lines += ["", f"## {info.code} `{info.name}`", ""]
+        lines += [f"Severity: {info.severity}. {' '.join(info.summary.split())}"]
+        if info.rationale:
+            lines += ["", f"Why: {' '.join(info.rationale.split())}"]
+        lines += ["", *_example(info)]
     return "\n".join(lines) + "\n"
+
+
+def _example(info: catalog.RuleInfo) -> list[str]:
+    kind = _STAGE_EXAMPLES.get(info.stage.split("@")[0], info.stage)
+    if not info.good_example or not info.bad_example:
+        return [f"Example: none (no {kind} triggers it; see the tests named in the catalog)."]
+    stage = info.stage.split("@")[0]
+    if stage in _TEXT_STAGES:
+        good, bad = _shown(info.good_example), _shown(info.bad_example)
+        diff = shorten(list(difflib.unified_diff(good, bad, "passes", "fails", n=1, lineterm="")))
+    elif stage == "parse-path":
+        diff = ["--- passes", "+++ fails", "@@ -1 +1 @@"]
+        diff += [f"-{info.good_example}", f"+{info.bad_example}"]
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            good = build(info.good_example, Path(tmp) / "good")
+            bad = build(info.bad_example, Path(tmp) / "bad")
+            diff = tree_diff(good, bad)
+    ruleset = info.stage.partition("@")[2]
+    against = f", checked with the {ruleset} rules" if ruleset else ""
+    return [f"Example ({kind}{against}):", "", "```diff", *diff, "```"]
+
+
+def _shown(example: str) -> list[str]:
+    # The byte-order mark is invisible: name it.
+    return example.replace("\ufeff", "<U+FEFF>").splitlines()
 
 
 if __name__ == "__main__":

@@ -190,6 +190,7 @@ def _codes() -> str:
     out.append("")
     for r in rules:
         out.append(f"### {r.code} `{r.name}` ({r.severity})\n\n{r.summary}\n")
+        out.append(f"Why: {' '.join(r.rationale.split())}\n")
         out.append("<details><summary>passing example</summary>\n\n```\n" + r.good_example)
         out.append("```\n</details>\n\nFailing example (changes from the passing one):\n")
         out.append("```diff\n" + _diff(r.good_example, r.bad_example) + "```\n")

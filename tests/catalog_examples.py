@@ -1,19 +1,16 @@
 """Run catalog examples through their stage (tests/test_catalog.py's runners; test code,
 not shipped: the examples are fixture folders of this repository).
 
-Package and audit examples (MLP/MLA codes):
-
-An example is a fixture folder relative to the project root
-(``fixtures/package/clean/Acme``), or ``link-escape:`` / ``unreadable:`` followed by
-such a folder: a temporary copy of it, with a result file replaced by a link leaving
-the tree, or each system description replaced by a broken link.
+An example is a fixture folder relative to the project root, or such a folder with
+edits applied to a temporary copy (scripts/example_folders.py says how).
 """
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
+
+from example_folders import build
 
 from mllog_check.problems import Problem
 
@@ -22,12 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_example(stage: str, example: str) -> set[str]:
     """The codes the package checker (or the audit) reports on the example."""
-    kind, _, folder = example.rpartition(": ")
     with tempfile.TemporaryDirectory() as tmp:
-        root = ROOT / folder
-        if kind:
-            root = _build(kind, root, Path(tmp))
-        return _codes(stage, root)
+        return _codes(stage, build(example, Path(tmp)))
 
 
 def _codes(stage: str, root: Path) -> set[str]:
@@ -40,33 +33,17 @@ def _codes(stage: str, root: Path) -> set[str]:
     return {p.rule for p in check_package(root, "1.0.0").problems}
 
 
-def _build(kind: str, source: Path, tmp: Path) -> Path:
-    org = tmp / "tree" / source.name
-    shutil.copytree(source, org, symlinks=True)
-    if kind == "link-escape":
-        outside = tmp / "outside.txt"
-        outside.write_text("not part of the tree\n", encoding="utf-8")
-        target = next(iter(sorted(org.glob("results/*/*/result_0.txt"))))
-        target.unlink()
-        target.symlink_to(outside)
-    elif kind == "unreadable":
-        for desc in sorted(org.glob("systems/*.json")):
-            desc.unlink()
-            desc.symlink_to(desc.parent / "missing.json")  # broken link inside the tree
-    else:
-        raise ValueError(f"unknown example kind {kind!r}")
-    return org
-
-
 def score_example(example: str) -> list[Problem]:
     """Score a catalog example folder (relative to the project root): its problems."""
     from mllog_check.results import compute_scores
 
-    return compute_scores([str(ROOT / example)], ruleset="1.0.0").problems
+    with tempfile.TemporaryDirectory() as tmp:
+        return compute_scores([str(build(example, Path(tmp)))], ruleset="1.0.0").problems
 
 
 def power_example(folder: str) -> list[Problem]:
     """Check a fixture benchmark folder with power/ logs (relative to the project root)."""
     from mllog_check.power.checks import check_benchmark_folder
 
-    return check_benchmark_folder(str(ROOT / folder)).problems
+    with tempfile.TemporaryDirectory() as tmp:
+        return check_benchmark_folder(str(build(folder, Path(tmp)))).problems

@@ -7,6 +7,7 @@ EMPTY_EXAMPLE_REASONS with the reason; nothing else is skipped silently.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -130,6 +131,49 @@ def test_advisory_codes_in_rule_data_are_registered() -> None:
     rules = load_ruleset("1.0.0")
     used = {a.code for s in rules.sections.values() for k in s.keys.values() for a in k.advisories}
     assert used and all(code in {r.code for r in RULES} for code in used)
+
+
+def test_every_code_says_why() -> None:
+    assert [r.code for r in RULES if len(r.rationale.split()) < 5] == []
+    # Rationales cite the rules, the official tools or the project's docs/, nothing local.
+    assert [r.code for r in RULES if "shared/" in r.rationale or "/work" in r.rationale] == []
+
+
+def test_every_code_has_its_own_examples() -> None:
+    """No two codes share a failing example (so no two share a pair): each example shows
+    its own rule, not a fixture where many rules fire at once."""
+    first: dict[str, str] = {}
+    shared = []
+    for info in RULES:
+        if info.bad_example:
+            other = first.setdefault(info.bad_example, info.code)
+            if other != info.code:
+                shared.append((other, info.code))
+    assert shared == []
+
+
+@functools.cache
+def _doc_sections() -> dict[str, str]:
+    from codes_doc import render_markdown
+
+    return {s.split()[0]: s for s in render_markdown().split("\n## ")[1:]}
+
+
+@pytest.mark.parametrize("info", RULES, ids=lambda r: r.code)
+def test_codes_doc_shows_why_and_the_lines_that_differ(info: RuleInfo) -> None:
+    section = _doc_sections()[info.code]
+    assert "Why: " + " ".join(info.rationale.split()) in section
+    if not info.bad_example:
+        return
+    diff = section.split("```diff\n", 1)[1].split("```", 1)[0].splitlines()
+    assert diff[0].startswith("--- ") and any(line.startswith("@@ ") for line in diff[:3]), diff
+    body = [line for line in diff if not line.startswith(("---", "+++", "@@"))]
+    if info.stage.split("@")[0] in ("parse", "parse-utf16", "check"):
+        longest = max(len(info.good_example.splitlines()), len(info.bad_example.splitlines()))
+        # Not the whole log: a change in a long log shows a few lines around it.
+        assert longest <= 3 or len(body) < longest / 2, body
+    else:
+        assert len(body) < 60, "a folder example shows the files that differ, not the folder"
 
 
 def test_codes_doc_is_current() -> None:

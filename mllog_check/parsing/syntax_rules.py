@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..catalog import RuleInfo, register
+from ..catalog import LOGGING, RuleInfo, register
 from ..problems import Severity
 
 _GOOD = (
@@ -20,6 +20,11 @@ BAD_ENVELOPE = register(
         good_example=":::MLL 1560881700.860 submission_org: "
         '{"metadata": {"lineno": 0, "file": "N/A"}, "value": "NVIDIA"}\n',
         bad_example=':::MLL submission_org: {"value": "NVIDIA"}\n',
+        rationale=(
+            "The official parser keeps a marker line only if the text after the marker "
+            "parses; such a line is lost to every later check, and a lost record can hide a "
+            f"required key (MLLOG format: the mllog package of {LOGGING}; docs/parser.md)."
+        ),
     )
 )
 BAD_JSON = register(
@@ -31,6 +36,11 @@ BAD_JSON = register(
         "stray characters. The column points at the first bad character.",
         good_example=_GOOD,
         bad_example=':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_cl\n',
+        rationale=(
+            "The official parser decodes each payload with Python's json and counts a line "
+            "that fails as a parse error, not a record (docs/parser.md): the record's key is "
+            "then missing for the rules."
+        ),
     )
 )
 NOT_AN_OBJECT = register(
@@ -41,6 +51,11 @@ NOT_AN_OBJECT = register(
         summary="A :::MLLOG payload must be a JSON object.",
         good_example=_GOOD,
         bad_example=':::MLLOG ["cache_clear", 1621532919228]\n',
+        rationale=(
+            "A record is a JSON object with key, value, time_ms and metadata (the MLLOG "
+            f"format of {LOGGING}); an array or a scalar names no key, so nothing can be "
+            "checked on it."
+        ),
     )
 )
 MISSING_FIELD = register(
@@ -52,6 +67,10 @@ MISSING_FIELD = register(
         good_example=_GOOD,
         bad_example=':::MLLOG {"namespace": "", "key": "cache_clear", "value": true, '
         '"metadata": {}}\n',
+        rationale=(
+            "key names what a record says and time_ms times the run; the official parser "
+            "cannot make a record without them (docs/parser.md)."
+        ),
     )
 )
 BAD_FIELD_TYPE = register(
@@ -64,6 +83,10 @@ BAD_FIELD_TYPE = register(
         good_example=_GOOD,
         bad_example=':::MLLOG {"time_ms": "soon", "key": "cache_clear", "value": true, '
         '"metadata": {}}\n',
+        rationale=(
+            "Rules compare key names as text and time runs from time_ms; a record of another "
+            "type breaks both (docs/parser.md)."
+        ),
     )
 )
 MISSING_VALUE_OR_METADATA = register(
@@ -76,6 +99,11 @@ MISSING_VALUE_OR_METADATA = register(
         good_example=_GOOD,
         bad_example=':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_clear", '
         '"value": true}\n',
+        rationale=(
+            "The official parser indexes value and metadata and stops on the whole file when "
+            "one is absent (docs/parser.md); mllog-check reads on to report the rest, and "
+            "MLC002 gives the official verdict."
+        ),
     )
 )
 NONSTANDARD_JSON = register(
@@ -88,6 +116,11 @@ NONSTANDARD_JSON = register(
         good_example=_GOOD,
         bad_example=':::MLLOG {"namespace": "", "time_ms": 1621532919228, '
         '"key": "opt_gradient_clip_norm", "value": Infinity, "metadata": {}}\n',
+        rationale=(
+            "Infinity and NaN are not JSON (RFC 8259), but Python's json, which the official "
+            "tools use, accepts them and published RNN-T logs contain Infinity; noted so that "
+            "a strict JSON reader of the logs is warned."
+        ),
     )
 )
 BAD_ENCODING = register(
@@ -100,6 +133,11 @@ BAD_ENCODING = register(
         good_example=_GOOD,
         bad_example=':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_clear", '
         '"value": "caf\xe9", "metadata": {}}\n',
+        rationale=(
+            "The official tools read every file as latin-1, so their verdict never depends on "
+            "the encoding; a byte that is not UTF-8 usually means a damaged or concatenated "
+            "file (docs/parser.md)."
+        ),
     )
 )
 INPUT_ERROR = register(
@@ -114,6 +152,10 @@ INPUT_ERROR = register(
         good_example="fixtures/parse/clean_v1.txt",
         bad_example="fixtures/parse/truncated.log.gz",  # the first half of a gzip stream
         stage="parse-path",
+        rationale=(
+            "A file that cannot be read is never checked; reporting it keeps a missing check "
+            "from looking like a pass (docs/design.md)."
+        ),
     )
 )
 NO_RECORDS = register(
@@ -124,6 +166,11 @@ NO_RECORDS = register(
         summary="The input holds no MLPerf marker at all (empty, binary or an unrelated file).",
         good_example=_GOOD,
         bad_example="just some training output\nno marker here\n",
+        rationale=(
+            "A result file without any marker is not a training log (an empty file, the wrong "
+            "file uploaded); the official compliance checker fails it as having no log lines "
+            "(MLC001)."
+        ),
     )
 )
 TIME_AS_STRING = register(
@@ -136,6 +183,11 @@ TIME_AS_STRING = register(
         good_example=_GOOD,
         bad_example=':::MLLOG {"namespace": "", "time_ms": "1621532919228", "key": "cache_clear", '
         '"value": true, "metadata": {}}\n',
+        rationale=(
+            f"The MLLOG format writes time_ms as a number ({LOGGING}); the official parser "
+            "converts a numeric string with float(), so the run is timed the same, but other "
+            "readers may not be as lenient."
+        ),
     )
 )
 NOT_UTF8_FILE = register(
@@ -147,5 +199,10 @@ NOT_UTF8_FILE = register(
         good_example=_GOOD,
         bad_example="\ufeff" + _GOOD,  # written as UTF-16 by tests/test_inputs.py
         stage="parse-utf16",
+        rationale=(
+            "The mllog library writes UTF-8; a UTF-16 file (an editor or a shell redirect on "
+            "Windows) looks like binary data to a byte reader. Decoding it keeps its records "
+            "visible (docs/parser.md)."
+        ),
     )
 )

@@ -12,17 +12,16 @@ result files and ``power/``); tests/catalog_examples.py checks them (tests/test_
 
 from __future__ import annotations
 
-from ..catalog import RuleInfo, register
+from ..catalog import LOGGING, RuleInfo, register
 from ..problems import Problem, Severity
 
 E, W = Severity.ERROR, Severity.WARNING
 GOOD = "fixtures/power/good/resnet"
 
 
-def _rule(code: str, name: str, severity: Severity, summary: str, bad: str) -> RuleInfo:
-    return register(
-        RuleInfo(code, name, severity, summary, GOOD, f"fixtures/power/{bad}/resnet", "power")
-    )
+def _rule(code: str, name: str, severity: Severity, summary: str, bad: str, why: str) -> RuleInfo:
+    bad = f"fixtures/power/{bad}/resnet"
+    return register(RuleInfo(code, name, severity, summary, GOOD, bad, "power", why))
 
 
 RESULT_MISSING = _rule(
@@ -32,6 +31,11 @@ RESULT_MISSING = _rule(
     "A result file has no power/result_N folder although the result has power logs "
     "(the official package checker fails it).",
     "result_missing",
+    why=(
+        "Energy to train is an olympic mean over runs, so every run needs its power logs; "
+        f"the official package checker's power check ({LOGGING}) fails a run without them "
+        "(docs/power.md)."
+    ),
 )
 BAD_NAME = _rule(
     "MLE002",
@@ -40,6 +44,10 @@ BAD_NAME = _rule(
     "Node and switch logs are named node_0 … node_{n-1} and sw_0 … sw_{m-1} (.txt); an "
     "index outside that range or not a number fails the official package checker.",
     "bad_name",
+    why=(
+        "The official tools find power logs by these names; a log named otherwise is not "
+        "counted and fails the package checker (docs/power.md)."
+    ),
 )
 NODE_COUNT = _rule(
     "MLE003",
@@ -48,6 +56,10 @@ NODE_COUNT = _rule(
     "Every run has the same number of node logs; a run differing from the most common "
     "count fails the official package checker.",
     "node_missing",
+    why=(
+        "Runs of one result measure the same system; a run with fewer node logs "
+        "under-reports its energy. The official package checker fails it (docs/power.md)."
+    ),
 )
 SWITCH_COUNT = _rule(
     "MLE004",
@@ -55,6 +67,10 @@ SWITCH_COUNT = _rule(
     E,
     "Every run has the same number of switch logs (official package checker).",
     "switch_missing",
+    why=(
+        "Switch power is part of the system's energy; a run with fewer switch logs "
+        "under-reports it. The official package checker fails it (docs/power.md)."
+    ),
 )
 NO_NODE = _rule(
     "MLE005",
@@ -62,6 +78,10 @@ NO_NODE = _rule(
     E,
     "A power/result_N folder without any node log: the official summarizer stops on it.",
     "no_node",
+    why=(
+        "Energy is computed from the node logs; without one the official summarizer stops "
+        "and the run has no energy (docs/power.md)."
+    ),
 )
 NO_START = _rule(
     "MLE006",
@@ -70,6 +90,10 @@ NO_START = _rule(
     "A node log without power_measurement_start (an empty or cut file): the official "
     "summarizer stops on it; no energy is computed for the run.",
     "empty_log",
+    why=(
+        "power_measurement_start opens the window the energy formula integrates over; "
+        "without it the official summarizer stops (docs/power.md)."
+    ),
 )
 EMPTY_WINDOW = _rule(
     "MLE007",
@@ -79,6 +103,10 @@ EMPTY_WINDOW = _rule(
     "divides by zero (published v4.0 logs). The energy is still given, from the readings "
     "over the run, and marked as computed that way.",
     "zero_window",
+    why=(
+        "The official energy formula divides by the window's length (docs/power.md, "
+        "zero-length windows): a window of zero length gives no official energy."
+    ),
 )
 NOT_A_NUMBER = _rule(
     "MLE008",
@@ -87,6 +115,10 @@ NOT_A_NUMBER = _rule(
     "A power_reading, conversion_eff or interconnect_power_est value that is not a "
     "number: the official summarizer cannot add it up; no energy for the run.",
     "not_number",
+    why=(
+        "Energy adds readings up; a value that is not a number cannot be added, and the "
+        "official summarizer gives no energy for the run (docs/power.md)."
+    ),
 )
 STRAY = _rule(
     "MLE020",
@@ -95,6 +127,10 @@ STRAY = _rule(
     "A file in power/ or power/result_N that is neither node_K.txt nor sw_K.txt (the "
     "official checker only logs it).",
     "stray",
+    why=(
+        "Only node_K.txt and sw_K.txt are read; any other file is published but never "
+        "checked, usually a leftover (docs/power.md)."
+    ),
 )
 DUPLICATE_INDEX = _rule(
     "MLE021",
@@ -103,6 +139,10 @@ DUPLICATE_INDEX = _rule(
     "Two logs of one run carry the same index (node_1.txt and node_01.txt): one node "
     "counted twice and another missing.",
     "duplicate_index",
+    why=(
+        "Two names for one index count one node twice and hide a missing one, so the "
+        "energy is wrong both ways (docs/power.md)."
+    ),
 )
 UNMATCHED = _rule(
     "MLE022",
@@ -110,6 +150,10 @@ UNMATCHED = _rule(
     W,
     "A power/result_N folder without result_N.txt: its logs measure no published run.",
     "unmatched",
+    why=(
+        "Power logs add energy to the published run they belong to; logs without a result "
+        "file measure nothing that is published (docs/power.md)."
+    ),
 )
 NO_STOP = _rule(
     "MLE023",
@@ -118,6 +162,10 @@ NO_STOP = _rule(
     "A node log without power_measurement_stop (a cut file): the official summarizer "
     "takes the last reading's time as the stop.",
     "no_stop",
+    why=(
+        "Without a stop record the window ends at the last reading, so a cut log "
+        "under-reports the run's energy (docs/power.md)."
+    ),
 )
 NO_READINGS = _rule(
     "MLE024",
@@ -125,6 +173,10 @@ NO_READINGS = _rule(
     W,
     "A node log without power_reading inside its window: its energy is zero.",
     "no_readings",
+    why=(
+        "A node log without readings in its window adds zero energy and under-reports the "
+        "run (docs/power.md)."
+    ),
 )
 NOT_POSITIVE = _rule(
     "MLE025",
@@ -132,6 +184,10 @@ NOT_POSITIVE = _rule(
     W,
     "A power_reading (or interconnect_power_est) of zero or less watts.",
     "negative",
+    why=(
+        "A powered node draws a positive number of watts; zero or less is a measurement "
+        "or typing error (docs/power.md)."
+    ),
 )
 EFF_RANGE = _rule(
     "MLE026",
@@ -139,6 +195,10 @@ EFF_RANGE = _rule(
     W,
     "conversion_eff outside (0, 1]: a power supply converts at most all it draws.",
     "eff_range",
+    why=(
+        "Conversion efficiency is a power supply's output over its input: above 1 or at 0 "
+        "it is impossible (docs/power.md)."
+    ),
 )
 EFF_MISSING = _rule(
     "MLE027",
@@ -146,6 +206,10 @@ EFF_MISSING = _rule(
     W,
     "A power log without conversion_eff: the official summarizer assumes 1.",
     "eff_missing",
+    why=(
+        "The official summarizer assumes an efficiency of 1 (no conversion loss) when the "
+        "log gives none, an assumption the log should state (docs/power.md)."
+    ),
 )
 WINDOW_SHORT = _rule(
     "MLE028",
@@ -154,6 +218,10 @@ WINDOW_SHORT = _rule(
     "The measurement window (power_measurement_start .. stop) does not cover the run "
     "(run_start .. run_stop of the matching result file).",
     "window_short",
+    why=(
+        "Energy to train covers the whole run; a window that starts late or stops early "
+        "leaves part of the run unmeasured (docs/power.md)."
+    ),
 )
 GAP = _rule(
     "MLE029",
@@ -162,6 +230,10 @@ GAP = _rule(
     "No reading for longer than the tolerance inside the window: max(10 s, 5 × the "
     "log's median sampling interval), counting the edges of the window.",
     "gap",
+    why=(
+        "Energy integrates readings over time; a long stretch without readings is bridged "
+        "by the formula, so the energy there is a guess (docs/power.md)."
+    ),
 )
 SWITCH_MISSING = _rule(
     "MLE030",
@@ -169,6 +241,10 @@ SWITCH_MISSING = _rule(
     W,
     "A switch log without interconnect_power_est: it adds no energy.",
     "switch_empty",
+    why=(
+        "Interconnect power is part of the system's energy (docs/power.md); a switch log "
+        "without an estimate adds nothing."
+    ),
 )
 SPIKE = _rule(
     "MLE031",
@@ -177,6 +253,10 @@ SPIKE = _rule(
     "A power_reading more than 10 times the log's median reading: implausible for one "
     "node (a unit or typing error).",
     "spike",
+    why=(
+        "Ten times the median for one node is not plausible hardware behaviour: a unit "
+        "(mW for W) or typing error (docs/power.md)."
+    ),
 )
 
 
@@ -187,40 +267,71 @@ def problem(info: RuleInfo, path: str, message: str, line: int = 0, text: str = 
 
 # Audit anomaly kinds for power logs (docs/audit.md): each gathers the MLE problems the
 # score stage found in a published result's power logs.
-_AUDIT_GOOD, _AUDIT_BAD = "fixtures/audit/clean", "fixtures/audit/power"
+# Examples: the clean audit round with the power logs of a power fixture (good/resnet
+# passes; each defect folder fails with one kind), as edits (scripts/example_folders.py).
 
 
-def _kind(code: str, kind: str, summary: str) -> RuleInfo:
-    return register(RuleInfo(code, kind, W, summary, _AUDIT_GOOD, _AUDIT_BAD, "audit"))
+def _with_power(case: str) -> str:
+    power = "Acme/results/acme-8x/resnet/power"
+    return f"fixtures/audit/clean\ncopy fixtures/power/{case}/resnet/power -> {power}"
+
+
+def _kind(code: str, kind: str, summary: str, case: str, why: str) -> RuleInfo:
+    good, bad = _with_power("good"), _with_power(case)
+    return register(RuleInfo(code, kind, W, summary, good, bad, "audit", why))
 
 
 AUDIT_WINDOW = _kind(
     "MLA040",
     "power-window-not-covering-run",
     "A power log's measurement window does not cover its run (MLE028).",
+    "window_short",
+    why=(
+        "Energy to train covers the whole run; the audit lists published power logs whose "
+        "window misses part of it (MLE028; docs/power.md)."
+    ),
 )
 AUDIT_GAP = _kind(
     "MLA041",
     "power-gap",
     "A power log has a stretch without readings beyond the tolerance (MLE029).",
+    "gap",
+    why=(
+        "Stretches without readings make a published energy partly a guess (MLE029; docs/power.md)."
+    ),
 )
 AUDIT_IMPLAUSIBLE = _kind(
     "MLA042",
     "power-implausible-reading",
     "A power value that is not a number, zero or negative, ten times the median, or a "
     "conversion_eff outside (0, 1] (MLE008, MLE025, MLE026, MLE031).",
+    "spike",
+    why=(
+        "Implausible readings make a published energy wrong (MLE008, MLE025, MLE026, "
+        "MLE031; docs/power.md)."
+    ),
 )
 AUDIT_ZERO_WINDOW = _kind(
     "MLA043",
     "power-zero-window",
     "power_measurement_stop at the start's time: the official summarizer cannot score "
     "the result; the energy is computed from the readings (MLE007).",
+    "zero_window",
+    why=(
+        "The official summarizer cannot score such a result; the audit lists where the "
+        "energy came from the readings instead (MLE007; docs/power.md)."
+    ),
 )
 AUDIT_INCOMPLETE = _kind(
     "MLA044",
     "power-logs-incomplete",
     "A run without power logs, a node or switch log missing, misnamed or empty, or a "
     "log cut before its stop (MLE001-MLE006, MLE023).",
+    "node_missing",
+    why=(
+        "Missing or cut power logs under-report a published energy (MLE001-MLE006, "
+        "MLE023; docs/power.md)."
+    ),
 )
 
 AUDIT_KINDS: dict[str, RuleInfo] = {

@@ -6,11 +6,13 @@ root); tests/catalog_examples.py scores them for tests/test_catalog.py.
 
 from __future__ import annotations
 
-from ..catalog import RuleInfo, register
+from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, register
 from ..problems import Severity
 
 
-def _rule(code: str, name: str, severity: Severity, summary: str, good: str, bad: str) -> RuleInfo:
+def _rule(
+    code: str, name: str, severity: Severity, summary: str, good: str, bad: str, why: str
+) -> RuleInfo:
     return register(
         RuleInfo(
             code=code,
@@ -20,6 +22,7 @@ def _rule(code: str, name: str, severity: Severity, summary: str, good: str, bad
             good_example=f"fixtures/score/{good}",
             bad_example=f"fixtures/score/{bad}",
             stage="score",
+            rationale=why,
         )
     )
 
@@ -32,6 +35,11 @@ RUN_COUNT = _rule(
     "10 bert/rnnt/minigo, 40 unet3d; a minimum from v1.1).",
     "olympic",
     "too_few",
+    why=(
+        f"A score is an olympic mean over the round's number of runs ({TRAINING_RULES}, "
+        "benchmark results); the official package checker and result summarizer "
+        f"({LOGGING}) reject another count."
+    ),
 )
 TOO_MANY_FAILED = _rule(
     "MLR002",
@@ -41,6 +49,10 @@ TOO_MANY_FAILED = _rule(
     "counts as the dropped slowest. More makes the result invalid.",
     "one_failed",
     "two_failed",
+    why=(
+        "The rules let one run that does not converge (four for unet3d) stand as the "
+        f"dropped slowest; more make the result invalid ({TRAINING_RULES})."
+    ),
 )
 RUN_INCOMPLETE = _rule(
     "MLR003",
@@ -49,6 +61,10 @@ RUN_INCOMPLETE = _rule(
     "A result file without run_start or run_stop has no time to train; it is dropped.",
     "olympic",
     "no_run_stop",
+    why=(
+        "Time to train needs run_start and run_stop; without them a run has no time and "
+        f"cannot be scored (result_summarizer of {LOGGING}; docs/scores.md)."
+    ),
 )
 RCP_FAIL = _rule(
     "MLR010",
@@ -58,6 +74,11 @@ RCP_FAIL = _rule(
     "minimum the reference convergence points allow (one-sided t-test, p = 0.05).",
     "rcp_pass",
     "rcp_fail",
+    why=(
+        "Reference convergence points guard against hyperparameters that converge faster "
+        f"than the reference allows ({TRAINING_RULES}, RCP section); the official "
+        f"rcp_checker ({LOGGING}) fails the result."
+    ),
 )
 RCP_MISSING = _rule(
     "MLR011",
@@ -67,6 +88,11 @@ RCP_MISSING = _rule(
     "provide RCPs), or below every reference while converging faster than the smallest.",
     "rcp_below",
     "rcp_above",
+    why=(
+        "Without a reference at the batch size convergence cannot be compared, and the "
+        f"rules ask the submitter for new RCPs ({TRAINING_RULES}); the official "
+        "rcp_checker fails the result."
+    ),
 )
 RCP_UNUSABLE = _rule(
     "MLR012",
@@ -76,6 +102,11 @@ RCP_UNUSABLE = _rule(
     "converge, so no RCP comparison is possible.",
     "rcp_pass",
     "rcp_mixed_batch",
+    why=(
+        "The RCP comparison takes one batch size per result and enough converged runs; "
+        "the official rcp_checker cannot evaluate such a set and fails it "
+        "(docs/scores.md)."
+    ),
 )
 RCP_NOT_EVALUATED = _rule(
     "MLR040",
@@ -85,7 +116,11 @@ RCP_NOT_EVALUATED = _rule(
     "to drop the fastest and slowest), so the RCP check is not evaluated; the run count "
     "itself is MLR001.",
     "rcp_pass",
-    "too_few",
+    "rcp_pass\ndelete Example/results/sys8/resnet/result_4.txt",
+    why=(
+        "The RCP check compares olympic means, which need the round's run count; with "
+        "fewer runs it is reported as not evaluated rather than passed (docs/scores.md)."
+    ),
 )
 RUN_NOT_COUNTED = _rule(
     "MLR041",
@@ -97,6 +132,10 @@ RUN_NOT_COUNTED = _rule(
     "beyond).",
     "olympic",
     "one_failed",
+    why=(
+        "Says which run stands for the dropped slowest and why, so that a reviewer need "
+        "not redo the official summarizer's reasoning (docs/scores.md)."
+    ),
 )
 COUNTED_DESPITE_STATUS = _rule(
     "MLR043",
@@ -107,6 +146,11 @@ COUNTED_DESPITE_STATUS = _rule(
     "check counts it as not converged.",
     "olympic",
     "aborted_counted",
+    why=(
+        "The official summarizer counts such a run, since compliance never reads the "
+        "status; the warning says the score includes a run that reported failure "
+        "(docs/scores.md)."
+    ),
 )
 DUPLICATE_RUN = _rule(
     "MLR042",
@@ -116,6 +160,10 @@ DUPLICATE_RUN = _rule(
     "(the official tools count both).",
     "olympic",
     "duplicate_run",
+    why=(
+        "One run submitted twice counts twice and shifts the olympic mean; the official "
+        "tools count both copies (docs/scores.md)."
+    ),
 )
 SEED_REUSED = _rule(
     "MLR020",
@@ -124,6 +172,11 @@ SEED_REUSED = _rule(
     "Closed division: two runs of one benchmark log the same seed (seeds must differ).",
     "olympic",
     "seed_reused",
+    why=(
+        "Closed runs must use different random seeds so that the olympic mean reflects "
+        f"run-to-run variance ({TRAINING_RULES}); the official seed check fails a reused "
+        "seed (docs/scores.md)."
+    ),
 )
 SEED_MISSING = _rule(
     "MLR021",
@@ -132,6 +185,10 @@ SEED_MISSING = _rule(
     "Closed division: some runs log a seed and others do not.",
     "olympic",
     "seed_missing",
+    why=(
+        "The official seed check fails a closed result where some runs log a seed and "
+        "others do not; the package verdict is MLP040, the scorer warns (docs/scores.md)."
+    ),
 )
 SEED_SEVERAL = _rule(
     "MLR022",
@@ -140,6 +197,10 @@ SEED_SEVERAL = _rule(
     "Closed division: a run logs several different seeds; which one drove the run is unclear.",
     "olympic",
     "seed_several",
+    why=(
+        "With several seeds in one run, which one drove the run is unclear; the official "
+        "seed check warns too."
+    ),
 )
 SYSTEM_UNREADABLE = _rule(
     "MLR030",
@@ -149,6 +210,11 @@ SYSTEM_UNREADABLE = _rule(
     "availability and accelerator count.",
     "olympic",
     "bad_system_json",
+    why=(
+        "Scores name the system, its availability and accelerator count from "
+        f"systems/<system>.json ({SUBMISSION_RULES}); without it the score table lacks "
+        "them."
+    ),
 )
 STRAY_FOLDER = _rule(
     "MLR031",
@@ -158,4 +224,9 @@ STRAY_FOLDER = _rule(
     "a copy nested inside another benchmark's folder) are not scored, as the official tools do.",
     "olympic",
     "stray",
+    why=(
+        "The official tools score only <org>/results/<system>/<benchmark>/ "
+        f"({SUBMISSION_RULES}, directory structure); a copy nested elsewhere is not a "
+        "result."
+    ),
 )
