@@ -94,16 +94,18 @@ writes nothing anywhere (no cache). A prepared file whose sources changed is not
 ### Messages
 
 ```
-path:line:col: MLC020 closed resnet (lars): lars_opt_end_learning_rate is 0.001, must be 0.0001 \
-[bad-value]
+path:line:col: error: MLC020 closed resnet (lars): lars_opt_end_learning_rate is 0.001, must be \
+0.0001 [bad-value]
 ```
 
 (one line in the output): the file line and column of the record (not the official
 checker's index among `:::MLLOG` lines), the section, the key, the value found and what
 the rule requires, and the rule name.
-A missing key is reported at the file (`path: MLC010 …`, line 0) with why the key is
+A missing key is reported at the file (`path: error: MLC010 …`, line 0) with why the key is
 required. Every problem is kept (the official checker keeps only the last message per key).
-Warnings are written `MLC106 warning: …`. Formats: `--format text|json|junit|sarif|github`.
+Every command writes a problem in one text form, `path:line:col: severity: CODE message [name]`
+(`mllog_check.problems.format_problem`; warnings `… warning: MLC106 …`). \
+Formats: `--format text|json|junit|sarif|github`.
 
 ## Rounds and inheritance
 
