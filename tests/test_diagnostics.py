@@ -189,3 +189,12 @@ def test_audit_accepts_every_format_it_claims(name: str, tmp_path: Path) -> None
         files = json.loads(done.stdout)["files"]
         rules = {p["rule"] for f in files for p in f["problems"]}
         assert {"MLA001", "MLA005", "MLA010"} <= rules
+
+
+def test_usage_lines_list_the_registrys_problem_formats() -> None:
+    root = FIXTURES.parent
+    readme = (root / "README.md").read_text()
+    assert f"[--format {'|'.join(reporters.offered(reporters.CHECK))}]" in readme
+    for command in (reporters.PACKAGE, reporters.AUDIT):
+        doc = (root / "docs" / f"{command}.md").read_text()
+        assert f"[--format {'|'.join(reporters.offered(command))}]" in doc, command
