@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
 from mllog_check.cli import cli
+from mllog_check.extras import MissingExtra
 from mllog_check.reporters import tables
 from mllog_check.submission.audit import OUTPUT_FILES, run_audit, write_outputs
 
@@ -148,6 +150,25 @@ def test_parquet_forms_differ_only_in_how_lists_are_kept() -> None:
     pandas_form = tables.Table(SMALL.columns, SMALL.rows, tables.Form(parquet="pandas"))
     back = pq.read_table(io.BytesIO(_written("parquet", pandas_form))).to_pydict()
     assert back["seeds"] == [[1, 2], None] and back["n"] == [1.0, None]  # a gap: floats
+
+
+@pytest.mark.parametrize("form", [tables.Form(), tables.Form(parquet="pandas")])
+def test_parquet_without_pyarrow_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, form: tables.Form
+) -> None:
+    for module in ("pyarrow", "pyarrow.parquet"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    with pytest.raises(MissingExtra, match=r"pip install 'mllog-check\[analysis\]'"):
+        _written("parquet", tables.Table(SMALL.columns, SMALL.rows, form))
+    with pytest.raises(MissingExtra, match="needs pyarrow"):
+        tables.require("parquet", "Parquet output", form)
+
+
+def test_rich_table_without_rich_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "rich.console", None)
+    with pytest.raises(MissingExtra, match="a rich table needs rich"):
+        _written("table", tables.Table(("a",), [["x"]], tables.Form(grid="rich")))
+    assert _written("table", tables.Table(("a",), [["x"]])) == "a\nx\n"  # plain: no rich
 
 
 def test_empty_table_writes_headers_only(tmp_path: Path) -> None:

@@ -122,16 +122,16 @@ def write_grid(
 
 
 def _rich_grid(header: list[str], body: list[list[str]], title: str, out: TextIO) -> None:
-    from rich.console import Console
-    from rich.table import Table as RichTable
-
+    console = _extra("rich.console", "a rich table").Console
+    grid = _extra("rich.table", "a rich table").Table(
+        *header, box=None, header_style="bold", pad_edge=False
+    )
     if title:
         out.write(f"{title}\n")
-    grid = RichTable(*header, box=None, header_style="bold", pad_edge=False)
     for cells in body:
         grid.add_row(*cells)
     # A fixed width off a terminal, so that files and pipes get the same lines.
-    Console(file=out, width=None if out.isatty() else 260, highlight=False).print(grid)
+    console(file=out, width=None if out.isatty() else 260, highlight=False).print(grid)
 
 
 def write_csv(table: Table, out: TextIO) -> None:
@@ -158,15 +158,13 @@ def write_json(table: Table, out: TextIO) -> None:
 
 def write_parquet(table: Table, out: IO[bytes]) -> None:
     if table.form.parquet == "pandas":
-        from ..extras import require as import_extra
-
-        pandas = import_extra("pandas", "Parquet output")
-        import_extra("pyarrow", "Parquet output")
+        pandas = _extra("pandas", "Parquet output")
+        _extra("pyarrow", "Parquet output")
         pandas.DataFrame(list(table.rows), columns=list(table.columns)).to_parquet(out, index=False)
         return
     # pyarrow alone: importing pandas here would cost an audit most of a second.
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    pa = _extra("pyarrow", "Parquet output")
+    pq = _extra("pyarrow.parquet", "Parquet output")
 
     values = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
     arrays = {
@@ -182,6 +180,13 @@ def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
     if len(kinds) > 1 and not kinds <= {int, float}:
         values = [None if v is None else str(v) for v in values]  # mixed: as text
     return pa.array(values, type=None if kinds else pa.string())
+
+
+def _extra(module: str, what: str) -> Any:
+    """Import a module of the analysis extra, or MissingExtra naming the extra."""
+    from ..extras import require as import_extra
+
+    return import_extra(module, what)
 
 
 def _scalar(value: Any) -> Any:
@@ -227,10 +232,8 @@ def needs(name: str, form: Form = Form()) -> tuple[str, ...]:
 
 def require(name: str, what: str, form: Form = Form()) -> None:
     """Import what writing ``name`` needs now, or MissingExtra naming the extra."""
-    from ..extras import require as import_extra
-
     for module in needs(name, form):
-        import_extra(module, what)
+        _extra(module, what)
 
 
 def write(name: str, tables: Table | Sequence[Table], out: IO[Any]) -> None:
