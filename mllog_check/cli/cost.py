@@ -26,7 +26,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(tables.offered("table", "csv", "json")),
+    type=click.Choice(tables.offered(tables.COST)),
     default="table",
     show_default=True,
 )

@@ -23,7 +23,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(tables.names()),
+    type=click.Choice(tables.offered(tables.SCORE)),
     default="table",
     show_default=True,
 )

@@ -3,11 +3,11 @@
 A :class:`Table` is named columns and rows (mappings keyed by column, or sequences in
 column order). A writer is ``write(table, out)``; ``out`` is a text stream, or a binary
 one for the formats registered ``binary`` (Parquet). Add a format with one entry in
-:data:`FORMATS`; a command offers all of them (:func:`names`) or a subset
-(:func:`offered`). pandas, pyarrow and rich load only inside the writer that needs
-them; :func:`require` names the analysis extra before a command does any work.
+:data:`FORMATS`, naming the commands that offer it (:func:`offered`). pandas, pyarrow
+and rich load only inside the writer that needs them; :func:`require` names the
+analysis extra before a command does any work.
 
-Problem formats (text, JSON, JUnit, SARIF, GitHub) are the other registry, in
+Problem formats (text, JSON, CSV, JUnit, SARIF, GitHub) are the other registry, in
 ``mllog_check.reporters``.
 """
 
@@ -79,10 +79,14 @@ def _nothing(form: Form) -> tuple[str, ...]:
     return ()
 
 
+SCORE, COST, AUDIT = "score", "cost", "audit"
+
+
 @dataclass(frozen=True)
 class TableFormat:
     write: Writer
     suffix: str  # of the files written in this format
+    commands: tuple[str, ...]  # that offer it (the audit writes its files in them)
     binary: bool = False  # the writer takes a binary stream
     # The analysis extra's modules its writer imports for a form.
     needs: Callable[[Form], tuple[str, ...]] = _nothing
@@ -206,10 +210,12 @@ def _parquet_needs(form: Form) -> tuple[str, ...]:
 
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
-    "table": TableFormat(write_text, "txt", needs=_text_needs),
-    "csv": TableFormat(write_csv, "csv"),
-    "json": TableFormat(write_json, "json"),
-    "parquet": TableFormat(write_parquet, "parquet", binary=True, needs=_parquet_needs),
+    "table": TableFormat(write_text, "txt", (SCORE, COST), needs=_text_needs),
+    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT)),
+    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT)),
+    "parquet": TableFormat(
+        write_parquet, "parquet", (SCORE, AUDIT), binary=True, needs=_parquet_needs
+    ),
 }
 
 
@@ -217,12 +223,9 @@ def names() -> list[str]:
     return list(FORMATS)
 
 
-def offered(*chosen: str) -> list[str]:
-    """A command's subset of the formats, in registry order (KeyError for an unknown one)."""
-    unknown = [name for name in chosen if name not in FORMATS]
-    if unknown:  # a typo fails at import, not at the user's run
-        raise KeyError(f"no table format {', '.join(unknown)}")
-    return [name for name in FORMATS if name in chosen]
+def offered(command: str) -> list[str]:
+    """The formats ``command`` offers, in the registry's order (its --format choices)."""
+    return [name for name, f in FORMATS.items() if command in f.commands]
 
 
 def needs(name: str, form: Form = Form()) -> tuple[str, ...]:
