@@ -1,11 +1,15 @@
-"""The fast paths (inline MLLOG loop, MLL_FAST/MLP_FAST regexes + orjson) give exactly
-what the grammar path (grammars/mllog.lark + Python's json) gives: same records, same
-problems, on valid lines, on mutated near-valid lines and on the whole corpus."""
+"""The fast paths (inline MLLOG loop, MLL_FAST/MLP_FAST regexes + a fast JSON decoder)
+give exactly what the grammar path (grammars/mllog.lark + Python's json) gives: same
+records, same problems, on valid lines, on mutated near-valid lines and on the whole
+corpus, with each fast decoder (orjson, and the strict json used for small inputs)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import example, given, settings
@@ -13,7 +17,23 @@ from hypothesis import strategies as st
 from parse_strategies import any_line, noise_lines, prefixes
 
 from mllog_check import parse_bytes, parse_file
+from mllog_check.parsing import decoders, scanner
 from mllog_check.records import ParseResult
+
+DECODERS = ("orjson", "strict json")
+
+
+@contextmanager
+def decoder(name: str) -> Iterator[None]:
+    """Every block decoded by one fast decoder, whatever its size."""
+    if name == "orjson":
+        decoders.loads_for(decoders.SMALL)  # loads orjson
+        chosen: Callable[[bytes], Any] | None = decoders._orjson_exact
+    else:
+        chosen = decoders.strict_loads
+    with mock.patch.object(scanner, "loads_for", lambda size: chosen):
+        yield
+
 
 # Characters that break JSON or the envelope in interesting ways.
 TRICKY = [*list('{}[]":,. \t\\0-eE'), "\x00", "é", "\u2028", "\r", "Infinity", "NaN", "1e999"]
@@ -30,8 +50,10 @@ def _view(result: ParseResult) -> tuple[Any, ...]:
 
 
 def _same(data: bytes) -> None:
-    fast, slow = parse_bytes(data, fast=True), parse_bytes(data, fast=False)
-    assert _view(fast) == _view(slow)
+    slow = _view(parse_bytes(data, fast=False))
+    for name in DECODERS:
+        with decoder(name):
+            assert _view(parse_bytes(data, fast=True)) == slow, name
 
 
 @st.composite
@@ -75,6 +97,20 @@ def test_valid_lines_fast_equals_grammar(lines: list[str]) -> None:
 @example([':::MLLOG {"key": "a", "time_ms": "12", "value": 1}'], "utf-8")
 @example([':::MLLOG  {"key": 3, "time_ms": 1, "value": 1, "metadata": {}}'], "utf-8")
 @example([':::MLLOG ["a", 1]', ":::MLLOG null", ':::MLLOG "x"'], "utf-8")
+# Integers beyond 64 bits (orjson would make them floats), surrogate escapes, overflow.
+@example(
+    [':::MLLOG {"key": "a", "time_ms": 1, "value": -9223372036854775809, "metadata": {}}'], "utf-8"
+)
+@example(
+    [':::MLLOG {"key": "a", "time_ms": 18446744073709551617, "value": 1, "metadata": {}}'], "utf-8"
+)
+@example([':::MLL 1.5 key: {"value": 123456789012345678901234567890}'], "utf-8")
+@example([":::MLPv0.5.0 resnet 1 (x.py:1) seed: 99999999999999999999999"], "utf-8")
+@example(
+    [':::MLLOG {"key": "\\ud800", "time_ms": 1, "value": "\\ud83d\\ude00", "metadata": {}}'],
+    "utf-8",
+)
+@example([':::MLLOG {"key": "a", "time_ms": 1, "value": 1e400, "metadata": {}}'], "utf-8")
 def test_mutated_lines_fast_equals_grammar(lines: list[str], encoding: str) -> None:
     _same("\n".join(lines).encode(encoding, "replace"))
 
@@ -82,6 +118,9 @@ def test_mutated_lines_fast_equals_grammar(lines: list[str], encoding: str) -> N
 @pytest.mark.corpus
 def test_corpus_fast_equals_grammar(corpus: Path) -> None:
     files = [p for p in sorted(corpus.rglob("*")) if p.is_file() and not p.is_symlink()]
-    differ = [p for p in files if _view(parse_file(p)) != _view(parse_file(p, fast=False))]
+    slow = {p: _view(parse_file(p, fast=False)) for p in files}
     assert len(files) > 1000
-    assert differ == []
+    for name in DECODERS:
+        with decoder(name):
+            differ = [p for p in files if _view(parse_file(p)) != slow[p]]
+        assert differ == [], name

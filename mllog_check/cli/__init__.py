@@ -1,17 +1,16 @@
 """The command line: a thin click layer over the library.
 
-Commands are registered by name and imported only when run, so that
-``mllog-check check FILE`` (the pre-commit hook) does not pay for pandas,
-matplotlib or the other commands' imports.
+Commands are registered by name and imported only when run (``group.py``), so that
+``mllog-check check FILE`` (the pre-commit hook) does not pay for pandas, matplotlib or
+the other commands' imports. A plain ``check`` call (known options and paths) does not
+import click either: ``check_options.read_fast`` reads it from the same option table as
+the click command (click's import costs about as much as checking one log).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import Any
-
-import click
 
 # name -> "module:function"; each command lives in its own module beside this one.
 COMMANDS: dict[str, str] = {
@@ -27,29 +26,29 @@ COMMANDS: dict[str, str] = {
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+def __getattr__(name: str) -> Any:
+    """``cli``, the click group, is built on first use (``from mllog_check.cli import cli``)."""
+    if name == "cli":
+        from .group import cli
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module, _, attr = target.partition(":")
-        command = getattr(importlib.import_module(module), attr)
-        assert isinstance(command, click.Command)
-        return command
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mllog-check")
-def cli() -> None:
-    """Parse, check, score and cost-normalize MLPerf Training logs."""
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> Any:
     """Console entry point; usage errors exit 2 (click's convention and ours)."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
+        if args[:1] == ["check"]:
+            from .check_options import read_fast
+
+            params = read_fast(args[1:])
+            if params is not None:
+                from .check_run import run_check
+
+                sys.exit(run_check(**params))  # type: ignore[arg-type]
+        from .group import cli
+
         return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive only
         sys.exit(130)
@@ -77,7 +76,7 @@ def round_setting(command: str, flag: str | None) -> Any:
             from_setting(setting)  # an unknown round in the file is a usage error now
         return setting
     except RoundError as err:
-        click.echo(f"mllog-check {command}: {err}", err=True)
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)
 
 
@@ -90,5 +89,5 @@ def check_round_name(command: str, flag: str | None) -> None:
     try:
         parse_round(flag)
     except RoundError as err:
-        click.echo(f"mllog-check {command}: {err}", err=True)
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)

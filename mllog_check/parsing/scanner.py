@@ -2,7 +2,7 @@
 
 Lines without a marker never reach Python-level work beyond ``bytes.find``. A marker
 line takes the fast path when it is well formed (a regex equivalent to the grammar
-for its generation, plus orjson for the payload); anything else goes through the
+for its generation, plus a fast JSON decoder, ``decoders.py``); anything else goes through the
 grammar (grammars/mllog.lark) and Python's json, which explain what is wrong.
 ``tests/test_fastpath.py`` proves the two paths agree (hypothesis + the corpus).
 """
@@ -15,11 +15,10 @@ from itertools import compress, count, repeat
 from operator import itemgetter
 from typing import Any
 
-import orjson
-
 from ..problems import shorten
 from ..records import Generation, ParseResult, Record
 from . import syntax_rules as rules
+from .decoders import DecodeError, loads_for
 from .grammar import EnvelopeError, parse_envelope
 from .payload import LineError, _mllog_record, build_record, line_problem
 
@@ -42,14 +41,13 @@ MLP_FAST = re.compile(
 )
 
 
-# First bytes of a JSON text that orjson may accept (whitespace, object, array, string,
-# number, true/false/null); anything else is not JSON for orjson.
+# First bytes of a JSON text that the fast decoders may accept (whitespace, object,
+# array, string, number, true/false/null); anything else is not JSON for them.
 _JSON_START = frozenset(b' \t{["-0123456789tfn')
 _NOT_JSON = object()  # "did not decode" / "absent", where None is a JSON value
 _new = tuple.__new__
 # The JSON fields of a :::MLLOG record in Record's field order.
 _PICK_FIELDS = itemgetter("namespace", "time_ms", "event_type", "key", "value", "metadata")
-_loads = orjson.loads
 _MLP = Generation.MLP  # Record(...) through NamedTuple.__new__ costs a Python-level call
 
 # A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
@@ -91,7 +89,7 @@ class Scanner:
         self.result = ParseResult(path=path)
         self._records = self.result.records
         self._problems = self.result.problems
-        self._orjson_loads = orjson.loads
+        self.loads = loads_for(0)  # _scan_block sets it per block (decoders.py)
 
     def line(self, line: bytes, line_no: int) -> None:
         """One physical line that contains the candidate marker text."""
@@ -129,7 +127,7 @@ class Scanner:
             if generation is Generation.MLLOG:
                 if not text.startswith(_MLLOG_PREFIX):
                     return None
-                data = self._orjson_loads(text[9:])
+                data = self.loads(text[9:])
                 if type(data) is not dict:
                     return None
                 key = data.get("key")
@@ -157,15 +155,15 @@ class Scanner:
             if generation is Generation.MLL:
                 return self._fast_mll(text, line_no, column)
             return self._fast_mlp(text, line_no, column)
-        except orjson.JSONDecodeError:
+        except DecodeError:
             return None
 
     def mllog_checked(self, data: Any, line: bytes, pos: int, line_no: int) -> None:
-        """A :::MLLOG payload that orjson decoded but the inline test refused (a field
+        """A :::MLLOG payload that the fast decoder decoded but the inline test refused (a field
         missing or of another type, not an object): the grammar path's own checks
         (payload._mllog_record) on the decoded value, without lark. The payload starts
         right after ":::MLLOG " (the caller makes sure), as the grammar would find it."""
-        text = line[pos + 9 :].decode()  # orjson accepted it: valid UTF-8
+        text = line[pos + 9 :].decode()  # the decoder accepted it: valid UTF-8
         try:
             record = _mllog_record(data, self.path, line_no, pos + 1, pos + 9, text, self._problems)
         except LineError as err:
@@ -176,14 +174,14 @@ class Scanner:
             self._records.append(record)
 
     def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
-        """A well-formed v0.6 record (MLL_FAST + orjson), else None for the grammar path."""
+        """A well-formed v0.6 record (MLL_FAST + JSON), else None for the grammar path."""
         match = MLL_FAST.fullmatch(text)
         if match is None:
             return None
         seconds, key, payload = match.groups()
         try:
-            data = self._orjson_loads(payload)
-        except orjson.JSONDecodeError:
+            data = self.loads(payload)
+        except DecodeError:
             return None
         if type(data) is not dict or "value" not in data:
             return None
@@ -205,7 +203,7 @@ class Scanner:
         )
 
     def _fast_mlp(self, text: bytes, line_no: int, column: int) -> Record | None:
-        """A well-formed ASCII v0.5 record (MLP_FAST + orjson or a bare word), else None."""
+        """A well-formed ASCII v0.5 record (MLP_FAST + JSON or a bare word), else None."""
         match = MLP_FAST.fullmatch(text)
         if match is None or not text.isascii():
             return None
@@ -214,13 +212,13 @@ class Scanner:
         benchmark, seconds, file, lineno, key, payload = match.groups()
         value: Any = None
         if payload is not None:
-            # Only try JSON where JSON can start: a failed orjson call costs an exception,
+            # Only try JSON where JSON can start: a failed decode costs an exception,
             # and bare words ("adam") are common in v0.5 logs.
             value = _NOT_JSON
             if payload[0] in _JSON_START:
                 try:  # noqa: SIM105 - contextlib.suppress costs more in this loop
-                    value = _loads(payload)
-                except orjson.JSONDecodeError:
+                    value = self.loads(payload)
+                except DecodeError:
                     pass
             if value is _NOT_JSON:
                 if _BARE_WORD.fullmatch(payload) is None:
@@ -338,7 +336,7 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
         return line_no + block.count(b"\n")
     if not scanner.fast:
         return _scan_block_slow(scanner, block, line_no)
-    loads = orjson.loads
+    loads = scanner.loads = loads_for(len(block))
     append = scanner._records.append
     path = scanner.path
     mllog = Generation.MLLOG
@@ -375,7 +373,7 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
         elif pos == 0 or line[:pos].isascii():
             try:
                 data = loads(line[pos + 9 :])
-            except orjson.JSONDecodeError:
+            except DecodeError:
                 data = _NOT_JSON
             fields = None
             if picking and type(data) is dict:
@@ -451,7 +449,7 @@ def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
 
 def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
     """A block whose marker lines are all bare, well-formed :::MLLOG records (no prefix,
-    one marker each, as most real logs are): every payload decoded by one orjson call
+    one marker each, as most real logs are): every payload decoded by one call
     on a JSON array, fields checked and records built by C-level maps, no Python loop
     per line. Returns False, having changed nothing, when any line needs the loop.
 
@@ -465,8 +463,8 @@ def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no:
     if joined.count(_CANDIDATE) != len(marked):
         return False  # a second marker on some line: the last-marker rule decides there
     try:
-        data = orjson.loads(b"[" + joined[9:].replace(b"\n" + _MLLOG_PREFIX, b",") + b"]")
-    except orjson.JSONDecodeError:
+        data = scanner.loads(b"[" + joined[9:].replace(b"\n" + _MLLOG_PREFIX, b",") + b"]")
+    except DecodeError:
         return False
     if (
         len(data) != len(marked)  # a line held two values

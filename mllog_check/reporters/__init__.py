@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from ..problems import Problem
+from ..values import Value
 
 
 class FileResult(Protocol):
@@ -34,13 +34,23 @@ CHECK, PACKAGE, AUDIT = "check", "package", "audit"
 _ALL = (CHECK, PACKAGE, AUDIT)
 
 
-@dataclass(frozen=True, slots=True)
-class ProblemFormat:
-    name: str
-    writer: str  # "module:function" writing files: write(files, out)
-    commands: tuple[str, ...] = _ALL  # the commands that offer it
-    # command -> "module:function" writing that command's whole report: write(report, out)
-    own: Mapping[str, str] = field(default_factory=dict)
+class ProblemFormat(Value):
+    """A registered format (a Value, not a dataclass: check's start-up time, values.py)."""
+
+    __slots__ = ("name", "writer", "commands", "own")
+
+    def __init__(
+        self,
+        name: str,
+        writer: str,  # "module:function" writing files: write(files, out)
+        commands: tuple[str, ...] = _ALL,  # the commands that offer it
+        # command -> "module:function" writing that command's whole report: write(report, out)
+        own: Mapping[str, str] | None = None,
+    ) -> None:
+        self.name = name
+        self.writer = writer
+        self.commands = commands
+        self.own: Mapping[str, str] = {} if own is None else own
 
 
 _SUMMARY = "mllog_check.reporters.summary"

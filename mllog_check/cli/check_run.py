@@ -1,0 +1,42 @@
+"""What ``mllog-check check`` does once its options are read (by click or by the hook's
+fast reading, ``cli/check_options.py``): one function, so both print the same."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from . import EXIT_USAGE, check_round_name, round_setting
+
+
+def run_check(
+    paths: tuple[str, ...],
+    ruleset: str,
+    strict: bool,
+    fmt: str,
+    verbose: bool,
+    include: tuple[str, ...],
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Check the paths and write the verdicts; the exit code (0 pass, 1 fail, 2 usage)."""
+    from .. import reporters
+    from ..checking import check_paths
+    from ..errors import MllogCheckError
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    check_round_name("check", ruleset)
+    setting = round_setting("check", ruleset)
+    try:  # never guess: no evidence, or rules not in this build, is a usage error
+        run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
+    except MllogCheckError as error:
+        err.write(f"mllog-check check: {error}\n")
+        return EXIT_USAGE
+    for line in run.lines(verbose):
+        err.write(line + "\n")
+    if not run.verdicts:
+        err.write("mllog-check check: no result logs found\n")
+    else:
+        reporters.write(fmt, reporters.CHECK, run.verdicts, out)
+    return run.exit_code

@@ -1,0 +1,77 @@
+"""The fast path's JSON decoders: orjson, or Python's json made to refuse what orjson
+refuses, for small inputs.
+
+Importing orjson costs a short check more than decoding its log (orjson loads datetime,
+uuid, dataclasses and json on import), so a block smaller than ``SMALL`` bytes, read
+before orjson is loaded, is decoded by ``strict_loads``; larger inputs load orjson, and
+once loaded it decodes everything. Both are only the fast path: a payload either one
+refuses goes to the grammar path (Python's json, as the official tools decode), which
+is the reference. ``strict_loads`` refuses at least what orjson refuses (Infinity/NaN,
+numbers that overflow a double, lone surrogates, invalid UTF-8), and both refuse
+integers that orjson would turn into floats, so that whatever they accept equals the
+grammar path's value. ``tests/test_fastpath.py`` runs the equivalence tests with each decoder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+SMALL = 256 * 1024
+
+# The error both raise (orjson.JSONDecodeError subclasses json.JSONDecodeError).
+DecodeError = json.JSONDecodeError
+
+# Payloads the fast decoders send to the grammar path (a refusal is always safe: the
+# grammar path is the reference). orjson turns integers beyond 64 bits into floats, where
+# json keeps them exact: any run of 19 digits is refused by both. Python's json also
+# accepts lone surrogate escapes and numbers that overflow to inf, which orjson refuses.
+_LONG_DIGITS = re.compile(rb"\d{19}")
+_STRICT_REFUSES = re.compile(rb"\d{19}|\\u[dD][89abcdefABCDEF]|[eE]\+?\d{3}")
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_STRICT = json.JSONDecoder(parse_constant=_refuse)
+
+
+def strict_loads(data: bytes) -> Any:
+    """json.loads of UTF-8 bytes, refusing what orjson refuses (DecodeError)."""
+    if _STRICT_REFUSES.search(data):
+        raise DecodeError("sent to the grammar path", "", 0)
+    try:
+        return _STRICT.decode(data.decode())
+    except DecodeError:
+        raise
+    except (ValueError, RecursionError) as err:  # Infinity/NaN, bad UTF-8, nesting
+        raise DecodeError(str(err), "", 0) from None
+
+
+def _exact(orjson_loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    def exact_loads(data: bytes) -> Any:
+        """orjson.loads, refusing long digit runs (integers it would make floats)."""
+        if _LONG_DIGITS.search(data):
+            raise DecodeError("sent to the grammar path", "", 0)
+        return orjson_loads(data)
+
+    return exact_loads
+
+
+_orjson_exact: Callable[[bytes], Any] | None = None
+
+
+def loads_for(size: int) -> Callable[[bytes], Any]:
+    """The decoder for a block of ``size`` bytes: orjson once loaded or for big blocks."""
+    global _orjson_exact
+    if _orjson_exact is None:
+        if "orjson" not in sys.modules and size < SMALL:
+            return strict_loads
+        import orjson
+
+        _orjson_exact = _exact(orjson.loads)
+    return _orjson_exact
