@@ -9,10 +9,8 @@ taken, a round without rules), and the exit code. It prints nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,15 +30,20 @@ def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
     return any(fnmatch.fnmatch(path.name, pattern) for pattern in RESULT_PATTERNS + extra)
 
 
-@dataclass
 class CheckRun:
     """The outcome of checking paths: verdicts, per-log choices and notes, an exit code."""
 
-    verdicts: list[LogVerdict] = field(default_factory=list)  # in input order
-    # What the command tells on stderr, in order: (verbose only?, line). Verbose lines say
-    # which round each log got and why; the others (notes) are always shown.
-    messages: list[tuple[bool, str]] = field(default_factory=list)
-    input_error: bool = False
+    __slots__ = ("input_error", "messages", "verdicts")
+
+    def __init__(self) -> None:
+        self.verdicts: list[LogVerdict] = []  # in input order
+        # What the command tells on stderr, in order: (verbose only?, line). Verbose lines
+        # say which round each log got and why; the others (notes) are always shown.
+        self.messages: list[tuple[bool, str]] = []
+        self.input_error = False
+
+    def __repr__(self) -> str:
+        return f"CheckRun(verdicts={self.verdicts!r}, messages={self.messages!r})"
 
     def lines(self, verbose: bool = False) -> list[str]:
         return [line for only_verbose, line in self.messages if verbose or not only_verbose]
@@ -92,7 +95,7 @@ def check_paths(
         verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found))
-        run.verdicts.append(dataclasses.replace(verdict, ruleset_source=found.source))
+        run.verdicts.append(verdict._replace(ruleset_source=found.source))
     return run
 
 

@@ -12,9 +12,8 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from .errors import MllogCheckError
 from .problems import Problem, Severity
@@ -27,8 +26,7 @@ class InputError(MllogCheckError):
     """An input that cannot be read; the message says why, for a person."""
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """One input to read: a file path or stdin, with the name to show."""
 
     display: str
@@ -126,14 +124,20 @@ def open_binary(source: Source) -> BinaryIO:
         raise InputError(err.strerror or str(err)) from None
 
 
-@dataclass
 class ReadState:
     """What the reader learnt about the bytes: compression, encoding, late failures."""
 
-    gzip: bool = False
-    utf16: str = ""
-    error: str = ""
-    nul_bytes: bool = False
+    __slots__ = ("error", "gzip", "nul_bytes", "utf16")
+
+    def __init__(self) -> None:
+        self.gzip = False
+        self.utf16 = ""
+        self.error = ""
+        self.nul_bytes = False
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"ReadState({fields})"
 
 
 def read_chunks(stream: BinaryIO, state: ReadState) -> Iterator[bytes]:

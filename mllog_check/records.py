@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -49,22 +48,57 @@ class Record(NamedTuple):
         }
 
 
-@dataclass(slots=True)
 class ParseResult:
     """Records and problems of one input.
 
     Invariant: ``len(records) + error_count == marker_lines`` (every line that
     carries a marker becomes a record or an error; warnings come on top).
+    A plain class, not a dataclass: creating dataclasses would cost a single-file check
+    more than its own work (issue 11.8, docs/design.md).
     """
 
-    path: str
-    records: list[Record] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    marker_lines: int = 0
-    lines: int = 0
-    bytes_read: int = 0
-    # Set when the input could not be read at all (missing, directory, not gzip...).
-    input_error: bool = False
+    __slots__ = (
+        "bytes_read",
+        "input_error",
+        "lines",
+        "marker_lines",
+        "path",
+        "problems",
+        "records"
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        path: str,
+        records: list[Record] | None = None,
+        problems: list[Problem] | None = None,
+        marker_lines: int = 0,
+        lines: int = 0,
+        bytes_read: int = 0,
+        input_error: bool = False,  # the input could not be read at all
+    ) -> None:
+        self.path = path
+        self.records: list[Record] = [] if records is None else records
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.marker_lines = marker_lines
+        self.lines = lines
+        self.bytes_read = bytes_read
+        self.input_error = input_error
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ParseResult):
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        pairs = zip(self.__slots__, self._values(), strict=True)
+        fields = ", ".join(f"{name}={value!r}" for name, value in pairs)
+        return f"ParseResult({fields})"
 
     @property
     def error_count(self) -> int:

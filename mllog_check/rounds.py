@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import MllogCheckError
 from .records import Record
@@ -37,8 +36,7 @@ class RegistryError(MllogCheckError, ValueError):
     """The round registry file breaks its format (a packaging bug)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Benchmark:
+class Benchmark(NamedTuple):
     name: str  # as the round's rules name it: "ssd", "llama2_70b_lora"
     runs: int  # result files required (exactly or at least, per round)
     drop: int  # olympic mean: dropped from each end (and failed runs allowed)
@@ -49,8 +47,7 @@ class Benchmark:
         return (self.name, *self.names)
 
 
-@dataclass(frozen=True, slots=True)
-class Round:
+class Round(NamedTuple):
     version: str  # "1.0.0"
     generation: str  # log syntax: "mlp", "mll" or "mllog"
     run_count: str  # "exact" or "minimum"
@@ -122,14 +119,13 @@ class Round:
         return self.path("rules") is not None
 
 
-@dataclass(frozen=True)
-class Registry:
+class Registry(NamedTuple):
     source: Path
     rounds: tuple[Round, ...]  # oldest first
-    _by_spelling: dict[str, Round] = field(repr=False, default_factory=dict)
+    by_spelling: dict[str, Round]  # normalized spelling -> round
 
     def get(self, text: str) -> Round:
-        found = self._by_spelling.get(_normal(text))
+        found = self.by_spelling.get(_normal(text))
         if found is None:
             raise RoundError(
                 f"unknown ruleset {text.strip()!r}; known rounds: {', '.join(self.versions())} "
@@ -138,7 +134,7 @@ class Registry:
         return found
 
     def find(self, text: str) -> Round | None:
-        return self._by_spelling.get(_normal(text))
+        return self.by_spelling.get(_normal(text))
 
     def versions(self) -> list[str]:
         return [r.version for r in self.rounds]
@@ -313,8 +309,7 @@ def rounds_of_benchmark(name: str) -> tuple[str, ...]:
 # --- choosing a round -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     """The round chosen for a log or folder, where from, and why (for -v and JSON)."""
 
     round: Round
@@ -340,8 +335,7 @@ class Choice:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
+class Setting(NamedTuple):
     """A project setting: ``[tool.mllog-check] ruleset`` of the nearest pyproject.toml."""
 
     ruleset: str

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import MllogCheckError
 from ..records import Generation
@@ -13,8 +12,7 @@ if TYPE_CHECKING:
     from lark import Lark
 
 
-@dataclass(frozen=True, slots=True)
-class Envelope:
+class Envelope(NamedTuple):
     """What the grammar finds in one record: everything but the JSON inside the payload."""
 
     generation: Generation

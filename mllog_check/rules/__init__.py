@@ -12,7 +12,7 @@ API others build on::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..problems import Problem, Severity
 from ..records import ParseResult
@@ -29,14 +29,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class LogVerdict:
+class LogVerdict(NamedTuple):
     path: str
     passed: bool
     division: str | None
     benchmark: str | None
     ruleset: str
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem]
     # Where the round came from when it was chosen (flag, config, folder, content, newest).
     ruleset_source: str = ""
 

@@ -12,7 +12,6 @@ positions are file lines.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog import RuleInfo
@@ -56,24 +55,56 @@ def _same(value: Any, expected: Any) -> bool:
     return value is not _MISSING and type(value) is type(expected) and value == expected
 
 
-@dataclass
 class _State:
-    path: str
-    specs: dict[str, KeySpec]
-    tolerance_ms: float
-    header_until: str
-    # Keys whose failures the round's tool reported as warnings (params.warn_only_keys).
-    warn_only: frozenset[str] = frozenset()
-    ruleset: str = ""
-    problems: list[Problem] = field(default_factory=list)
-    seen: dict[str, list[Record]] = field(default_factory=dict)
-    first_ts: dict[str, float] = field(default_factory=dict)
-    reached: set[str] = field(default_factory=set)
-    collected: dict[str, list[Any]] = field(default_factory=dict)
-    headers: dict[str, list[Record]] = field(default_factory=dict)
-    latest_ts: float = float("-inf")
-    backwards: list[tuple[Record, float]] = field(default_factory=list)
-    zero_ts: list[Record] = field(default_factory=list)
+    """What the engine learns while walking one log's records.
+
+    A plain class, not a dataclass: creating dataclasses costs a single-file check more
+    than its own work (issue 11.8, docs/design.md).
+    """
+
+    __slots__ = (
+        "backwards",
+        "collected",
+        "first_ts",
+        "header_until",
+        "headers",
+        "latest_ts",
+        "path",
+        "problems",
+        "reached",
+        "ruleset",
+        "seen",
+        "specs",
+        "tolerance_ms",
+        "warn_only",
+        "zero_ts",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        path: str,
+        specs: dict[str, KeySpec],
+        tolerance_ms: float,
+        header_until: str,
+        warn_only: frozenset[str] = frozenset(),
+        ruleset: str = "",
+    ) -> None:
+        self.path = path
+        self.specs = specs
+        self.tolerance_ms = tolerance_ms
+        self.header_until = header_until
+        # Keys whose failures the round's tool reported as warnings (warn_only_keys).
+        self.warn_only = warn_only
+        self.ruleset = ruleset
+        self.problems: list[Problem] = []
+        self.seen: dict[str, list[Record]] = {}
+        self.first_ts: dict[str, float] = {}
+        self.reached: set[str] = set()
+        self.collected: dict[str, list[Any]] = {}
+        self.headers: dict[str, list[Record]] = {}
+        self.latest_ts = float("-inf")
+        self.backwards: list[tuple[Record, float]] = []
+        self.zero_ts: list[Record] = []
 
     def report(self, rule: RuleInfo, rec: Record | None, message: str, key: str = "") -> None:
         line, column = (rec.line, rec.column) if rec is not None else (0, 0)

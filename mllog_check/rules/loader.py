@@ -11,10 +11,9 @@ Rule ids are ``<section>.<key>``.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import MllogCheckError
 from .expr import Test, compile_test, render
@@ -29,8 +28,7 @@ class RulesetError(MllogCheckError, ValueError):
     """A rule file breaks the format (schemas/rules/ruleset.schema.json) or its references."""
 
 
-@dataclass(frozen=True)
-class Fragment:
+class Fragment(NamedTuple):
     """A compiled JSON Schema fragment with the words that explain it."""
 
     schema: dict[str, Any]
@@ -41,8 +39,7 @@ class Fragment:
         return self.validator.is_valid(instance)
 
 
-@dataclass(frozen=True)
-class Advisory:
+class Advisory(NamedTuple):
     """A check beyond the official files: a warning (an error under --strict)."""
 
     code: str
@@ -50,8 +47,7 @@ class Advisory:
     fragment: Fragment
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     """A relation a record must satisfy (expr.py): other keys' values, arithmetic."""
 
     test: Test
@@ -59,8 +55,7 @@ class Check:
     first_only: bool = False  # the official FIRST_CHECK: the key's first record only
 
 
-@dataclass(frozen=True)
-class Aggregate:
+class Aggregate(NamedTuple):
     """Virtual records built after the log (the official stable-diffusion BEGIN block).
 
     Records of ``source`` whose metadata names ``name`` are grouped by their metadata
@@ -74,8 +69,7 @@ class Aggregate:
     group: str
 
 
-@dataclass(frozen=True)
-class KeySpec:
+class KeySpec(NamedTuple):
     """The rule for one key within one section (rule id ``section.key``)."""
 
     key: str
@@ -103,8 +97,7 @@ class KeySpec:
         return f"{self.section}.{self.key}"
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     name: str
     label: str
     parent: str | None
@@ -113,11 +106,10 @@ class Section:
     aggregate: Aggregate | None = None
 
 
-@dataclass(frozen=True)
-class Ruleset:
+class Ruleset(NamedTuple):
     name: str
     sections: dict[str, Section]
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any]
 
     def roots(self) -> list[Section]:
         return [s for _, s in sorted(self.sections.items()) if s.parent is None]

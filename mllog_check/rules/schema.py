@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
@@ -174,20 +173,29 @@ def equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-@dataclass(frozen=True, eq=True)
 class _Fast:
     """Direct evaluation of a supported fragment (no jsonschema import).
 
     The fragment is turned into nested closures once, at ruleset load: the engine
     runs one per record, so interpreting the dict every time would dominate a check.
+    Equal when the fragments are (as a dataclass over schema and python would be).
     """
 
-    schema: dict[str, Any]
-    python: bool = False
-    _check: Any = field(init=False, repr=False, compare=False, hash=False)
+    __slots__ = ("_check", "python", "schema")
+    __hash__ = None  # type: ignore[assignment]  # the schema is a dict
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_check", _compile(self.schema, self.python))
+    def __init__(self, schema: dict[str, Any], python: bool = False) -> None:
+        self.schema = schema
+        self.python = python
+        self._check = _compile(schema, python)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Fast):
+            return NotImplemented
+        return (self.schema, self.python) == (other.schema, other.python)
+
+    def __repr__(self) -> str:
+        return f"_Fast(schema={self.schema!r}, python={self.python!r})"
 
     def is_valid(self, instance: Any) -> bool:
         return bool(self._check(instance))
