@@ -12,7 +12,7 @@ Every rule carries a passing and a failing example so that its doc is checked:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .problems import NO_CONTEXT, Context, Problem, Severity
 
@@ -22,8 +22,10 @@ SUBMISSION_RULES = "https://github.com/mlcommons/policies/blob/master/submission
 LOGGING = "https://github.com/mlcommons/logging"
 
 
-@dataclass(frozen=True, slots=True)
-class RuleInfo:
+class RuleInfo(NamedTuple):
+    """A rule's registry entry (immutable; a NamedTuple, not a dataclass, for start-up
+    time: issue 11.8, docs/design.md)."""
+
     code: str
     name: str
     severity: Severity

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -30,25 +29,102 @@ NO_CONTEXT = Context()
 FIELDS = ("path", "line", "column", "rule", "name", "severity", "message", "text")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+# Problem's fields in constructor order (its __slots__).
+PROBLEM_FIELDS = (
+    "path", "line", "column", "rule", "severity", "message", "name", "text", "context"
+)  # fmt: skip
+
+
 class Problem:
     """Something wrong (or worth knowing) at a place in a file.
 
     ``line`` and ``column`` are 1-based positions in the original file; 0 means
-    "the file as a whole" (a missing key, an unreadable file).
+    "the file as a whole" (a missing key, an unreadable file). Immutable, equal, hashed
+    and sorted by every field but ``text`` (the offending text, shortened for display).
+
+    Written out rather than a dataclass: on a single-file check, creating dataclasses
+    (and importing the module) cost more than the check (issue 11.8, docs/design.md).
     """
 
+    __slots__ = PROBLEM_FIELDS  # in constructor order
     path: str
     line: int
     column: int
     rule: str
     severity: Severity
     message: str
-    name: str = ""
-    # The offending text, shortened for display; not part of the identity.
-    text: str = field(default="", compare=False)
+    name: str
+    text: str
     # Org, system and benchmark in an audited round (last: sorting by place is unchanged).
-    context: Context = NO_CONTEXT
+    context: Context
+
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        column: int,
+        rule: str,
+        severity: Severity,
+        message: str,
+        name: str = "",
+        text: str = "",
+        context: Context = NO_CONTEXT,
+    ) -> None:
+        values = (path, line, column, rule, severity, message, name, text, context)
+        for slot, value in zip(PROBLEM_FIELDS, values, strict=True):
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Problem is immutable: cannot set {name!r} (use replace)")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
+    def replace(self, **changes: Any) -> Problem:
+        """A copy with some fields changed (as dataclasses.replace)."""
+        values = {slot: getattr(self, slot) for slot in PROBLEM_FIELDS}
+        values.update(changes)
+        return Problem(**values)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.path, self.line, self.column, self.rule, self.severity, self.message,
+            self.name, self.context,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Problem:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __lt__(self, other: Problem) -> bool:
+        if other.__class__ is not Problem:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: Problem) -> bool:
+        if other.__class__ is not Problem:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Problem) -> bool:
+        if other.__class__ is not Problem:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: Problem) -> bool:
+        if other.__class__ is not Problem:
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{slot}={getattr(self, slot)!r}" for slot in PROBLEM_FIELDS)
+        return f"Problem({fields})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickling (audit --jobs) and copy
+        return (Problem, tuple(getattr(self, slot) for slot in PROBLEM_FIELDS))
 
     @property
     def is_error(self) -> bool:

@@ -48,6 +48,12 @@ class Record(NamedTuple):
         }
 
 
+# ParseResult's fields in constructor order (its __slots__).
+RESULT_FIELDS = (
+    "path", "records", "problems", "marker_lines", "lines", "bytes_read", "input_error"
+)  # fmt: skip
+
+
 class ParseResult:
     """Records and problems of one input.
 
@@ -57,15 +63,7 @@ class ParseResult:
     more than its own work (issue 11.8, docs/design.md).
     """
 
-    __slots__ = (
-        "bytes_read",
-        "input_error",
-        "lines",
-        "marker_lines",
-        "path",
-        "problems",
-        "records"
-    )  # fmt: skip
+    __slots__ = RESULT_FIELDS  # in constructor order
 
     def __init__(
         self,
@@ -86,7 +84,7 @@ class ParseResult:
         self.input_error = input_error
 
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in RESULT_FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ParseResult):
@@ -96,7 +94,7 @@ class ParseResult:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        pairs = zip(self.__slots__, self._values(), strict=True)
+        pairs = zip(RESULT_FIELDS, self._values(), strict=True)
         fields = ", ".join(f"{name}={value!r}" for name, value in pairs)
         return f"ParseResult({fields})"
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
 def closest(word: str, known: Iterable[str], cutoff: float = 0.75) -> list[str]:
     """Known names close to word, best first (at most three); none for an exact match."""
+    import difflib  # here: only a misspelling pays for it (the hook's start-up time)
+
     names = sorted({k for k in known if isinstance(k, str)})
     if word in names:
         return []

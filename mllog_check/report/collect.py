@@ -208,7 +208,7 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
 
 
 def _row(problem: Problem, org: str, shown: str) -> dict[str, Any]:
-    return dataclasses.replace(problem, path=shown, context=Context(org)).row(PROBLEM_ROW)
+    return problem.replace(path=shown, context=Context(org)).row(PROBLEM_ROW)
 
 
 def _shown(base: str) -> Any:

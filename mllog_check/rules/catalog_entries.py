@@ -7,8 +7,6 @@ example logs.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..catalog import LOGGING, TRAINING_RULES, RuleInfo, register
 from ..problems import Severity
 from .codes import (
@@ -492,19 +490,14 @@ for _rule, _name, _sev, _summary, _good, _bad in _RULES:
     # The light copy the engine uses must say the same.
     assert (_rule.name, _rule.severity) == (_name, _sev), _rule.code
     INFO[_rule.code] = register(
-        replace(
-            _rule,
-            summary=_summary,
-            good_example=_good,
-            bad_example=_bad,
-            rationale=_WHY[_rule],
+        _rule._replace(
+            summary=_summary, good_example=_good, bad_example=_bad, rationale=_WHY[_rule]
         )
     )
 for _rule, _name, _sev, _summary, _good, _bad, _stage in _ROUND_RULES:
     assert (_rule.name, _rule.severity) == (_name, _sev), _rule.code
     INFO[_rule.code] = register(
-        replace(
-            _rule,
+        _rule._replace(
             summary=_summary,
             good_example=_good,
             bad_example=_bad,

@@ -10,7 +10,6 @@ Rule ids are ``<section>.<key>``.
 
 from __future__ import annotations
 
-import copy
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -261,6 +260,8 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
         if like is not None:  # copied now: a later round may drop or change the source
             if like not in sections:
                 raise RulesetError(f"{child['ruleset']}: {name}.keys_from names unknown {like!r}")
+            import copy  # here: prepared rules never merge (the hook's start-up time)
+
             target = sections[name]
             source_keys = copy.deepcopy(sections[like].get("keys") or {})
             target["keys"] = {**source_keys, **(target.get("keys") or {})}

@@ -8,7 +8,6 @@ record-sequence hashes. The library writes only to the output folder it is given
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -103,14 +102,9 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
         for s in report.scores
     ]
-    found = [
-        dataclasses.replace(a, path=rel(a.path), message=_strip(a.message, base))
-        for a in report.anomalies
-    ]
+    found = [a.replace(path=rel(a.path), message=_strip(a.message, base)) for a in report.anomalies]
     problems = [
-        dataclasses.replace(
-            p, path=rel(p.path), message=_strip(p.message, base), context=Context(org)
-        )
+        p.replace(path=rel(p.path), message=_strip(p.message, base), context=Context(org))
         for p in report.problems
     ]
     summary = _summary(

@@ -265,10 +265,7 @@ def is_beyond_official(problem: Problem) -> bool:
 
 def promote(problems: list[Problem]) -> list[Problem]:
     """--strict: every check beyond the official checker fails the package."""
-    return [
-        dataclasses.replace(p, severity=Severity.ERROR) if is_beyond_official(p) else p
-        for p in problems
-    ]
+    return [p.replace(severity=Severity.ERROR) if is_beyond_official(p) else p for p in problems]
 
 
 def choose_round(root: Path, ruleset: str = "auto", setting: Setting | None = None) -> Choice:
@@ -434,9 +431,7 @@ def tolerate(problems: list[Problem]) -> list[Problem]:
     count as the dropped slowest; the results stage said this result set stays valid.
     """
     return [
-        dataclasses.replace(p, severity=Severity.WARNING, message=p.message + TOLERATED)
-        if p.is_error
-        else p
+        p.replace(severity=Severity.WARNING, message=p.message + TOLERATED) if p.is_error else p
         for p in problems
     ]
 
@@ -444,7 +439,7 @@ def tolerate(problems: list[Problem]) -> list[Problem]:
 def _placed(org: str, rs: ResultSet, found: Iterable[Problem]) -> list[Problem]:
     """Anomalies of one result set's logs, with their place in the round."""
     where = Context(org, rs.system, rs.benchmark)
-    return [dataclasses.replace(p, context=where) for p in found]
+    return [p.replace(context=where) for p in found]
 
 
 def _run_row(
