@@ -123,3 +123,15 @@ def test_rule_files_are_validated_and_nothing_is_cached(tmp_path: Path, monkeypa
     copy.write_text(copy.read_text().replace("occurs: exactly_one", "occurs: twice", 1))
     with pytest.raises(rules_loader.RulesetError, match="occurs"):
         rules_loader._read(copy)
+
+
+def test_every_shipped_ruleset_compiles_every_section() -> None:
+    """Sections compile on first use (issue 11.8); a shipped rule that cannot compile must
+    still fail here, not in some submitter's check."""
+    from mllog_check.rules import available_rulesets, load_ruleset
+
+    compiled = 0
+    for name in available_rulesets():
+        for section in load_ruleset(name).sections.values():
+            compiled += len(section.keys)
+    assert compiled > 1000

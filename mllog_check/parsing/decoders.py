@@ -28,9 +28,30 @@ DecodeError = json.JSONDecodeError
 # Payloads the fast decoders send to the grammar path (a refusal is always safe: the
 # grammar path is the reference). orjson turns integers beyond 64 bits into floats, where
 # json keeps them exact: any run of 19 digits is refused by both. Python's json also
-# accepts lone surrogate escapes and numbers that overflow to inf, which orjson refuses.
-_LONG_DIGITS = re.compile(rb"\d{19}")
-_STRICT_REFUSES = re.compile(rb"\d{19}|\\u[dD][89abcdefABCDEF]|[eE]\+?\d{3}")
+# accepts lone surrogate escapes and numbers that overflow to inf (exponents of three
+# digits are refused), which orjson refuses. Found by bytes.translate and ``in`` (C
+# speed, a fraction of decoding), not a regex over the payload (several times slower).
+_SHAPES = bytes(
+    ord("0") if chr(i).isdigit() and i < 128 else i if i in b"eE+" else ord(" ") for i in range(256)
+)
+_LONG_DIGITS = b"0" * 19
+_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def _long_digits(data: bytes) -> bool:
+    return _LONG_DIGITS in data.translate(_SHAPES)
+
+
+def _strict_refuses(data: bytes) -> bool:
+    shapes = data.translate(_SHAPES)
+    return (
+        _LONG_DIGITS in shapes
+        or b"e000" in shapes
+        or b"E000" in shapes
+        or b"e+000" in shapes
+        or b"E+000" in shapes
+        or (b"\\u" in data and _SURROGATE.search(data) is not None)
+    )
 
 
 def _refuse(name: str) -> Any:
@@ -42,7 +63,7 @@ _STRICT = json.JSONDecoder(parse_constant=_refuse)
 
 def strict_loads(data: bytes) -> Any:
     """json.loads of UTF-8 bytes, refusing what orjson refuses (DecodeError)."""
-    if _STRICT_REFUSES.search(data):
+    if _strict_refuses(data):
         raise DecodeError("sent to the grammar path", "", 0)
     try:
         return _STRICT.decode(data.decode())
@@ -55,7 +76,7 @@ def strict_loads(data: bytes) -> Any:
 def _exact(orjson_loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     def exact_loads(data: bytes) -> Any:
         """orjson.loads, refusing long digit runs (integers it would make floats)."""
-        if _LONG_DIGITS.search(data):
+        if _long_digits(data):
             raise DecodeError("sent to the grammar path", "", 0)
         return orjson_loads(data)
 

@@ -10,7 +10,8 @@ Rule ids are ``<section>.<key>``.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -96,13 +97,43 @@ class KeySpec(NamedTuple):
         return f"{self.section}.{self.key}"
 
 
-class Section(NamedTuple):
-    name: str
-    label: str
-    parent: str | None
-    when: tuple[str, Any] | None
-    keys: dict[str, KeySpec]
-    aggregate: Aggregate | None = None
+class Section:
+    """One section of a ruleset: its selector, parent and key rules.
+
+    The key rules are compiled on first use: a log needs three or four of a round's
+    sections, and compiling all of them cost a single-file check more than checking
+    (issue 11.8). Rule files given by path are compiled whole at load, so a broken one
+    fails there; the shipped ones are compiled whole by tests/test_rules_schema.py.
+    """
+
+    __slots__ = ("_build", "_keys", "aggregate", "label", "name", "parent", "when")
+
+    def __init__(
+        self,
+        name: str,
+        label: str,
+        parent: str | None,
+        when: tuple[str, Any] | None,
+        keys: dict[str, KeySpec] | Callable[[], dict[str, KeySpec]],
+        aggregate: Aggregate | None = None,
+    ) -> None:
+        self.name = name
+        self.label = label
+        self.parent = parent
+        self.when = when
+        self.aggregate = aggregate
+        self._keys = keys if isinstance(keys, dict) else None
+        self._build = None if isinstance(keys, dict) else keys
+
+    @property
+    def keys(self) -> dict[str, KeySpec]:
+        if self._keys is None:
+            assert self._build is not None
+            self._keys, self._build = self._build(), None
+        return self._keys
+
+    def __repr__(self) -> str:
+        return f"Section(name={self.name!r}, label={self.label!r}, parent={self.parent!r})"
 
 
 class Ruleset(NamedTuple):
@@ -147,7 +178,11 @@ def load_ruleset(name: str) -> Ruleset:
 
 @cache
 def _load(name: str) -> Ruleset:
-    return _compile(resolved(name))
+    ruleset = _compile(resolved(name))
+    if name.endswith((".yaml", ".yml")):  # a rule file given by path: fail now if broken
+        for section in ruleset.sections.values():
+            section.keys  # noqa: B018 - compiles
+    return ruleset
 
 
 def resolved(name: str) -> dict[str, Any]:
@@ -284,22 +319,27 @@ def _compile(raw: dict[str, Any]) -> Ruleset:
             if like not in raw_sections:
                 raise RulesetError(f"{raw['ruleset']}: {name}.keys_from names unknown {like!r}")
             given = {**(raw_sections[like].get("keys") or {}), **given}
-        keys = {
-            key: _compile_key(key, name, label, spec or {}, python) for key, spec in given.items()
-        }
         aggregate = data.get("aggregate")
         sections[name] = Section(
             name,
             label,
             data.get("parent"),
             _when(when, python) if when else None,
-            keys,
+            partial(_compile_keys, given, name, label, python),
             Aggregate(**aggregate) if aggregate else None,
         )
     for section in sections.values():
         if section.parent is not None and section.parent not in sections:
             raise RulesetError(f"{raw['ruleset']}: section {section.name} has unknown parent")
     return Ruleset(raw["ruleset"], sections, dict(raw.get("params", {})))
+
+
+def _compile_keys(
+    given: dict[str, Any], section: str, label: str, python: bool
+) -> dict[str, KeySpec]:
+    return {
+        key: _compile_key(key, section, label, spec or {}, python) for key, spec in given.items()
+    }
 
 
 def _when(when: dict[str, Any], python: bool = False) -> tuple[str, Any]:
