@@ -124,3 +124,21 @@ def test_corpus_fast_equals_grammar(corpus: Path) -> None:
         with decoder(name):
             differ = [p for p in files if _view(parse_file(p)) != slow[p]]
         assert differ == [], name
+
+
+def test_long_fractions_stay_on_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real logs print float32 values in full (v5.1 llama2_70b_lora: 2.0311331748962402...):
+    only integers of 19+ digits are refused, or such a log would load lark per line."""
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("grammar path taken")
+
+    monkeypatch.setattr(scanner.Scanner, "_slow", refuse)
+    payload = (
+        '{"key": "a", "time_ms": 1, "value": {"loss": 2.0311331748962402343750}, "metadata": {}}'
+    )
+    for name in DECODERS:
+        with decoder(name):
+            for text in (f":::MLLOG {payload}", f"0: :::MLLOG {payload}"):
+                result = parse_bytes((text + "\n").encode())
+                assert result.records[0].value == {"loss": 2.0311331748962402}, name
