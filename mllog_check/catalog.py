@@ -12,9 +12,9 @@ Every rule carries a passing and a failing example so that its doc is checked:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from .problems import NO_CONTEXT, Context, Problem, Severity
+from .values import Value
 
 # Public sources a rule's rationale cites (with the project's own docs/ pages).
 TRAINING_RULES = "https://github.com/mlcommons/training_policies/blob/master/training_rules.adoc"
@@ -22,21 +22,42 @@ SUBMISSION_RULES = "https://github.com/mlcommons/policies/blob/master/submission
 LOGGING = "https://github.com/mlcommons/logging"
 
 
-class RuleInfo(NamedTuple):
-    """A rule's registry entry (immutable; a NamedTuple, not a dataclass, for start-up
-    time: issue 11.8, docs/design.md)."""
+class RuleInfo(Value):
+    """A rule's registry entry (a Value, not a dataclass: start-up time, issue 11.8)."""
 
-    code: str
-    name: str
-    severity: Severity
-    summary: str
-    # A log (or other input) the rule accepts, and one it reports. Text, not code.
-    good_example: str
-    bad_example: str
-    # Which stage runs the examples: "parse", "check", "score", "package".
-    stage: str = "parse"
-    # Why the rule exists, citing the rules or official tools (docs/codes.md shows it).
-    rationale: str = ""
+    __slots__ = (
+        "code",
+        "name",
+        "severity",
+        "summary",
+        "good_example",
+        "bad_example",
+        "stage",
+        "rationale",
+    )
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        summary: str,
+        # A log (or other input) the rule accepts, and one it reports. Text, not code.
+        good_example: str,
+        bad_example: str,
+        # Which stage runs the examples: "parse", "check", "score", "package".
+        stage: str = "parse",
+        # Why the rule exists, citing the rules or official tools (docs/codes.md shows it).
+        rationale: str = "",
+    ) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.summary = summary
+        self.good_example = good_example
+        self.bad_example = bad_example
+        self.stage = stage
+        self.rationale = rationale
 
     def problem(
         self,

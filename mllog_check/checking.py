@@ -95,7 +95,7 @@ def check_paths(
         verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found))
-        run.verdicts.append(verdict._replace(ruleset_source=found.source))
+        run.verdicts.append(verdict.replace(ruleset_source=found.source))
     return run
 
 

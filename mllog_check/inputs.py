@@ -13,10 +13,11 @@ import sys
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from .errors import MllogCheckError
 from .problems import Problem, Severity
+from .values import Value
 
 CHUNK = 1 << 22  # 4 MiB: large enough to amortize per-chunk work, small enough to stay flat
 STDIN = "-"
@@ -26,11 +27,18 @@ class InputError(MllogCheckError):
     """An input that cannot be read; the message says why, for a person."""
 
 
-class Source(NamedTuple):
+class Source(Value):
     """One input to read: a file path or stdin, with the name to show."""
 
-    display: str
-    path: Path | None  # None for stdin
+    __slots__ = ("display", "path")
+
+    def __init__(
+        self,
+        display: str,
+        path: Path | None,  # None for stdin
+    ) -> None:
+        self.display = display
+        self.path = path
 
 
 def _input_problem(

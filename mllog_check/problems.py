@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
+
+from .values import Value
 
 
 class Severity(StrEnum):
@@ -13,14 +15,22 @@ class Severity(StrEnum):
     INFO = "info"
 
 
-class Context(NamedTuple):
+class Context(Value):
     """Where in a round a problem sits: the audit's org, system and benchmark columns.
 
     Empty for what check and package report (their outputs name no org)."""
 
-    org: str = ""
-    system: str = ""
-    benchmark: str = ""
+    __slots__ = ("org", "system", "benchmark")
+
+    def __init__(
+        self,
+        org: str = "",
+        system: str = "",
+        benchmark: str = "",
+    ) -> None:
+        self.org = org
+        self.system = system
+        self.benchmark = benchmark
 
 
 NO_CONTEXT = Context()

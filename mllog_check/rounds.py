@@ -18,10 +18,11 @@ import os
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .errors import MllogCheckError
 from .records import Record
+from .values import Value
 
 ENV_REGISTRY = "MLLOG_CHECK_ROUNDS"
 FILE_KINDS = ("rules", "scoring", "rcp", "system_description")
@@ -36,24 +37,44 @@ class RegistryError(MllogCheckError, ValueError):
     """The round registry file breaks its format (a packaging bug)."""
 
 
-class Benchmark(NamedTuple):
-    name: str  # as the round's rules name it: "ssd", "llama2_70b_lora"
-    runs: int  # result files required (exactly or at least, per round)
-    drop: int  # olympic mean: dropped from each end (and failed runs allowed)
-    names: tuple[str, ...] = ()  # other names in folders and logs ("retinanet" for ssd)
+class Benchmark(Value):
+    __slots__ = ("name", "runs", "drop", "names")
+
+    def __init__(
+        self,
+        name: str,  # as the round's rules name it: "ssd", "llama2_70b_lora"
+        runs: int,  # result files required (exactly or at least, per round)
+        drop: int,  # olympic mean: dropped from each end (and failed runs allowed)
+        names: tuple[str, ...] = (),  # other names in folders and logs ("retinanet" for ssd)
+    ) -> None:
+        self.name = name
+        self.runs = runs
+        self.drop = drop
+        self.names = names
 
     @property
     def all_names(self) -> tuple[str, ...]:
         return (self.name, *self.names)
 
 
-class Round(NamedTuple):
-    version: str  # "1.0.0"
-    generation: str  # log syntax: "mlp", "mll" or "mllog"
-    run_count: str  # "exact" or "minimum"
-    benchmarks: dict[str, Benchmark] | None  # None: not known (v0.5)
-    spellings: frozenset[str]  # normalized (lower case, "-" as "_")
-    files: dict[str, Path | None]  # kind -> path (may not exist), None: the round has none
+class Round(Value):
+    __slots__ = ("version", "generation", "run_count", "benchmarks", "spellings", "files")
+
+    def __init__(
+        self,
+        version: str,  # "1.0.0"
+        generation: str,  # log syntax: "mlp", "mll" or "mllog"
+        run_count: str,  # "exact" or "minimum"
+        benchmarks: dict[str, Benchmark] | None,  # None: not known (v0.5)
+        spellings: frozenset[str],  # normalized (lower case, "-" as "_")
+        files: dict[str, Path | None],  # kind -> path (may not exist), None: the round has none
+    ) -> None:
+        self.version = version
+        self.generation = generation
+        self.run_count = run_count
+        self.benchmarks = benchmarks
+        self.spellings = spellings
+        self.files = files
 
     @property
     def short(self) -> str:
@@ -119,10 +140,18 @@ class Round(NamedTuple):
         return self.path("rules") is not None
 
 
-class Registry(NamedTuple):
-    source: Path
-    rounds: tuple[Round, ...]  # oldest first
-    by_spelling: dict[str, Round]  # normalized spelling -> round
+class Registry(Value):
+    __slots__ = ("source", "rounds", "by_spelling")
+
+    def __init__(
+        self,
+        source: Path,
+        rounds: tuple[Round, ...],  # oldest first
+        by_spelling: dict[str, Round],  # normalized spelling -> round
+    ) -> None:
+        self.source = source
+        self.rounds = rounds
+        self.by_spelling = by_spelling
 
     def get(self, text: str) -> Round:
         found = self.by_spelling.get(_normal(text))
@@ -237,7 +266,7 @@ def _data_path(source: Path, relative: str) -> Path:
     """A data file beside the registry, else in the shipped schemas (a test registry
     adds one round's files and reuses the shipped ones)."""
     beside = source.parent / relative
-    if beside.exists():
+    if source.parent == shipped_schemas() or beside.exists():  # shipped registry: no stat
         return beside
     shipped = shipped_schemas() / relative
     return shipped if shipped.exists() else beside
@@ -309,13 +338,22 @@ def rounds_of_benchmark(name: str) -> tuple[str, ...]:
 # --- choosing a round -------------------------------------------------------------------
 
 
-class Choice(NamedTuple):
+class Choice(Value):
     """The round chosen for a log or folder, where from, and why (for -v and JSON)."""
 
-    round: Round
-    source: str  # "flag", "config", "folder", "content" or "newest" (of what content allows)
-    reason: str
-    candidates: tuple[str, ...] = ()  # the rounds the evidence allowed (content)
+    __slots__ = ("round", "source", "reason", "candidates")
+
+    def __init__(
+        self,
+        round: Round,
+        source: str,  # "flag", "config", "folder", "content" or "newest" (of what content allows)
+        reason: str,
+        candidates: tuple[str, ...] = (),  # the rounds the evidence allowed (content)
+    ) -> None:
+        self.round = round
+        self.source = source
+        self.reason = reason
+        self.candidates = candidates
 
     @property
     def ruleset(self) -> str:
@@ -335,11 +373,18 @@ class Choice(NamedTuple):
         )
 
 
-class Setting(NamedTuple):
+class Setting(Value):
     """A project setting: ``[tool.mllog-check] ruleset`` of the nearest pyproject.toml."""
 
-    ruleset: str
-    path: Path
+    __slots__ = ("ruleset", "path")
+
+    def __init__(
+        self,
+        ruleset: str,
+        path: Path,
+    ) -> None:
+        self.ruleset = ruleset
+        self.path = path
 
 
 def from_flag(flag: str) -> Choice:

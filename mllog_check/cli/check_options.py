@@ -11,21 +11,33 @@ both readings give the same parameters for every argument list they both accept.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..reporters import CHECK, names
+from ..values import Value
 from . import RULESET_HELP
 
 
-class Option(NamedTuple):
-    flags: tuple[str, ...]  # "-v", "--verbose"
-    dest: str  # the parameter name of the command function
-    help: str
-    default: object = None
-    is_flag: bool = False
-    multiple: bool = False
-    choices: tuple[str, ...] = ()
-    metavar: str | None = None
+class Option(Value):
+    __slots__ = ("flags", "dest", "help", "default", "is_flag", "multiple", "choices", "metavar")
+
+    def __init__(
+        self,
+        flags: tuple[str, ...],  # "-v", "--verbose"
+        dest: str,  # the parameter name of the command function
+        help: str,
+        default: object = None,
+        is_flag: bool = False,
+        multiple: bool = False,
+        choices: tuple[str, ...] = (),
+        metavar: str | None = None,
+    ) -> None:
+        self.flags = flags
+        self.dest = dest
+        self.help = help
+        self.default = default
+        self.is_flag = is_flag
+        self.multiple = multiple
+        self.choices = choices
+        self.metavar = metavar
 
 
 PATHS = "paths"  # the one argument: files, directories or '-' (at least one)

@@ -3,25 +3,38 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..errors import MllogCheckError
 from ..records import Generation
+from ..values import Value
 
 if TYPE_CHECKING:
     from lark import Lark
 
 
-class Envelope(NamedTuple):
+class Envelope(Value):
     """What the grammar finds in one record: everything but the JSON inside the payload."""
 
-    generation: Generation
-    payload: str | None
-    payload_offset: int  # offset of the payload in the parsed text (len(text) when absent)
-    seconds: str | None = None  # v0.5 and v0.6 timestamps, as written
-    key: str | None = None  # v0.5 and v0.6 keys
-    benchmark: str | None = None  # v0.5
-    source: str | None = None  # v0.5 "(file:line)"
+    __slots__ = ("generation", "payload", "payload_offset", "seconds", "key", "benchmark", "source")
+
+    def __init__(
+        self,
+        generation: Generation,
+        payload: str | None,
+        payload_offset: int,  # offset of the payload in the parsed text (len(text) when absent)
+        seconds: str | None = None,  # v0.5 and v0.6 timestamps, as written
+        key: str | None = None,  # v0.5 and v0.6 keys
+        benchmark: str | None = None,  # v0.5
+        source: str | None = None,  # v0.5 "(file:line)"
+    ) -> None:
+        self.generation = generation
+        self.payload = payload
+        self.payload_offset = payload_offset
+        self.seconds = seconds
+        self.key = key
+        self.benchmark = benchmark
+        self.source = source
 
 
 class EnvelopeError(MllogCheckError):

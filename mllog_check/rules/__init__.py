@@ -12,10 +12,9 @@ API others build on::
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..problems import Problem, Severity
 from ..records import ParseResult
+from ..values import Value
 from .loader import RulesetError, UnknownRuleset, available_rulesets, canonical, load_ruleset
 
 __all__ = [
@@ -29,15 +28,27 @@ __all__ = [
 ]
 
 
-class LogVerdict(NamedTuple):
-    path: str
-    passed: bool
-    division: str | None
-    benchmark: str | None
-    ruleset: str
-    problems: list[Problem]
-    # Where the round came from when it was chosen (flag, config, folder, content, newest).
-    ruleset_source: str = ""
+class LogVerdict(Value):
+    __slots__ = ("path", "passed", "division", "benchmark", "ruleset", "problems", "ruleset_source")
+
+    def __init__(
+        self,
+        path: str,
+        passed: bool,
+        division: str | None,
+        benchmark: str | None,
+        ruleset: str,
+        problems: list[Problem],
+        # Where the round came from when it was chosen (flag, config, folder, content, newest).
+        ruleset_source: str = "",
+    ) -> None:
+        self.path = path
+        self.passed = passed
+        self.division = division
+        self.benchmark = benchmark
+        self.ruleset = ruleset
+        self.problems = problems
+        self.ruleset_source = ruleset_source
 
     @property
     def chain(self) -> str:

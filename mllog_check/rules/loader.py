@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import MllogCheckError
+from ..values import Value
 from .expr import Test, compile_test, render
 from .schema import Compiled, compile_fragment, describe, validate_document
 
@@ -28,34 +29,58 @@ class RulesetError(MllogCheckError, ValueError):
     """A rule file breaks the format (schemas/rules/ruleset.schema.json) or its references."""
 
 
-class Fragment(NamedTuple):
+class Fragment(Value):
     """A compiled JSON Schema fragment with the words that explain it."""
 
-    schema: dict[str, Any]
-    validator: Compiled
-    says: str
+    __slots__ = ("schema", "validator", "says")
+
+    def __init__(
+        self,
+        schema: dict[str, Any],
+        validator: Compiled,
+        says: str,
+    ) -> None:
+        self.schema = schema
+        self.validator = validator
+        self.says = says
 
     def ok(self, instance: Any) -> bool:
         return self.validator.is_valid(instance)
 
 
-class Advisory(NamedTuple):
+class Advisory(Value):
     """A check beyond the official files: a warning (an error under --strict)."""
 
-    code: str
-    subject: str
-    fragment: Fragment
+    __slots__ = ("code", "subject", "fragment")
+
+    def __init__(
+        self,
+        code: str,
+        subject: str,
+        fragment: Fragment,
+    ) -> None:
+        self.code = code
+        self.subject = subject
+        self.fragment = fragment
 
 
-class Check(NamedTuple):
+class Check(Value):
     """A relation a record must satisfy (expr.py): other keys' values, arithmetic."""
 
-    test: Test
-    says: str
-    first_only: bool = False  # the official FIRST_CHECK: the key's first record only
+    __slots__ = ("test", "says", "first_only")
+
+    def __init__(
+        self,
+        test: Test,
+        says: str,
+        first_only: bool = False,  # the official FIRST_CHECK: the key's first record only
+    ) -> None:
+        self.test = test
+        self.says = says
+        self.first_only = first_only
 
 
-class Aggregate(NamedTuple):
+class Aggregate(Value):
     """Virtual records built after the log (the official stable-diffusion BEGIN block).
 
     Records of ``source`` whose metadata names ``name`` are grouped by their metadata
@@ -63,34 +88,85 @@ class Aggregate(NamedTuple):
     to its value (plus the group value), appended after the log's own records.
     """
 
-    key: str
-    source: str
-    name: str
-    group: str
+    __slots__ = ("key", "source", "name", "group")
+
+    def __init__(
+        self,
+        key: str,
+        source: str,
+        name: str,
+        group: str,
+    ) -> None:
+        self.key = key
+        self.source = source
+        self.name = name
+        self.group = group
 
 
-class KeySpec(NamedTuple):
+class KeySpec(Value):
     """The rule for one key within one section (rule id ``section.key``)."""
 
-    key: str
-    section: str
-    label: str
-    occurs: str | None = None  # "exactly_one", "at_least_one" or None
-    one_of: tuple[str, ...] = ()
-    at_least: int = 0  # occurs {at_least: N}: N records or more (official AT_LEAST(N))
-    first_only: bool = False
-    value: Fragment | None = None
-    metadata: Fragment | None = None
-    after: tuple[str, ...] = ()
-    not_after: tuple[str, ...] = ()
-    within: tuple[str, float] | None = None
-    target: Fragment | None = None
-    collect: tuple[str, tuple[str, ...]] | None = None
-    advisories: tuple[Advisory, ...] = ()
-    checks: tuple[Check, ...] = ()
-    # A code (MLC1xx) that reports every failure of this key's rule as a warning.
-    warn_as: str | None = None
-    why: str = ""
+    __slots__ = (
+        "key",
+        "section",
+        "label",
+        "occurs",
+        "one_of",
+        "at_least",
+        "first_only",
+        "value",
+        "metadata",
+        "after",
+        "not_after",
+        "within",
+        "target",
+        "collect",
+        "advisories",
+        "checks",
+        "warn_as",
+        "why",
+    )
+
+    def __init__(
+        self,
+        key: str,
+        section: str,
+        label: str,
+        occurs: str | None = None,  # "exactly_one", "at_least_one" or None
+        one_of: tuple[str, ...] = (),
+        at_least: int = 0,  # occurs {at_least: N}: N records or more (official AT_LEAST(N))
+        first_only: bool = False,
+        value: Fragment | None = None,
+        metadata: Fragment | None = None,
+        after: tuple[str, ...] = (),
+        not_after: tuple[str, ...] = (),
+        within: tuple[str, float] | None = None,
+        target: Fragment | None = None,
+        collect: tuple[str, tuple[str, ...]] | None = None,
+        advisories: tuple[Advisory, ...] = (),
+        checks: tuple[Check, ...] = (),
+        # A code (MLC1xx) that reports every failure of this key's rule as a warning.
+        warn_as: str | None = None,
+        why: str = "",
+    ) -> None:
+        self.key = key
+        self.section = section
+        self.label = label
+        self.occurs = occurs
+        self.one_of = one_of
+        self.at_least = at_least
+        self.first_only = first_only
+        self.value = value
+        self.metadata = metadata
+        self.after = after
+        self.not_after = not_after
+        self.within = within
+        self.target = target
+        self.collect = collect
+        self.advisories = advisories
+        self.checks = checks
+        self.warn_as = warn_as
+        self.why = why
 
     @property
     def rule_id(self) -> str:
@@ -136,10 +212,18 @@ class Section:
         return f"Section(name={self.name!r}, label={self.label!r}, parent={self.parent!r})"
 
 
-class Ruleset(NamedTuple):
-    name: str
-    sections: dict[str, Section]
-    params: dict[str, Any]
+class Ruleset(Value):
+    __slots__ = ("name", "sections", "params")
+
+    def __init__(
+        self,
+        name: str,
+        sections: dict[str, Section],
+        params: dict[str, Any],
+    ) -> None:
+        self.name = name
+        self.sections = sections
+        self.params = params
 
     def roots(self) -> list[Section]:
         return [s for _, s in sorted(self.sections.items()) if s.parent is None]

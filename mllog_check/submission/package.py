@@ -49,7 +49,8 @@ ANOMALY_COLUMNS = ("org", "system", "benchmark", "path", "line", "kind", "messag
 
 def anomaly_order(p: Problem) -> tuple[str, str, str, str, int, str, str]:
     """The anomaly table's order: by place in the round (org, system, benchmark), then path."""
-    return (*p.context, p.path, p.line, p.name, p.message)
+    where = p.context
+    return (where.org, where.system, where.benchmark, p.path, p.line, p.name, p.message)
 
 
 @dataclass
