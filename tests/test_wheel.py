@@ -4,16 +4,14 @@ from another folder, it parses a fixture, with the grammar and schemas inside it
 from __future__ import annotations
 
 import shutil
-import site
 import subprocess
 import sys
-import sysconfig
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, ROOT
+from installs import build_wheel, fresh_venv
 
 pytestmark = pytest.mark.slow
 
@@ -24,21 +22,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    # From a clean copy: setuptools reuses a checkout's build/ folder (left by
-    # `pip install .`, the README's first command), whose stale files would ship.
-    source = tmp_path_factory.mktemp("source") / "mllog-check"
-    junk = shutil.ignore_patterns(
-        "build", "dist", "*.egg-info", ".git", ".*_cache", ".hypothesis", "__pycache__"
-    )
-    shutil.copytree(ROOT, source, ignore=junk)
-    # pip's build isolation fetches the build backend pyproject.toml asks for.
-    done = _run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(out)], cwd=out
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    (found,) = out.glob("mllog_check-*.whl")
-    return found
+    return build_wheel(ROOT, tmp_path_factory.mktemp("dist"))
 
 
 def test_wheel_holds_the_grammar_and_every_schema_file(wheel: Path) -> None:
@@ -64,44 +48,6 @@ def test_wheel_holds_no_test_or_doc_tooling(wheel: Path) -> None:
     assert not [n for n in names if n.endswith(tooling)]
     sources = [n for n in names if n.startswith("mllog_check/") and n.endswith(".py")]
     assert [n for n in sources if b".parents[" in archive.read(n)] == []
-
-
-def _running_site_dirs() -> list[str]:
-    """Where the interpreter running the tests finds the dependencies: its own
-    site-packages (a venv's, or the system's when run system-wide), the user's, and any
-    other folder on its path (PYTHONPATH); not the standard library, which the fresh
-    venv has from the same base interpreter."""
-    stdlib = {sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib")}
-    dirs = list(site.getsitepackages())
-    if site.ENABLE_USER_SITE:
-        dirs.append(site.getusersitepackages())
-    dirs += [p for p in sys.path if p and not any(p.startswith(s) for s in stdlib if s)]
-    seen: dict[str, None] = {}
-    for d in dirs:
-        if Path(d).is_dir():
-            seen.setdefault(str(Path(d).resolve()))
-    return list(seen)
-
-
-def fresh_venv(env: Path) -> Path:
-    """A venv that sees the *running* interpreter's dependencies, whatever made it.
-
-    Not system_site_packages=True: inside a virtual environment that is the base
-    interpreter's site-packages, which lacks the dependencies. A .pth file of plain paths
-    appends the running interpreter's site dirs after the venv's own, so the wheel
-    installed into the venv wins, and .pth files there (the outer editable install of
-    mllog-check) are not run.
-    """
-    venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env)
-    python = env / "bin" / "python"
-    own = subprocess.run(
-        [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    (Path(own) / "outer-dependencies.pth").write_text("\n".join(_running_site_dirs()) + "\n")
-    return python
 
 
 def test_fresh_venv_does_not_depend_on_the_base_interpreter(tmp_path: Path) -> None:
