@@ -490,9 +490,7 @@ for _rule, _name, _sev, _summary, _good, _bad in _RULES:
     # The light copy the engine uses must say the same.
     assert (_rule.name, _rule.severity) == (_name, _sev), _rule.code
     INFO[_rule.code] = register(
-        _rule.replace(
-            summary=_summary, good_example=_good, bad_example=_bad, rationale=_WHY[_rule]
-        )
+        _rule.replace(summary=_summary, good_example=_good, bad_example=_bad, rationale=_WHY[_rule])
     )
 for _rule, _name, _sev, _summary, _good, _bad, _stage in _ROUND_RULES:
     assert (_rule.name, _rule.severity) == (_name, _sev), _rule.code
