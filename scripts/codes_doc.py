@@ -66,7 +66,8 @@ def render_markdown() -> str:
 def _example(info: catalog.RuleInfo) -> list[str]:
     kind = _STAGE_EXAMPLES.get(info.stage.split("@")[0], info.stage)
     if not info.good_example or not info.bad_example:
-        return [f"Example: none (no {kind} triggers it; see the tests named in the catalog)."]
+        why = "see EMPTY_EXAMPLE_REASONS in tests/test_catalog.py"
+        return [f"Example: none (no {kind} triggers it; {why})."]
     stage = info.stage.split("@")[0]
     if stage in _TEXT_STAGES:
         good, bad = _shown(info.good_example), _shown(info.bad_example)

@@ -1,9 +1,11 @@
-"""Compliance rule codes (MLC) and their names and severities: what the engine reports.
+"""Compliance rules (MLC): code, name and severity of each, what the engine reports with.
 
 MLC0xx are what the official checker also fails a log for (errors). MLC1xx go
 beyond it: warnings by default (the verdict stays the official one), errors
-under ``--strict``. MLC101 is the official checker's own warning. Summaries and
-example logs are in ``catalog_entries.py`` (the catalog registry).
+under ``--strict``. MLC101 is the official checker's own warning. Each constant is
+the rule's light ``RuleInfo`` (``rule.problem(...)`` makes its Problem); summaries,
+rationales and example logs are added in ``catalog_entries.py``, which registers the
+full entries, so that a single-file check does not build the example logs.
 """
 
 from __future__ import annotations
