@@ -2,9 +2,9 @@
 refuses, for small inputs.
 
 Importing orjson costs a short check more than decoding its log (orjson loads datetime,
-uuid, dataclasses and json on import), so a block smaller than ``SMALL`` bytes, read
-before orjson is loaded, is decoded by ``strict_loads``; larger inputs load orjson, and
-once loaded it decodes everything. Both are only the fast path: a payload either one
+uuid, dataclasses and json on import), so until a process has decoded ``SMALL`` bytes
+(one big log, or many logs) blocks are decoded by ``strict_loads``; then orjson is
+loaded and decodes everything. Both are only the fast path: a payload either one
 refuses goes to the grammar path (Python's json, as the official tools decode), which
 is the reference. ``strict_loads`` refuses at least what orjson refuses (Infinity/NaN,
 numbers that overflow a double, lone surrogates, invalid UTF-8), and both refuse
@@ -107,11 +107,16 @@ def _exact(orjson_loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
 _orjson_exact: Callable[[bytes], Any] | None = None
 
 
+_seen = 0  # bytes of blocks decoded in this process so far
+
+
 def loads_for(size: int) -> Callable[[bytes], Any]:
-    """The decoder for a block of ``size`` bytes: orjson once loaded or for big blocks."""
-    global _orjson_exact
+    """The decoder for a block of ``size`` bytes: orjson once loaded, or once this process
+    has decoded ``SMALL`` bytes (a big log, or many logs), else strict json."""
+    global _orjson_exact, _seen
     if _orjson_exact is None:
-        if "orjson" not in sys.modules and size < SMALL:
+        _seen += size
+        if "orjson" not in sys.modules and _seen < SMALL:
             return strict_loads
         import orjson
 
