@@ -38,7 +38,7 @@ _SHAPES = bytes(
 )
 _LONG_DIGITS = b"0" * 19
 _DIGIT, _DOT = ord("0"), ord(".")
-_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+_SURROGATE = rb"\\u[dD][89abcdefABCDEF]"  # compiled (re's cache) only when "\\u" occurs
 
 
 def _long_integer(shapes: bytes) -> bool:
@@ -71,7 +71,7 @@ def _strict_refuses(data: bytes) -> bool:
         or b"E000" in shapes
         or b"e+000" in shapes
         or b"E+000" in shapes
-        or (b"\\u" in data and _SURROGATE.search(data) is not None)
+        or (b"\\u" in data and re.search(_SURROGATE, data) is not None)
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from itertools import compress, count, repeat
 from operator import itemgetter
 from typing import Any
@@ -32,13 +33,18 @@ _MLP_MARKER = b":::MLPv"
 _SECONDS = rb"(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)"
 _NAME = rb"([A-Za-z_][A-Za-z0-9_.\-]*)"
 _PAYLOAD = rb"([^ \t\r\n][^\r\n]*)"
-MLL_FAST = re.compile(
-    rb":::MLL[ \t]+" + _SECONDS + rb"[ \t]+" + _NAME + rb"[ \t]*:[ \t]*" + _PAYLOAD
-)
-MLP_FAST = re.compile(
+MLL_FAST = rb":::MLL[ \t]+" + _SECONDS + rb"[ \t]+" + _NAME + rb"[ \t]*:[ \t]*" + _PAYLOAD
+MLP_FAST = (
     rb":::MLPv\d+\.\d+\.\d+[ \t]+" + _NAME + rb"[ \t]+" + _SECONDS + rb"[ \t]+\(([^)]*):(\d+)\)"
     rb"[ \t]*" + _NAME + rb"[ \t]*(?::[ \t]*" + _PAYLOAD + rb"?)?"
 )
+
+
+@cache
+def _compiled(pattern: bytes) -> re.Pattern[bytes]:
+    """Compiled when first needed: v0.7+ logs (most) never need the older forms, and a
+    single-file check's start-up pays for every compile (docs/design.md)."""
+    return re.compile(pattern)
 
 
 # First bytes of a JSON text that the fast decoders may accept (whitespace, object,
@@ -51,7 +57,7 @@ _PICK_FIELDS = itemgetter("namespace", "time_ms", "event_type", "key", "value", 
 _MLP = Generation.MLP  # Record(...) through NamedTuple.__new__ costs a Python-level call
 
 # A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
-_BARE_WORD = re.compile(rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*")
+_BARE_WORD = rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*"
 
 
 def last_marker(segment: bytes) -> tuple[int, Generation | None]:
@@ -175,7 +181,7 @@ class Scanner:
 
     def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
         """A well-formed v0.6 record (MLL_FAST + JSON), else None for the grammar path."""
-        match = MLL_FAST.fullmatch(text)
+        match = _compiled(MLL_FAST).fullmatch(text)
         if match is None:
             return None
         seconds, key, payload = match.groups()
@@ -204,7 +210,7 @@ class Scanner:
 
     def _fast_mlp(self, text: bytes, line_no: int, column: int) -> Record | None:
         """A well-formed ASCII v0.5 record (MLP_FAST + JSON or a bare word), else None."""
-        match = MLP_FAST.fullmatch(text)
+        match = _compiled(MLP_FAST).fullmatch(text)
         if match is None or not text.isascii():
             return None
         # "(file:line)": the greedy file group ends at the last colon, as the grammar
@@ -221,7 +227,7 @@ class Scanner:
                 except DecodeError:
                     pass
             if value is _NOT_JSON:
-                if _BARE_WORD.fullmatch(payload) is None:
+                if _compiled(_BARE_WORD).fullmatch(payload) is None:
                     return None  # Infinity, truncated JSON...: the grammar path explains
                 value = payload.decode().rstrip()
         return _new(
