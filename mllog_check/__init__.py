@@ -6,8 +6,6 @@ pandas is imported only by the functions that return DataFrames.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .checking import CheckRun, check_paths
 from .errors import MllogCheckError
 from .parsing import (
@@ -22,7 +20,10 @@ from .parsing import (
 from .problems import Problem, Severity
 from .records import Generation, ParseResult, Record
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     import pandas as pd
 
 __version__ = "0.1.0"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .rounds import Choice, Setting
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from .rules import LogVerdict
 

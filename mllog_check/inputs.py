@@ -13,11 +13,14 @@ import sys
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 from .errors import MllogCheckError
 from .problems import Problem, Severity
 from .values import Value
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 CHUNK = 1 << 22  # 4 MiB: large enough to amortize per-chunk work, small enough to stay flat
 STDIN = "-"

@@ -16,7 +16,10 @@ import json
 import zlib
 from functools import cache
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @cache

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
 
 from .values import Value
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Severity(StrEnum):

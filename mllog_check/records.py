@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from enum import StrEnum
-from typing import Any, NamedTuple
 
 from .problems import Problem, Severity
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
 
 
 class Generation(StrEnum):
@@ -16,19 +20,31 @@ class Generation(StrEnum):
     MLP = "mlp"  # v0.5: ":::MLPv0.5.0 <bench> <seconds> (<file>:<line>) <key>[: <value>]"
 
 
-class Record(NamedTuple):
+if TYPE_CHECKING:
+
+    class _RecordFields(NamedTuple):
+        path: str
+        line: int
+        column: int
+        generation: Generation
+        namespace: Any
+        timestamp_ms: float
+        event_type: str | None
+        key: str
+        value: Any
+        metadata: dict[str, Any]
+
+else:  # the same fields without typing.NamedTuple (tests/test_records.py checks they agree)
+    _RecordFields = namedtuple(
+        "Record",
+        "path line column generation namespace timestamp_ms event_type key value metadata",
+    )
+
+
+class Record(_RecordFields):
     """One log record. Immutable; ``line``/``column`` locate the marker in the file (1-based)."""
 
-    path: str
-    line: int
-    column: int
-    generation: Generation
-    namespace: Any
-    timestamp_ms: float
-    event_type: str | None
-    key: str
-    value: Any
-    metadata: dict[str, Any]
+    __slots__ = ()
 
     def epoch_num(self) -> Any:
         return self.metadata.get("epoch_num") if isinstance(self.metadata, dict) else None

@@ -18,11 +18,14 @@ import os
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from .errors import MllogCheckError
 from .records import Record
 from .values import Value
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 ENV_REGISTRY = "MLLOG_CHECK_ROUNDS"
 FILE_KINDS = ("rules", "scoring", "rcp", "system_description")

@@ -9,10 +9,9 @@ docs/design.md). A ``Value`` subclass names its fields in ``__slots__`` and writ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
-    from typing import Self
+    from typing import Any, Self
 
 
 class Value:

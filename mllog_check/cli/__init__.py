@@ -10,7 +10,10 @@ the click command (click's import costs about as much as checking one log).
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # name -> "module:function"; each command lives in its own module beside this one.
 COMMANDS: dict[str, str] = {

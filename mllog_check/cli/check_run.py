@@ -4,9 +4,12 @@ fast reading, ``cli/check_options.py``): one function, so both print the same.""
 from __future__ import annotations
 
 import sys
-from typing import TextIO
 
 from . import EXIT_USAGE, check_round_name, round_setting
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 def run_check(

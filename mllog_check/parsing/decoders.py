@@ -18,7 +18,10 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 SMALL = 256 * 1024
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
 from ..errors import MllogCheckError
 from ..records import Generation
 from ..values import Value
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from lark import Lark
 

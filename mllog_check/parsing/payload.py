@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
 
 from ..catalog import RuleInfo
 from ..errors import MllogCheckError
@@ -12,6 +11,10 @@ from ..problems import Problem, shorten
 from ..records import Generation, Record
 from . import syntax_rules as rules
 from .grammar import Envelope
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LineError(MllogCheckError):

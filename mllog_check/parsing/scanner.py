@@ -14,7 +14,6 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import compress, count, repeat
 from operator import itemgetter
-from typing import Any
 
 from ..problems import shorten
 from ..records import Generation, ParseResult, Record
@@ -22,6 +21,10 @@ from . import syntax_rules as rules
 from .decoders import DecodeError, loads_for
 from .grammar import EnvelopeError, parse_envelope
 from .payload import LineError, _mllog_record, build_record, line_problem
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 _CANDIDATE = b":::ML"
 _MLLOG_PREFIX = b":::MLLOG "

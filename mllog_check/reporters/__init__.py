@@ -12,23 +12,25 @@ registered as "module:function" and imported only when used.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TextIO
 
-from ..problems import Problem
 from ..values import Value
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any, Protocol, TextIO
 
-class FileResult(Protocol):
-    path: str
-    passed: bool
-    division: str | None
-    benchmark: str | None
-    ruleset: str
-    problems: list[Problem]
+    from ..problems import Problem
 
+    class FileResult(Protocol):
+        path: str
+        passed: bool
+        division: str | None
+        benchmark: str | None
+        ruleset: str
+        problems: list[Problem]
 
-Reporter = Callable[[Sequence[Any], TextIO], None]
+    Reporter = Callable[[Sequence[Any], TextIO], None]
 
 CHECK, PACKAGE, AUDIT = "check", "package", "audit"
 _ALL = (CHECK, PACKAGE, AUDIT)

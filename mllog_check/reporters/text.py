@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TextIO
 
 from ..problems import Problem, Severity, format_problem
 from . import ordered
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def write_problems(problems: Sequence[Problem], out: TextIO) -> None:

@@ -8,11 +8,10 @@ a round whose rules this build lacks raises (a usage error, never a pass).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..records import ParseResult
 from ..rounds import Choice, RoundError, Setting, choose
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from . import LogVerdict
 

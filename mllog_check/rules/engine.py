@@ -12,7 +12,6 @@ positions are file lines.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ..catalog import RuleInfo
 from ..parsing.syntax_rules import MISSING_VALUE_OR_METADATA
@@ -22,6 +21,10 @@ from ..suggest import closest, did_you_mean
 from . import codes
 from .loader import Aggregate, Fragment, KeySpec, Ruleset, Section
 from .schema import show
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def chain(ruleset: Ruleset, records: list[Record]) -> list[Section]:

@@ -24,16 +24,19 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
-from typing import Any
 
 from ..errors import MllogCheckError
 from ..records import Record
 
-# What an expression sees: the record checked and every record seen so far, by key.
-Seen = dict[str, list[Record]]
-Expr = Callable[[Record, Seen], Any]
-Test = Callable[[Record, Seen], bool]
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    # What an expression sees: the record checked and every record seen so far, by key.
+    Seen = dict[str, list[Record]]
+    Expr = Callable[[Record, Seen], Any]
+    Test = Callable[[Record, Seen], bool]
 
 
 class Undefined(MllogCheckError):

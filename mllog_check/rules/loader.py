@@ -13,12 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
-from typing import Any
 
 from ..errors import MllogCheckError
 from ..values import Value
-from .expr import Test, compile_test, render
-from .schema import Compiled, compile_fragment, describe, validate_document
+from .expr import compile_test, render
+from .schema import compile_fragment, describe, validate_document
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .expr import Test
+    from .schema import Compiled
 
 
 class UnknownRuleset(MllogCheckError, ValueError):

@@ -12,11 +12,13 @@ import json
 import math
 from collections.abc import Iterator
 from functools import cache
-from typing import Any, Protocol
 
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
-class Compiled(Protocol):
-    def is_valid(self, instance: Any) -> bool: ...
+    class Compiled(Protocol):
+        def is_valid(self, instance: Any) -> bool: ...
 
 
 def _near_integer(q: float, tolerance: float) -> bool:
