@@ -105,11 +105,6 @@ def get(code: str) -> RuleInfo:
     return _RULES[code]
 
 
-def name_of(code: str) -> str:
-    info = _RULES.get(code)
-    return info.name if info else ""
-
-
 def all_rules() -> Iterator[RuleInfo]:
     yield from (_RULES[c] for c in sorted(_RULES))
 
