@@ -9,7 +9,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-PATHS = ["mllog_check", "tests", "benchmarks", "scripts", "grammars", "schemas"]
+PATHS = ["mllog_check", "tests", "benchmarks", "scripts", "grammars", "schemas", "fixtures"]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
