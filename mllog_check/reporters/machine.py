@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, TextIO
 
 from ..problems import Problem, Severity, format_problem
 from . import ordered
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 # A problem in the JSON format: the file's path is its parent's (Problem.row columns).
 JSON_COLUMNS = ("line", "column", "rule", "name", "severity", "message")
