@@ -189,6 +189,9 @@ def test_audit_accepts_every_format_it_claims(name: str, tmp_path: Path) -> None
         files = json.loads(done.stdout)["files"]
         rules = {p["rule"] for f in files for p in f["problems"]}
         assert {"MLA001", "MLA005", "MLA010"} <= rules
+        # a result log's problems carry its benchmark (from the anomalies' context)
+        logs = [f for f in files if f["path"].endswith(".txt") and "/results/" in f["path"]]
+        assert logs and all(f["benchmark"] == "resnet" for f in logs), logs[:1]
 
 
 def test_usage_lines_list_the_registrys_problem_formats() -> None:

@@ -28,9 +28,15 @@ def _by_path(problems: list[Problem], ruleset: str) -> list[PathResult]:
     for problem in problems:
         found.setdefault(problem.path, []).append(problem)
     return [
-        PathResult(path, not any(p.is_error for p in mine), None, None, ruleset, mine)
+        PathResult(path, not any(p.is_error for p in mine), None, _benchmark(mine), ruleset, mine)
         for path, mine in sorted(found.items())
     ]
+
+
+def _benchmark(problems: list[Problem]) -> str | None:
+    """The benchmark an audit placed a path's problems in (their context), if one."""
+    named = {p.context.benchmark for p in problems if p.context.benchmark}
+    return named.pop() if len(named) == 1 else None
 
 
 def package_files(report: Any) -> list[PathResult]:
