@@ -135,20 +135,17 @@ def open_binary(source: Source) -> BinaryIO:
         raise InputError(err.strerror or str(err)) from None
 
 
-class ReadState:
+class ReadState(Value):
     """What the reader learnt about the bytes: compression, encoding, late failures."""
 
-    __slots__ = ("error", "gzip", "nul_bytes", "utf16")
+    __slots__ = ("gzip", "utf16", "error", "nul_bytes")
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __init__(self) -> None:
         self.gzip = False
         self.utf16 = ""
         self.error = ""
         self.nul_bytes = False
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"ReadState({fields})"
 
 
 def read_chunks(stream: BinaryIO, state: ReadState) -> Iterator[bytes]:

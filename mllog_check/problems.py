@@ -42,24 +42,18 @@ NO_CONTEXT = Context()
 FIELDS = ("path", "line", "column", "rule", "name", "severity", "message", "text")
 
 
-# Problem's fields in constructor order (its __slots__).
-PROBLEM_FIELDS = (
-    "path", "line", "column", "rule", "severity", "message", "name", "text", "context"
-)  # fmt: skip
-
-
-class Problem:
+class Problem(Value):
     """Something wrong (or worth knowing) at a place in a file.
 
     ``line`` and ``column`` are 1-based positions in the original file; 0 means
     "the file as a whole" (a missing key, an unreadable file). Immutable, equal, hashed
     and sorted by every field but ``text`` (the offending text, shortened for display).
 
-    Written out rather than a dataclass: on a single-file check, creating dataclasses
-    (and importing the module) cost more than the check (issue 11.8, docs/design.md).
+    A Value, not a dataclass: on a single-file check, creating dataclasses (and importing
+    the module) cost more than the check (issue 11.8, docs/design.md).
     """
 
-    __slots__ = PROBLEM_FIELDS  # in constructor order
+    __slots__ = ("path", "line", "column", "rule", "severity", "message", "name", "text", "context")
     path: str
     line: int
     column: int
@@ -84,7 +78,7 @@ class Problem:
         context: Context = NO_CONTEXT,
     ) -> None:
         values = (path, line, column, rule, severity, message, name, text, context)
-        for slot, value in zip(PROBLEM_FIELDS, values, strict=True):
+        for slot, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, slot, value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -92,52 +86,15 @@ class Problem:
 
     __delattr__ = __setattr__  # type: ignore[assignment]
 
-    def replace(self, **changes: Any) -> Problem:
-        """A copy with some fields changed (as dataclasses.replace)."""
-        values = {slot: getattr(self, slot) for slot in PROBLEM_FIELDS}
-        values.update(changes)
-        return Problem(**values)
-
-    def _key(self) -> tuple[Any, ...]:
+    def _values(self) -> tuple[Any, ...]:
+        """Identity without ``text``: the same problem shown with other text is equal."""
         return (
             self.path, self.line, self.column, self.rule, self.severity, self.message,
             self.name, self.context,
         )  # fmt: skip
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Problem:
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __lt__(self, other: Problem) -> bool:
-        if other.__class__ is not Problem:
-            return NotImplemented
-        return self._key() < other._key()
-
-    def __le__(self, other: Problem) -> bool:
-        if other.__class__ is not Problem:
-            return NotImplemented
-        return self._key() <= other._key()
-
-    def __gt__(self, other: Problem) -> bool:
-        if other.__class__ is not Problem:
-            return NotImplemented
-        return self._key() > other._key()
-
-    def __ge__(self, other: Problem) -> bool:
-        if other.__class__ is not Problem:
-            return NotImplemented
-        return self._key() >= other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{slot}={getattr(self, slot)!r}" for slot in PROBLEM_FIELDS)
-        return f"Problem({fields})"
-
     def __reduce__(self) -> tuple[Any, ...]:  # pickling (audit --jobs) and copy
-        return (Problem, tuple(getattr(self, slot) for slot in PROBLEM_FIELDS))
+        return (Problem, tuple(getattr(self, slot) for slot in self.__slots__))
 
     @property
     def is_error(self) -> bool:

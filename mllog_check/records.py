@@ -6,6 +6,7 @@ from collections import namedtuple
 from enum import StrEnum
 
 from .problems import Problem, Severity
+from .values import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -64,22 +65,18 @@ class Record(_RecordFields):
         }
 
 
-# ParseResult's fields in constructor order (its __slots__).
-RESULT_FIELDS = (
-    "path", "records", "problems", "marker_lines", "lines", "bytes_read", "input_error"
-)  # fmt: skip
-
-
-class ParseResult:
+class ParseResult(Value):
     """Records and problems of one input.
 
     Invariant: ``len(records) + error_count == marker_lines`` (every line that
     carries a marker becomes a record or an error; warnings come on top).
-    A plain class, not a dataclass: creating dataclasses would cost a single-file check
-    more than its own work (issue 11.8, docs/design.md).
+    A Value, not a dataclass: creating dataclasses would cost a single-file check more
+    than its own work (issue 11.8, docs/design.md).
     """
 
-    __slots__ = RESULT_FIELDS  # in constructor order
+    __slots__ = (
+        "path", "records", "problems", "marker_lines", "lines", "bytes_read", "input_error"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -99,20 +96,7 @@ class ParseResult:
         self.bytes_read = bytes_read
         self.input_error = input_error
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in RESULT_FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ParseResult):
-            return NotImplemented
-        return self._values() == other._values()
-
     __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def __repr__(self) -> str:
-        pairs = zip(RESULT_FIELDS, self._values(), strict=True)
-        fields = ", ".join(f"{name}={value!r}" for name, value in pairs)
-        return f"ParseResult({fields})"
 
     @property
     def error_count(self) -> int:

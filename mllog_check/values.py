@@ -18,6 +18,7 @@ class Value:
     __slots__: tuple[str, ...] = ()
 
     def _values(self) -> tuple[Any, ...]:
+        """What equality, order and hash compare: every field (a subclass may leave one out)."""
         return tuple(getattr(self, name) for name in self.__slots__)
 
     def __eq__(self, other: object) -> bool:
@@ -60,5 +61,6 @@ class Value:
             raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
         new = object.__new__(type(self))
         for name in self.__slots__:
-            setattr(new, name, changes[name] if name in changes else getattr(self, name))
+            # object.__setattr__: an immutable subclass (Problem) refuses setattr
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
         return new
