@@ -18,17 +18,7 @@ from ..values import Value
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
-    from typing import Any, Protocol, TextIO
-
-    from ..problems import Problem
-
-    class FileResult(Protocol):
-        path: str
-        passed: bool
-        division: str | None
-        benchmark: str | None
-        ruleset: str
-        problems: list[Problem]
+    from typing import Any, TextIO
 
     Reporter = Callable[[Sequence[Any], TextIO], None]
 

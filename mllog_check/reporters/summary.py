@@ -13,7 +13,7 @@ from .text import write_problems
 
 @dataclass
 class PathResult:
-    """What the shared writers need of a checked path (``reporters.FileResult``)."""
+    """A checked path as the shared writers take it (the shape in ``mllog_check.reporters``)."""
 
     path: str
     passed: bool
