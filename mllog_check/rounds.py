@@ -103,10 +103,6 @@ class Round(Value):
     def exact_runs(self) -> bool:
         return self.run_count == "exact"
 
-    @property
-    def marker(self) -> str:
-        return _MARKERS.get(self.generation, self.generation)
-
     def benchmark(self, name: str) -> Benchmark | None:
         """The benchmark a folder or log names (any of its names), None if not of this round."""
         wanted = name.strip().lower()
@@ -315,13 +311,6 @@ def parse_round(text: str) -> Round:
 
 def is_auto(text: str | None) -> bool:
     return text is None or text.strip().lower() in ("", "auto")
-
-
-def spelled_out(text: str) -> str:
-    """A round name as its version ('v1.1' -> '1.1.0'); anything else (auto, a rule file
-    path) unchanged."""
-    found = registry().find(text)
-    return found.version if found is not None else text
 
 
 def marker_of(generation: str) -> str:

@@ -232,3 +232,17 @@ def test_one_round_parser_in_the_code() -> None:
     ]
     assert offenders == []
     assert yaml.safe_load((ROOT / "schemas" / "rounds.yaml").read_text())["rounds"]
+
+
+def test_each_rounds_benchmarks_are_those_its_rules_allow() -> None:
+    """Two statements of one fact: the registry's benchmark list and the rules'
+    submission_benchmark values (rules/benchmarks.py)."""
+    from mllog_check.rounds import all_rounds
+    from mllog_check.rules.benchmarks import benchmarks_of
+
+    checked = 0
+    for rnd in all_rounds():
+        if rnd.has_rules() and rnd.benchmarks:
+            assert benchmarks_of(rnd.version) == {b.name for b in rnd.benchmarks.values()}, rnd
+            checked += 1
+    assert checked >= 14

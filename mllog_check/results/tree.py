@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,9 +175,3 @@ def _problem(path: str, message: str) -> Problem:
     from .codes import SYSTEM_UNREADABLE
 
     return SYSTEM_UNREADABLE.problem(path, message)
-
-
-def iter_files(sets: list[ResultSet]) -> Iterator[tuple[ResultSet, str]]:
-    for result_set in sets:
-        for file in result_set.files:
-            yield result_set, file

@@ -174,10 +174,6 @@ class KeySpec(Value):
         self.warn_as = warn_as
         self.why = why
 
-    @property
-    def rule_id(self) -> str:
-        return f"{self.section}.{self.key}"
-
 
 class Section:
     """One section of a ruleset: its selector, parent and key rules.
