@@ -64,6 +64,27 @@ OPTIONS: tuple[Option, ...] = (
         ("--strict",), "strict", "Checks beyond the official ones (MLC1xx) fail too.", is_flag=True
     ),
     Option(
+        ("--follow",),
+        "follow",
+        "Check one log while it grows (tail -F: waits for lines, survives truncation and "
+        "rotation; '-' reads a pipe): problems on stderr as soon as certain, a status "
+        "line, and check's report on stdout at the end (docs/follow.md).",
+        is_flag=True,
+    ),
+    Option(
+        ("--fail-fast",),
+        "fail_fast",
+        "With --follow: exit 1 at the first certain error (e.g. || scancel $SLURM_JOB_ID).",
+        is_flag=True,
+    ),
+    Option(
+        ("--until",),
+        "until",
+        "With --follow: end when the run ends (after run_stop), exiting as check would "
+        "on the finished file.",
+        choices=("run_stop",),
+    ),
+    Option(
         ("--format",),
         "fmt",
         "Output format (stdout).",

@@ -19,6 +19,9 @@ def run_check(
     fmt: str,
     verbose: bool,
     include: tuple[str, ...],
+    follow: bool = False,
+    fail_fast: bool = False,
+    until: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -30,7 +33,14 @@ def run_check(
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     check_round_name("check", ruleset)
+    if (fail_fast or until) and not follow:
+        err.write("mllog-check check: --fail-fast and --until go with --follow\n")
+        return EXIT_USAGE
     setting = round_setting("check", ruleset)
+    if follow:
+        from .follow import run_follow
+
+        return run_follow(paths, ruleset, strict, fmt, verbose, fail_fast, until, setting, out, err)
     try:  # never guess: no evidence, or rules not in this build, is a usage error
         run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
     except MllogCheckError as error:

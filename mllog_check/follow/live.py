@@ -33,6 +33,7 @@ from ..rounds import Choice, Setting, choose, from_path, from_records, is_auto
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..rules import LogVerdict
@@ -81,6 +82,9 @@ class LiveCheck:
         self.stale = False
         self.stopped = False  # run_stop seen
         self.notes: list[str] = []  # what the caller may tell people (not problems)
+        self.found: list[Problem] = []  # every problem handed out so far
+        # Called with each record as it is read (check --follow's status line).
+        self.on_record: Callable[[Record], None] | None = None
         self.records = 0
         self._generations: dict[Generation, int] = {}
         self._witnesses: dict[Any, Record] = {}  # one record per generation and benchmark
@@ -159,6 +163,8 @@ class LiveCheck:
 
     def _record(self, rec: Record) -> None:
         self.records += 1
+        if self.on_record is not None:
+            self.on_record(rec)
         generation = rec.generation
         if generation not in self._generations:
             self._witnesses[generation] = rec
@@ -260,6 +266,8 @@ class LiveCheck:
         now, whatever follows (missing, or logged out of order)."""
         assert self.engine is not None
         state = self.engine.state
+        assert self.rules is not None
+        roots = {section.name for section in self.rules.roots()}
         late: list[str] = []
         for key, spec in sorted(state.specs.items()):
             if spec.occurs not in ("exactly_one", "at_least_one") or key in state.seen:
@@ -273,12 +281,12 @@ class LiveCheck:
                     f"not after {HEADER_END}"
                 )
                 self._early.append(codes.MISSING_KEY.problem(self.path, message))
-            elif key != RUN_STOP and HEADER_END not in spec.after:
-                late.append(key)
+            elif spec.occurs == "exactly_one" and spec.section not in roots:
+                late.append(key)  # a benchmark's hyperparameter, as a rule logged at init
         if late:
             self.notes.append(
-                f"{self.path}: required but not logged before {HEADER_END} (still allowed "
-                f"later): {', '.join(late)}"
+                f"{self.path}: required hyperparameters not logged before {HEADER_END} "
+                f"(the official checker accepts them later): {', '.join(late)}"
             )
 
     # --- problems and the end ------------------------------------------------------------
@@ -300,7 +308,24 @@ class LiveCheck:
             self._early = []
         if self.strict:
             new = rules_engine.promote(new)
+        self.found += new
         return new
+
+    def so_far(self) -> LogVerdict:
+        """The verdict on what was read, without the end-only judgements (``--fail-fast``
+        stops here): the problems handed out so far, sorted."""
+        from ..rules import LogVerdict
+
+        ruleset = self.rules.name if self.rules is not None else self.flag
+        return LogVerdict(
+            path=self.path,
+            passed=not any(p.is_error for p in self.found),
+            division=self._texts.get("submission_division"),
+            benchmark=self._texts.get("submission_benchmark"),
+            ruleset=ruleset,
+            problems=sorted(self.found),
+            ruleset_source="" if self.choice is None else self.choice.source,
+        )
 
     def judge_end(self) -> list[Problem]:
         """The end-only judgements if the log ended now (the check goes on)."""
