@@ -352,3 +352,9 @@ def test_follow_options_need_follow_and_one_log(tmp_path: Path) -> None:
         text=True,
     )
     assert done.returncode == 2 and "one log" in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN, "check", "--follow", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "not a directory" in done.stderr

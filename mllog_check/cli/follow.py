@@ -11,6 +11,7 @@ are ``check``'s on the log as it then is (docs/follow.md).
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -46,6 +47,9 @@ def run_follow(
     """Follow one log; the exit code (0 pass, 1 fail, 2 usage or input)."""
     if len(paths) != 1:
         err.write("mllog-check check: --follow takes one log (a file, or '-' for a pipe)\n")
+        return EXIT_USAGE
+    if paths[0] != "-" and os.path.isdir(paths[0]):
+        err.write(f"mllog-check check: {paths[0]}: --follow takes a log file, not a directory\n")
         return EXIT_USAGE
     follower = Follower(paths[0], ruleset, strict, setting, err, verbose)
     try:
