@@ -28,7 +28,7 @@ from mllog_check.follow import LiveCheck
 from mllog_check.follow.progress import Progress, safe
 from mllog_check.follow.tail import FileTail
 from mllog_check.inputs import ReadState, Source, open_binary, read_chunks
-from mllog_check.parsing import parse_file
+from mllog_check.parsing import parse_bytes, parse_file
 from mllog_check.rules import check_log
 
 MAIN = "import sys; from mllog_check.cli import main; main(sys.argv[1:])"
@@ -133,6 +133,47 @@ def test_records_are_not_kept_by_the_parser() -> None:
     live = LiveCheck(str(fixture), "1.0.0")
     live.feed(fixture.read_bytes())
     assert live.scanner.result.records == [] and live.records > 10
+
+
+def _benchmark_named_last() -> list[bytes]:
+    lines = (FIXTURES / "check" / "closed_bert.pass.txt").read_bytes().splitlines(keepends=True)
+    return lines[1:] + lines[:1]  # as Google's v0.7-v1.0 TPU logs: submission_* at the end
+
+
+def test_records_are_held_until_the_benchmark_is_named() -> None:
+    lines = _benchmark_named_last()
+    live = LiveCheck("closed_bert.txt", "1.0.0")
+    found = [p for line in lines[:-1] for p in live.feed(line)]
+    assert found == [] and live.engine is None and len(live.held) == len(lines) - 1
+    live.feed(lines[-1])
+    assert live.engine is not None and live.held == []
+    verdict = live.finish()
+    assert verdict.passed and not live.stale
+    want = check_log(parse_bytes(b"".join(lines), "closed_bert.txt"), "1.0.0")
+    assert verdict.replace(ruleset_source="") == want
+
+
+def test_a_chain_forced_before_it_is_known_is_stale(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mllog_check.follow.live as live_module
+
+    monkeypatch.setattr(live_module, "HOLD_LIMIT", 5)
+    live = LiveCheck("closed_bert.txt", "1.0.0")
+    for line in _benchmark_named_last():
+        live.feed(line)
+    assert [s.name for s in live.engine.sections] == ["common", "closed"]  # type: ignore[union-attr]
+    live.finish()
+    assert live.stale  # check --follow then re-checks the finished file
+
+
+def test_hyperparameters_missing_at_run_start_are_noted_once() -> None:
+    text = (FIXTURES / "check" / "closed_bert.pass.txt").read_text()
+    lines = [line for line in text.splitlines(True) if '"opt_epsilon"' not in line]
+    start = next(i for i, line in enumerate(lines) if '"run_start"' in line)
+    live = LiveCheck("closed_bert.txt", "1.0.0")
+    live.feed("".join(lines[:start]).encode())
+    assert live.notes == []
+    live.feed("".join(lines[start:] + lines[start : start + 1]).encode())  # run_start twice
+    assert len(live.notes) == 1 and live.notes[0].endswith("later): opt_epsilon")
 
 
 # --- tail -F ------------------------------------------------------------------------------

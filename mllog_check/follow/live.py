@@ -94,6 +94,7 @@ class LiveCheck:
         self._parse_seen = 0  # parse problems already handed out
         self._rule_seen = 0  # engine problems already handed out
         self._early: list[Problem] = []
+        self._header_seen = False  # run_start came (its judgements are made once)
         self._start()
 
     # --- feeding -------------------------------------------------------------------------
@@ -232,9 +233,7 @@ class LiveCheck:
                 return  # the benchmark narrows the round: wait for it
             found = from_records(list(self._witnesses.values()))
             if found is None:
-                if force:
-                    self.notes.append("the round is not known yet: records are held")
-                return
+                return  # no record tells anything yet
             self._use(found)
             if self.parse_only:
                 return
@@ -264,9 +263,11 @@ class LiveCheck:
     def _header_end(self) -> None:
         """At run_start: a required key that had to come before it and did not is an error
         now, whatever follows (missing, or logged out of order)."""
-        assert self.engine is not None
+        assert self.engine is not None and self.rules is not None
+        if self._header_seen:
+            return
+        self._header_seen = True
         state = self.engine.state
-        assert self.rules is not None
         roots = {section.name for section in self.rules.roots()}
         late: list[str] = []
         for key, spec in sorted(state.specs.items()):
