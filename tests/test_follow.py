@@ -81,6 +81,15 @@ def test_live_check_equals_check_on_fixtures(fixture: Path) -> None:
     assert live.finish().replace(ruleset_source="") == want
 
 
+def test_lines_fed_as_text_equal_check() -> None:
+    fixture = FIXTURES / "check" / "closed_dlrm.fail.MLC020.txt"
+    live = LiveCheck(str(fixture), "1.0.0")
+    found = [p for line in fixture.read_text().splitlines() for p in live.feed_line(line)]
+    verdict = live.finish()
+    assert verdict.replace(ruleset_source="") == check_log(parse_file(fixture), "1.0.0")
+    assert [p.rule for p in found] == ["MLC020"]  # on its line, before the end
+
+
 def test_records_fed_one_by_one_equal_check() -> None:
     fixture = FIXTURES / "check" / "closed_bert.fail.MLC040.txt"
     result = parse_file(fixture)
