@@ -37,7 +37,6 @@ class Progress:
         self.epoch: Any = None
         self.samples: Any = None
         self.last_eval: Record | None = None
-        self.reached: bool | None = None
         self.stop: Record | None = None
         self.quality: list[Record] = []
         self._scoring: tuple[RoundScoring, BenchmarkScoring] | bool | None = False
@@ -66,7 +65,6 @@ class Progress:
         if key in _QUALITY and self.stop is None:
             if key != "train_samples":
                 self.last_eval = rec
-                self.reached = self._reached(rec.value)
             if len(self.quality) < QUALITY_LIMIT:
                 self.quality.append(rec)
 
@@ -101,7 +99,14 @@ class Progress:
         scoring = self.scoring()
         if scoring is None:
             return ""
-        return " and ".join(f"{_SIGN[kind]} {_show(t)}" for kind, t in scoring[1].target.items())
+        bench = scoring[1]
+        # The bound quality moves toward (a minimum accuracy, a maximum loss), not the
+        # round's defaults on the other side (accuracies below 1), unless shaped.
+        toward = ("min", "above") if bench.direction == "up" else ("max", "below")
+        shown = {k: t for k, t in bench.target.items() if k in toward}
+        if not shown or any(isinstance(t, dict | list) for t in bench.target.values()):
+            shown = bench.target
+        return " and ".join(f"{_SIGN[kind]} {_show(t)}" for kind, t in shown.items())
 
     # --- the line ----------------------------------------------------------------------
 
@@ -171,9 +176,10 @@ class Progress:
         if self.samples is not None:
             parts.append(f"samples {_short(float(self.samples))}")
         if self.last_eval is not None:
-            target = self.target()
-            mark = {True: " (target reached)", False: "", None: ""}[self.reached]
-            versus = f" (target {target})" if target and not self.reached else ""
+            # Judged when shown: the benchmark (and so the target) may be named late.
+            reached, target = self._reached(self.last_eval.value), self.target()
+            mark = " (target reached)" if reached else ""
+            versus = f" (target {target})" if target and not reached else ""
             parts.append(f"eval {_show(self.last_eval.value)}{versus}{mark}")
         elapsed = self.elapsed_s()
         if elapsed is not None:
