@@ -392,6 +392,18 @@ def test_status_line_compares_with_the_reference_runs(corpus: Path) -> None:
     assert "RCP Pass if every run did so" in line
 
 
+def test_control_characters_from_the_log_do_not_reach_stderr(tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    log.write_bytes(b':::MLLOG {"key": "x\x1b]0;owned\x07", "value": \n')
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN, "check", "--follow", "--ruleset", "5.1", "-"],
+        input=log.read_bytes(),
+        capture_output=True,
+    )
+    assert done.returncode == 1 and b"MLS" in done.stderr
+    assert b"\x1b" not in done.stderr and b"\x07" not in done.stderr
+
+
 def test_follow_options_need_follow_and_one_log(tmp_path: Path) -> None:
     fixture = FIXTURES / "check" / "closed_bert.pass.txt"
     assert _check(fixture, "--fail-fast")[0] == 2

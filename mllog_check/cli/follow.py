@@ -258,6 +258,9 @@ class Status:
                 self.live.start()
 
     def print(self, line: str) -> None:
+        from ..follow.progress import safe
+
+        line = "\n".join(safe(part) for part in line.split("\n"))  # text from the log
         if self.console is not None:
             from rich.text import Text
 
