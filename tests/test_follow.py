@@ -174,6 +174,25 @@ def test_a_chain_forced_before_it_is_known_is_stale(monkeypatch: pytest.MonkeyPa
     assert live.stale  # check --follow then re-checks the finished file
 
 
+def test_a_stale_follow_reports_checks_reading_of_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    import mllog_check.follow.live as live_module
+    from mllog_check.cli.follow import run_follow
+
+    monkeypatch.setattr(live_module, "HOLD_LIMIT", 5)
+    log = tmp_path / "result_0.txt"
+    log.write_bytes(b"".join(_benchmark_named_last()))
+    out, err = io.StringIO(), io.StringIO()
+    args = ((str(log),), "1.0.0", False, "json", False, False, "run_stop", None, out, err)
+    code = run_follow(*args)  # type: ignore[arg-type]
+    assert "re-checked whole" in err.getvalue()
+    want = _check(log, "--ruleset", "1.0.0", "--format", "json")
+    assert (code, out.getvalue()) == want and code == 0
+
+
 def test_hyperparameters_missing_at_run_start_are_noted_once() -> None:
     text = (FIXTURES / "check" / "closed_bert.pass.txt").read_text()
     lines = [line for line in text.splitlines(True) if '"opt_epsilon"' not in line]
