@@ -186,8 +186,7 @@ def test_a_stale_follow_reports_checks_reading_of_the_file(
     log = tmp_path / "result_0.txt"
     log.write_bytes(b"".join(_benchmark_named_last()))
     out, err = io.StringIO(), io.StringIO()
-    args = ((str(log),), "1.0.0", False, "json", False, False, "run_stop", None, out, err)
-    code = run_follow(*args)  # type: ignore[arg-type]
+    code = run_follow((str(log),), "1.0.0", False, "json", False, False, "run_stop", None, out, err)
     assert "re-checked whole" in err.getvalue()
     want = _check(log, "--ruleset", "1.0.0", "--format", "json")
     assert (code, out.getvalue()) == want and code == 0
