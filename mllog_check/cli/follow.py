@@ -174,6 +174,11 @@ class Follower:
             self.say(f"{self.display}: chosen before the log named it all: re-checked whole")
             run = check_paths([self.path], self.ruleset, strict=self.strict, setting=self.setting)
             self.verdict, self.input_error = run.verdicts[0], run.input_error
+        elif self.live.stale:
+            self.say(
+                f"{self.display}: chosen before the log named it all; a pipe cannot be "
+                "read again: the verdict may differ from check's"
+            )
         return None
 
     def _judge_end(self) -> None:
