@@ -7,7 +7,6 @@ given another value, empty or no metadata, no value, two records swapped); the o
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -15,15 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, has_module, needs
 
 from mllog_check.rules import check_file
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
-    ),
+    needs(has_module("mlperf_logging"), "mlperf-logging not installed (test extras)"),
 ]
 
 VALUES = [None, 0, 1, 2, 1e-4, 1e-3, 0.5, 1.0, 8192, "", "x", [1, 2], [43, 55], True, 0.9]

@@ -6,7 +6,6 @@ them with exactly that error code. The round comes from the folder (``--ruleset 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES
+from conftest import FIXTURES, has_module, needs
 
 import mllog_check
 from mllog_check.cli import cli
@@ -169,9 +168,7 @@ OFFICIAL_RULESET = {"v0.6": "0.6.0", "v0.7": "0.7.0", "v1.1": "1.1.0", "v2.0": "
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    importlib.util.find_spec("mlperf_logging") is None, reason="official mlperf-logging absent"
-)
+@needs(has_module("mlperf_logging"), "official mlperf-logging absent (test extras)")
 @pytest.mark.parametrize(
     "path",
     [p for p in LOGS if p.parent.name in OFFICIAL_RULESET],

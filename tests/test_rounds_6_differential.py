@@ -13,7 +13,6 @@ its rule files are Python that it evaluates itself).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import random
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, corpus_dir
+from conftest import FIXTURES, corpus_dir, has_module, needs
 
 from mllog_check import parse_text
 from mllog_check.rules import check_log, load_ruleset
@@ -31,9 +30,7 @@ from mllog_check.rules.engine import chain
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
-    ),
+    needs(has_module("mlperf_logging"), "mlperf-logging not installed (test extras)"),
 ]
 
 PREFIX = ":::MLLOG "

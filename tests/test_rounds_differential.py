@@ -9,7 +9,6 @@ warnings as failures, as today's official checker does (docs/differences.md).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import re
@@ -18,15 +17,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, has_module, needs
 
 from mllog_check.rules import check_file
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
-    ),
+    needs(has_module("mlperf_logging"), "mlperf-logging not installed (test extras)"),
 ]
 
 MLL = re.compile(r"^(:::MLL \S+ )(\w+): (.*)$")

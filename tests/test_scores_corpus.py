@@ -154,7 +154,7 @@ def test_rcp_verdict_equals_official(item: tuple[str, dict[str, str]], corpus: P
         assert (score.rcp_verdict, score.rcp_message) == (verdict, message), why
 
 
-def test_every_stated_rcp_verdict_names_an_oracle_row() -> None:
+def test_every_stated_rcp_verdict_names_an_oracle_row(oracle: Path) -> None:
     """An entry of RCP_DIFFERENCES or WITHOUT_ORACLE_RCP that names no row would never run."""
     assert ROWS, "oracle scores missing"
     rows = {(n, r["org"], r["system"], r["benchmark"]): r["rcp_status"] for n, r in ROWS}
@@ -165,7 +165,7 @@ def test_every_stated_rcp_verdict_names_an_oracle_row() -> None:
     assert sum(1 for status in rows.values() if status == "") == 56
 
 
-def test_every_oracle_row_is_scored_and_nothing_else(corpus: Path) -> None:
+def test_every_oracle_row_is_scored_and_nothing_else(corpus: Path, oracle: Path) -> None:
     assert ROWS, "oracle scores missing"
     for round_name in SCORE_COLUMN:
         expected = {(r["org"], r["system"], r["benchmark"]) for n, r in ROWS if n == round_name}
