@@ -41,6 +41,17 @@ V06_STATE_MACHINE = {
 }
 
 
+# Mutants where ours passes and the official v0.6 checker fails on one of its sequence
+# checks (V06_STATE_MACHINE) alone, with the checks it fails: a block_stop repeated with
+# another value, and a block_start swapped past its epoch (block nesting is not expressed).
+ACCEPTED: dict[str, list[str]] = {
+    "v0.6": [
+        "gnmt.pass.txt ['repeat-other@28'] ['block_stop']",
+        "gnmt.pass.txt ['swap@19'] ['block_start', 'block_stop']",
+    ],
+}
+
+
 def _payload(line: str) -> tuple[str, dict] | None:  # type: ignore[type-arg]
     if line.startswith(":::MLLOG "):
         return ":::MLLOG ", json.loads(line[len(":::MLLOG ") :])
@@ -82,6 +93,10 @@ def _official(path: Path, ruleset: str) -> tuple[bool, str]:
     return done.returncode == 0, done.stdout + done.stderr
 
 
+def _failed_checks(output: str) -> list[str]:
+    return sorted(set(re.findall(r"CHECK for '(\w+)' failed", output)))
+
+
 def _state_machine_only(output: str) -> bool:
     """The official failure is one of v0.6's unexpressed sequence checks, nothing else."""
     checks = set(re.findall(r"CHECK for '(\w+)' failed", output))
@@ -96,7 +111,7 @@ def _state_machine_only(output: str) -> bool:
 def test_mutants_agree_with_official(folder: str, ruleset: str, tmp_path: Path) -> None:
     rng = random.Random(f"rounds-{folder}")
     sources = sorted((FIXTURES / "rounds" / folder).glob("*.pass.txt"))
-    disagreements, official_verdicts, state_machine = [], [], 0
+    disagreements, official_verdicts, state_machine = [], [], []
     for n in range(16):
         source = rng.choice(sources)
         lines = source.read_text().splitlines()
@@ -113,10 +128,13 @@ def test_mutants_agree_with_official(folder: str, ruleset: str, tmp_path: Path) 
         official_verdicts.append(official)
         if ours == official:
             continue
+        mutant = f"{source.name} {edits}"
         if folder == "v0.6" and ours and _state_machine_only(output):
-            state_machine += 1
+            state_machine.append(f"{mutant} {_failed_checks(output)}")
             continue
-        disagreements.append(f"{source.name} {edits}: ours {ours}, official {official}")
+        disagreements.append(f"{mutant}: ours {ours}, official {official}")
     assert not disagreements, "\n".join(disagreements)
     assert any(official_verdicts) and not all(official_verdicts)  # both verdicts exercised
-    assert state_machine <= 8  # most v0.6 mutants are still decided alike
+    # Each accepted disagreement by name: the mutants' edits are seeded, so today's list is
+    # exact; one more (or one fewer) is a change to look at.
+    assert state_machine == ACCEPTED.get(folder, []), state_machine
