@@ -38,8 +38,20 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     help="Stdout: text (a verdict per org, anomalies by kind), or every problem and "
     "anomaly in that format (the 'wrote' line then goes to stderr).",
 )
+@click.option(
+    "--info",
+    "show_info",
+    is_flag=True,
+    help="Text: list anomalies of severity info too (framework habits, placeholders, "
+    "clock skew; counted either way). Other formats and the files always hold them.",
+)
 def audit(
-    results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir: str, fmt: str
+    results_dirs: tuple[str, ...],
+    ruleset: str,
+    jobs: int | None,
+    out_dir: str,
+    fmt: str,
+    show_info: bool,
 ) -> None:
     """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
     an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
@@ -66,7 +78,8 @@ def audit(
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
     written = write_outputs(result, out)
-    reporters.write(fmt, AUDIT, result, sys.stdout)
+    options = {"info": show_info} if fmt == "text" else {}
+    reporters.write(fmt, AUDIT, result, sys.stdout, **options)
     click.echo(f"wrote {len(written)} files to {out}", err=fmt != "text")
     if any(org["missing_stages"] for org in result.orgs):  # not checked: never a pass
         sys.exit(EXIT_USAGE)

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import MllogCheckError
 from ..problems import Context, Problem
 from ..rounds import Setting
-from . import codes
+from . import codes, fingerprints, impact, ranking
 from .package import ANOMALY_COLUMNS, RUN_COLUMNS, anomaly_order, check_package
 
 ORG_COLUMNS = (
@@ -62,6 +62,7 @@ class AuditResult:
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     copies: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)  # ranking.RESULT_COLUMNS
 
     @property
     def clean(self) -> bool:
@@ -103,6 +104,7 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         for s in report.scores
     ]
     found = [a.replace(path=rel(a.path), message=_strip(a.message, base)) for a in report.anomalies]
+    found = impact.classify(found)
     problems = [
         p.replace(path=rel(p.path), message=_strip(p.message, base), context=Context(org))
         for p in report.problems
@@ -182,7 +184,11 @@ def run_audit(
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
     result.anomalies.extend(duplicate_logs(result.runs + result.copies))
+    bases = {rel_org(org_dir, base): base for org_dir, _, base in tasks}
+    result.anomalies.extend(near_duplicates(result.runs, bases))
+    result.anomalies = ranking.roll_up_power(impact.classify(result.anomalies))
     result.anomalies.sort(key=anomaly_order)
+    result.results = ranking.results_table(result.scores, result.anomalies)
     result.runs.sort(key=lambda r: r["path"])
     return result
 
@@ -284,8 +290,59 @@ def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
     return out
 
 
+def result_key(row: dict[str, Any]) -> tuple[str, ...]:
+    """The result a row belongs to: (org, system, benchmark); the org is shown with its
+    round folder when rounds are audited together (``v5.1/Oracle``). A tuple, so that
+    other trees (HPC) may key results by more."""
+    return (row["org"], row["system"], row["benchmark"])
+
+
+def rel_org(org_dir: str, base: str) -> str:
+    """An org as the audit's rows name it (``audit_org``)."""
+    return _relativizer(base)(str(Path(org_dir)))
+
+
+# (runs column, what the message calls it, anomaly kind) of the fingerprints, in order.
+_FINGERPRINTS = (
+    ("window", "run_start/run_stop time_ms", codes.SHARED_WINDOW),
+    ("eval_curve_sha1", "evaluation curve", codes.SHARED_CURVE),
+)
+
+
+def near_duplicates(runs: list[dict[str, Any]], bases: dict[str, str]) -> list[Problem]:
+    """Runs sharing a fingerprint with a run of another result, files not identical:
+    one anomaly per run after the first in path order, naming the first, the lines that
+    differ. Copies inside one result are the workers' (``copies``); identical files are
+    ``duplicate_logs``'s."""
+    rows = [{**r, "window": fingerprints.window(r["run_start_ms"], r["run_stop_ms"])} for r in runs]
+    out: list[Problem] = []
+    told: set[str] = set()  # a run named once, by the first fingerprint it shares
+    for column, what, info in _FINGERPRINTS:
+        for group in fingerprints.shared(rows, column):
+            for i, row in enumerate(group):
+                other = next((o for o in group[:i] if _apart(o, row)), None)
+                if other is None or row["path"] in told:
+                    continue
+                told.add(row["path"])
+                diff = fingerprints.differing_lines(_where(other, bases), _where(row, bases))
+                msg = f"the same {what} as {other['path']} (another result); {diff}"
+                where = Context(row["org"], row["system"], row["benchmark"])
+                out.append(info.problem(row["path"], msg, context=where))
+    return out
+
+
+def _apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two runs of different results whose files differ."""
+    return result_key(a) != result_key(b) and a.get("body_sha1") != b.get("body_sha1")
+
+
+def _where(row: dict[str, Any], bases: dict[str, str]) -> Path:
+    return Path(bases.get(row["org"], "")) / row["path"]
+
+
 # The files an audit writes, in this order: (table, format).
 OUTPUT_FILES = (
+    ("results", "csv"),
     ("runs", "csv"),
     ("scores", "csv"),
     ("anomalies", "csv"),
@@ -294,6 +351,8 @@ OUTPUT_FILES = (
     ("runs", "parquet"),
     ("scores", "parquet"),
     ("anomalies", "json"),
+    ("results", "parquet"),
+    ("results", "json"),
 )
 
 
@@ -310,6 +369,7 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
             ANOMALY_COLUMNS, [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
         ),
         "orgs": tables.Table(ORG_COLUMNS, result.orgs),
+        "results": tables.Table(ranking.RESULT_COLUMNS, result.results),
         "problems": tables.Table(
             PROBLEM_COLUMNS, [p.row(PROBLEM_COLUMNS) for p in result.problems]
         ),

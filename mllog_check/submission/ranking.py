@@ -1,0 +1,115 @@
+"""One row per result, ranked by what its anomalies do (the audit's results table), and
+the roll-up of power-log anomalies to one per cause per result (docs/audit.md)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from ..problems import Problem
+from .impact import IMPACTS, RANK, worst
+
+RESULT_COLUMNS = (
+    "rank",
+    "org",
+    "system",
+    "benchmark",
+    "division",
+    "minutes",
+    "copies",
+    "minutes_without_copies",
+    "valid",
+    "worst",
+    "worst_kind",
+    *(f"anomalies_{name}" for name in IMPACTS),
+    "anomalies",
+)
+Key = tuple[str, ...]
+
+
+def result_of(anomaly: Problem) -> Key | None:
+    """The result (org, system, benchmark) an anomaly belongs to, or None (an org's or a
+    system's own files). A result folder's path names its benchmark."""
+    where = anomaly.context
+    if where.benchmark:
+        return (where.org, where.system, where.benchmark)
+    parts = anomaly.path.split("/")
+    if "results" in parts:
+        tail = parts[parts.index("results") + 1 :]
+        if len(tail) >= 2 and where.system == tail[0]:
+            return (where.org, tail[0], tail[1])
+    return None
+
+
+def results_table(scores: list[dict[str, Any]], anomalies: list[Problem]) -> list[dict[str, Any]]:
+    """A row per result (scored, or named by an anomaly), ranked: worst severity first,
+    then the number of anomalies of each severity; rank 1 is the result to read first."""
+    rows: dict[Key, dict[str, Any]] = {}
+    for score in scores:
+        named: Key = (score["org"], score["system"], score["benchmark"])
+        rows[named] = _row(named, score)
+    found: dict[Key, list[Problem]] = {}
+    for anomaly in anomalies:
+        key = result_of(anomaly)
+        if key is not None:
+            found.setdefault(key, []).append(anomaly)
+            rows.setdefault(key, _row(key, {}))
+    for key, mine in found.items():
+        counts = Counter(a.impact for a in mine)
+        row = rows[key]
+        for name in IMPACTS:
+            row[f"anomalies_{name}"] = counts.get(name, 0)
+        row["anomalies"] = len(mine)
+        row["worst"] = worst([a.impact for a in mine if a.impact])
+        kinds = Counter(a.name for a in mine if a.impact == row["worst"])
+        row["worst_kind"] = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[0] if kinds else ""
+    ordered = sorted(rows.values(), key=_order)
+    for i, row in enumerate(ordered, 1):
+        row["rank"] = i
+    return ordered
+
+
+def _row(key: Key, score: dict[str, Any]) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(RESULT_COLUMNS)
+    row.update(org=key[0], system=key[1], benchmark=key[2], worst="", worst_kind="")
+    for column in ("division", "minutes", "minutes_without_copies", "valid"):
+        row[column] = score.get(column)
+    row["copies"] = score.get("copies") or 0  # runs of the result that copy another
+    for name in IMPACTS:
+        row[f"anomalies_{name}"] = 0
+    row["anomalies"] = 0
+    return row
+
+
+def _order(row: dict[str, Any]) -> tuple[Any, ...]:
+    severity = RANK.get(row["worst"], len(IMPACTS))
+    counts = tuple(-row[f"anomalies_{name}"] for name in IMPACTS)
+    return (severity, *counts, row["org"], row["system"], row["benchmark"])
+
+
+# A power log: <result folder>/power/result_N/<node or switch>.txt (docs/power.md).
+_POWER = re.compile(r"/power/[^/]+/[^/]+$")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def roll_up_power(anomalies: Iterable[Problem]) -> list[Problem]:
+    """Anomalies of power-log files: one per cause (kind and message, numbers aside) per
+    result, at its first file, saying how many files show it; the others unchanged."""
+    out: list[Problem] = []
+    groups: dict[tuple[Any, ...], list[Problem]] = {}
+    for anomaly in anomalies:
+        if _POWER.search(anomaly.path):
+            cause = (result_of(anomaly), anomaly.name, _NUMBER.sub("N", anomaly.message))
+            groups.setdefault(cause, []).append(anomaly)
+        else:
+            out.append(anomaly)
+    for group in groups.values():
+        group.sort()
+        head = group[0]
+        if len(group) > 1:
+            more = f" (the same in {len(group)} power log files of this result)"
+            head = head.replace(message=head.message + more)
+        out.append(head)
+    return out
