@@ -85,9 +85,10 @@ HABITS = (
     Habit(
         "header-at-time-zero",
         "time-ms-zero",
-        r"\(all before run_start: a header\)$",
-        "The submission header (submission_*) logged with time_ms 0 before run_start: "
-        "frameworks that log the header before their clock starts.",
+        r"\(all submission header\)$",
+        "Only submission header records (submission_*: who and what, no time) carry "
+        "time_ms 0: headers written by hand or before the clock starts; no time is read "
+        "from them.",
     ),
     Habit(
         "placeholder-org",
