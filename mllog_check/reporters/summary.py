@@ -159,6 +159,8 @@ def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
         hidden = " (not listed: --info lists them)" if kinds and impact not in shown else ""
         parts.append(f"{impact} {sum(kinds.values())}" + (f" ({named}){hidden}" if named else ""))
     out.write(f"anomalies: {'; '.join(parts)}\n")
+    for folder in getattr(result, "skipped", []):
+        out.write(f"not audited: {folder} (names no Training round of this build)\n")
 
 
 def _result_line(row: dict[str, Any]) -> str:

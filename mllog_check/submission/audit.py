@@ -63,6 +63,8 @@ class AuditResult:
     problems: list[Problem] = field(default_factory=list)
     copies: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)  # ranking.RESULT_COLUMNS
+    # Sub-folders of a results repository that name no round of this build (HPC rounds).
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
@@ -97,13 +99,19 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         summary = _summary(org, False, 0, 0, 0, 0, 0, "", failure)
         return OrgRows(org, summary)
     counts = report.counts()
-    runs = [{**row, "path": rel(row["path"])} for row in report.runs]
-    copies = [{**row, "path": rel(row["path"])} for row in report.copies]
-    scores = [
+    # Rows name the org as orgs.csv does: with its round folder when rounds are audited
+    # together (v1.0/Google), so that a result's key (org, system, benchmark) is unique.
+    runs = [{**row, "path": rel(row["path"]), "org": org} for row in report.runs]
+    copies = [{**row, "path": rel(row["path"]), "org": org} for row in report.copies]
+    scores = [  # the org as the runs name it (with its round folder when several)
         {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
+        | {"org": org}
         for s in report.scores
     ]
-    found = [a.replace(path=rel(a.path), message=_strip(a.message, base)) for a in report.anomalies]
+    found = [
+        a.replace(path=rel(a.path), message=_strip(a.message, base), context=_in(a.context, org))
+        for a in report.anomalies
+    ]
     found = impact.classify(found)
     problems = [
         p.replace(path=rel(p.path), message=_strip(p.message, base), context=Context(org))
@@ -121,6 +129,10 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         "",
     )
     return OrgRows(org, summary, runs, scores, found, problems, copies)
+
+
+def _in(context: Context, org: str) -> Context:
+    return context.replace(org=org) if context.org else context
 
 
 def _summary(
@@ -165,9 +177,10 @@ def run_audit(
     (``v1.0/Google/results/...``). ``on_done(org, done, total)`` after each org.
     """
     if isinstance(results_dirs, str | Path):
-        roots = [Path(results_dirs)]
+        given = [Path(results_dirs)]
     else:
-        roots = [Path(d) for d in results_dirs]
+        given = [Path(d) for d in results_dirs]
+    roots, skipped = expand_repositories(given)
     tasks: list[tuple[str, str, str]] = []
     chosen_all = []
     for root in roots:
@@ -176,6 +189,7 @@ def run_audit(
         base = root if len(roots) == 1 else root.parent
         tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
     result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
+    result.skipped = skipped
     for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)
@@ -191,6 +205,30 @@ def run_audit(
     result.results = ranking.results_table(result.scores, result.anomalies)
     result.runs.sort(key=lambda r: r["path"])
     return result
+
+
+def expand_repositories(folders: list[Path]) -> tuple[list[Path], list[str]]:
+    """Folders to audit: a results repository root (no org folder, sub-folders named
+    after rounds: ``v4.0``, ``training_results_v4.1``) stands for all its rounds, in
+    round order, audited together so that re-use across rounds is found. Also the
+    sub-folders that name no round of this build (``hpc-v3.0``), to say so."""
+    from ..rounds import registry
+
+    roots: list[Path] = []
+    skipped: list[str] = []
+    for folder in folders:
+        if not folder.is_dir() or org_folders(folder):
+            roots.append(folder)
+            continue
+        subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+        named = [(registry().find(p.name), p) for p in subs]
+        rounds = sorted((rnd.number, p) for rnd, p in named if rnd is not None)
+        if not rounds:
+            roots.append(folder)  # neither: round_of_folder says why
+            continue
+        roots.extend(p for _, p in rounds)
+        skipped.extend(str(p) for rnd, p in named if rnd is None and org_folders(p))
+    return roots, skipped
 
 
 def round_of_folder(root: Path, ruleset: str | None, setting: Setting | None = None) -> str:
