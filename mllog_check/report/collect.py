@@ -109,6 +109,7 @@ def _add_audited(
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
     from ..submission.audit import duplicate_logs, org_folders
+    from ..submission.impact import classify
     from ..submission.package import ANOMALY_COLUMNS
 
     tasks: list[tuple[str, str]] = []
@@ -126,7 +127,7 @@ def _add_audited(
         data.problems.extend(p.row(PROBLEM_ROW) for p in rows.problems)
         found.extend(rows.runs + rows.copies)
     data.rulesets.extend(chosen for _, chosen in tasks)
-    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in duplicate_logs(found))
+    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in classify(duplicate_logs(found)))
     data.curves.update(curves)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..problems import Problem
@@ -29,13 +29,29 @@ RESULT_COLUMNS = (
 Key = tuple[str, ...]
 
 
-def result_of(anomaly: Problem) -> Key | None:
+class _Facts:
+    """What the table reads of an anomaly: a Problem, or its row (ANOMALY_COLUMNS)."""
+
+    __slots__ = ("org", "system", "benchmark", "path", "kind", "impact")
+
+    def __init__(self, anomaly: Problem | dict[str, Any]) -> None:
+        if isinstance(anomaly, Problem):
+            where = anomaly.context
+            self.org, self.system, self.benchmark = where.org, where.system, where.benchmark
+            self.path, self.kind, self.impact = anomaly.path, anomaly.name, anomaly.impact
+        else:
+            self.org, self.system = anomaly["org"], anomaly["system"]
+            self.benchmark, self.path = anomaly["benchmark"], anomaly["path"]
+            self.kind, self.impact = anomaly["kind"], anomaly.get("impact") or ""
+
+
+def result_of(anomaly: Problem | dict[str, Any] | _Facts) -> Key | None:
     """The result (org, system, benchmark) an anomaly belongs to, or None (an org's or a
     system's own files). A result folder's path names its benchmark."""
-    where = anomaly.context
+    where = anomaly if isinstance(anomaly, _Facts) else _Facts(anomaly)
     if where.benchmark:
         return (where.org, where.system, where.benchmark)
-    parts = anomaly.path.split("/")
+    parts = where.path.split("/")
     if "results" in parts:
         tail = parts[parts.index("results") + 1 :]
         if len(tail) >= 2 and where.system == tail[0]:
@@ -43,18 +59,22 @@ def result_of(anomaly: Problem) -> Key | None:
     return None
 
 
-def results_table(scores: list[dict[str, Any]], anomalies: list[Problem]) -> list[dict[str, Any]]:
+def results_table(
+    scores: list[dict[str, Any]], anomalies: Sequence[Problem | dict[str, Any]]
+) -> list[dict[str, Any]]:
     """A row per result (scored, or named by an anomaly), ranked: worst severity first,
-    then the number of anomalies of each severity; rank 1 is the result to read first."""
+    then the number of anomalies of each severity; rank 1 is the result to read first.
+    Anomalies are Problems or their rows (the report's)."""
     rows: dict[Key, dict[str, Any]] = {}
     for score in scores:
         named: Key = (score["org"], score["system"], score["benchmark"])
         rows[named] = _row(named, score)
-    found: dict[Key, list[Problem]] = {}
+    found: dict[Key, list[_Facts]] = {}
     for anomaly in anomalies:
-        key = result_of(anomaly)
+        facts = _Facts(anomaly)
+        key = result_of(facts)
         if key is not None:
-            found.setdefault(key, []).append(anomaly)
+            found.setdefault(key, []).append(facts)
             rows.setdefault(key, _row(key, {}))
     for key, mine in found.items():
         counts = Counter(a.impact for a in mine)
@@ -63,7 +83,7 @@ def results_table(scores: list[dict[str, Any]], anomalies: list[Problem]) -> lis
             row[f"anomalies_{name}"] = counts.get(name, 0)
         row["anomalies"] = len(mine)
         row["worst"] = worst([a.impact for a in mine if a.impact])
-        kinds = Counter(a.name for a in mine if a.impact == row["worst"])
+        kinds = Counter(a.kind for a in mine if a.impact == row["worst"])
         row["worst_kind"] = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[0] if kinds else ""
     ordered = sorted(rows.values(), key=_order)
     for i, row in enumerate(ordered, 1):

@@ -1,0 +1,39 @@
+"""The report's round view starts from the audit's ranked results (report/ranked.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import FIXTURES
+
+from mllog_check.report import build_report, collect
+from mllog_check.report.ranked import ranked_rows
+from mllog_check.submission.audit import run_audit
+
+ROUND = FIXTURES / "audit/round"
+
+
+def test_ranked_rows_are_the_audits_results_with_score_or_rules(tmp_path: Path) -> None:
+    data = collect([str(ROUND)], "1.0.0", jobs=1)
+    audited = run_audit(ROUND, "1.0.0", jobs=1)
+    ranked = ranked_rows(data)
+    assert ranked and {r["worst"] for r in ranked} <= {"score", "rules"}
+    assert [r["rank"] for r in ranked] == sorted(r["rank"] for r in ranked)
+    # same results, same order as the audit's table (the report has no cross-result
+    # near-duplicates: its anomalies are the workers' and duplicate-log)
+    keys = [(r["org"], r["system"], r["benchmark"]) for r in ranked]
+    assert sorted(keys) == sorted(
+        (r["org"], r["system"], r["benchmark"]) for r in audited.results if r["worst"]
+    )
+    assert all(a.get("impact") for a in data.anomalies)
+
+
+def test_the_summary_starts_with_the_ranked_table(tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    build_report([str(ROUND)], out, "1.0.0", jobs=1)
+    html = out.read_text()
+    summary = html.index('id="summary-h"')
+    ranked, table = html.index('id="ranked-table"'), html.index('id="summary-table"')
+    assert summary < ranked < table
+    first_row = html[ranked:].split("<tbody>")[1].split("</tr>")[0]
+    assert '<td class="num">1</td>' in first_row and "score" in first_row
