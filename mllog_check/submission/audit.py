@@ -307,6 +307,10 @@ def _prewarm(ruleset: str) -> None:
         scoring_for(ruleset)
     except Exception:  # as above
         pass
+    with contextlib.suppress(Exception):  # every round's rule keys (lines-after-run-stop)
+        from .anomalies import hyperparameter_keys
+
+        hyperparameter_keys()
 
 
 def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
