@@ -37,3 +37,16 @@ def test_the_summary_starts_with_the_ranked_table(tmp_path: Path) -> None:
     assert summary < ranked < table
     first_row = html[ranked:].split("<tbody>")[1].split("</tr>")[0]
     assert '<td class="num">1</td>' in first_row and "score" in first_row
+
+
+def test_habits_are_listed_with_the_info_group() -> None:
+    from mllog_check.report.build import problem_groups
+    from mllog_check.report.collect import ReportData
+
+    row = {"org": "A", "system": "s", "benchmark": "b", "path": "A/results/s/b/r.txt"}
+    habit = {**row, "line": 3, "kind": "time-ms-zero", "message": "m", "code": "MLA030"}
+    data = ReportData(paths=[], base=".")
+    data.anomalies = [{**habit, "impact": "info"}, {**habit, "line": 4, "impact": "rules"}]
+    groups, _ = problem_groups(data)
+    lines = {g["severity"]: [i["line"] for c in g["codes"] for i in c["items"]] for g in groups}
+    assert lines == {"warning": [4], "info": [3]}
