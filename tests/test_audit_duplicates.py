@@ -106,3 +106,16 @@ def test_the_published_record_has_no_false_near_duplicate(corpus: Path) -> None:
     kinds = {a.name for a in result.anomalies}
     assert not kinds & {"shared-run-window", "shared-eval-curve", "duplicate-run-counted"}
     assert len(result.results) == len(result.scores)
+
+
+def test_differing_lines_are_bounded_on_hostile_files(tmp_path: Path) -> None:
+    """Two 60,000-line files sharing only their head: one hunk, not difflib's matcher
+    (quadratic in the worst case) over all of them."""
+    from mllog_check.submission.fingerprints import differing_lines
+
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("same\n" + "".join(f"a {n % 7}\n" for n in range(60_000)))
+    second.write_text("same\n" + "".join(f"b {n % 5}\n" for n in range(60_000)))
+    assert differing_lines(first, second) == "lines 2-60001 vs lines 2-60001"
+    second.write_text(first.read_text().replace("a 3\n", '{"key": "seed"}\n', 1))
+    assert differing_lines(first, second) == "line 5 vs line 5 (seed)"

@@ -83,11 +83,34 @@ def differing_lines(first: Path, second: Path, limit: int = 3) -> str:
         return ""
     if a == b:
         return "the files are identical"
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    hunks = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    hunks = _hunks(a, b)
     shown = [_hunk(op, a, b) for op in islice(hunks, limit)]
     more = f" and {len(hunks) - limit} more" if len(hunks) > limit else ""
     return "; ".join(shown) + more
+
+
+# Lines between the common head and tail that difflib compares: beyond, one hunk (its
+# matcher is quadratic in the worst case, and logs are hostile input).
+MAX_DIFF_LINES = 2000
+
+
+def _hunks(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """Differing (tag, a from, a to, b from, b to) ranges, after the common head and tail."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    mid_a, mid_b = a[head : len(a) - tail], b[head : len(b) - tail]
+    if max(len(mid_a), len(mid_b)) > MAX_DIFF_LINES:
+        return [("replace", head, len(a) - tail, head, len(b) - tail)]
+    matcher = difflib.SequenceMatcher(None, mid_a, mid_b, autojunk=False)
+    return [
+        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
 
 
 def _hunk(op: tuple[str, int, int, int, int], a: list[str], b: list[str]) -> str:
