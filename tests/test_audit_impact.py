@@ -124,3 +124,14 @@ def test_power_anomalies_roll_up_per_cause_per_result() -> None:
     assert kept == other
     assert rolled.path == f"{folder}/node_0.txt"
     assert rolled.message.endswith("(the same in 3 power log files of this result)")
+
+
+@pytest.mark.corpus
+def test_a_round_with_only_habits_is_clean(corpus: Path) -> None:
+    """v4.0: ten stable diffusion logs with offline evaluation, nothing else."""
+    from mllog_check.submission.audit import run_audit
+
+    result = run_audit(corpus / "v4.0", jobs=1)
+    assert len(result.anomalies) == 10 and {a.impact for a in result.anomalies} == {"info"}
+    assert result.clean  # exit 0: no score or rules anomaly, every org passed
+    assert [r["worst"] for r in result.results if r["anomalies"]] == ["info"]
