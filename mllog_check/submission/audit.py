@@ -334,11 +334,7 @@ def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
     return out
 
 
-def result_key(row: dict[str, Any]) -> tuple[str, ...]:
-    """The result a row belongs to: (org, system, benchmark); the org is shown with its
-    round folder when rounds are audited together (``v5.1/Oracle``). A tuple, so that
-    other trees (HPC) may key results by more."""
-    return (row["org"], row["system"], row["benchmark"])
+result_key = ranking.key_of  # the result a row belongs to (ranking.KEY_COLUMNS)
 
 
 def rel_org(org_dir: str, base: str) -> str:

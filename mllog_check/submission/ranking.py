@@ -11,11 +11,13 @@ from typing import Any
 from ..problems import Problem
 from .impact import IMPACTS, RANK, worst
 
+# What names a result: a row's values of these columns, in order. The org carries its
+# round folder when rounds are audited together (v5.1/Oracle). Other trees (HPC) may
+# name results by more columns: they are added here.
+KEY_COLUMNS = ("org", "system", "benchmark")
 RESULT_COLUMNS = (
     "rank",
-    "org",
-    "system",
-    "benchmark",
+    *KEY_COLUMNS,
     "division",
     "minutes",
     "copies",
@@ -27,6 +29,11 @@ RESULT_COLUMNS = (
     "anomalies",
 )
 Key = tuple[str, ...]
+
+
+def key_of(row: dict[str, Any]) -> Key:
+    """The result a row (runs, scores, results tables) belongs to."""
+    return tuple(row[column] for column in KEY_COLUMNS)
 
 
 class _Facts:
@@ -67,7 +74,7 @@ def results_table(
     Anomalies are Problems or their rows (the report's)."""
     rows: dict[Key, dict[str, Any]] = {}
     for score in scores:
-        named: Key = (score["org"], score["system"], score["benchmark"])
+        named: Key = key_of(score)
         rows[named] = _row(named, score)
     found: dict[Key, list[_Facts]] = {}
     for anomaly in anomalies:
@@ -93,7 +100,7 @@ def results_table(
 
 def _row(key: Key, score: dict[str, Any]) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(RESULT_COLUMNS)
-    row.update(org=key[0], system=key[1], benchmark=key[2], worst="", worst_kind="")
+    row.update(zip(KEY_COLUMNS, key, strict=True), worst="", worst_kind="")
     for column in ("division", "minutes", "minutes_without_copies", "valid"):
         row[column] = score.get(column)
     row["copies"] = score.get("copies") or 0  # runs of the result that copy another
@@ -106,7 +113,7 @@ def _row(key: Key, score: dict[str, Any]) -> dict[str, Any]:
 def _order(row: dict[str, Any]) -> tuple[Any, ...]:
     severity = RANK.get(row["worst"], len(IMPACTS))
     counts = tuple(-row[f"anomalies_{name}"] for name in IMPACTS)
-    return (severity, *counts, row["org"], row["system"], row["benchmark"])
+    return (severity, *counts, *key_of(row))
 
 
 # A power log: <result folder>/power/result_N/<node or switch>.txt (docs/power.md).
