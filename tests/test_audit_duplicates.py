@@ -119,3 +119,15 @@ def test_differing_lines_are_bounded_on_hostile_files(tmp_path: Path) -> None:
     assert differing_lines(first, second) == "lines 2-60001 vs lines 2-60001"
     second.write_text(first.read_text().replace("a 3\n", '{"key": "seed"}\n', 1))
     assert differing_lines(first, second) == "line 5 vs line 5 (seed)"
+
+
+def test_files_too_large_are_not_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mllog_check.submission import fingerprints
+
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("x\n" * 100)
+    second.write_text("y\n" * 100)
+    monkeypatch.setattr(fingerprints, "MAX_DIFF_BYTES", 2**20 // 8192)  # 128 bytes
+    assert fingerprints.differing_lines(first, second).startswith("not compared: over")

@@ -77,6 +77,9 @@ def differing_lines(first: Path, second: Path, limit: int = 3) -> str:
     """The lines where two logs differ, for a message: ``line 12 (submission_platform)
     vs line 12``; '' when they cannot be read. At most ``limit`` hunks are named."""
     try:
+        sizes = first.stat().st_size, second.stat().st_size
+        if max(sizes) > MAX_DIFF_BYTES:  # the parser streams such a file; never read whole
+            return f"not compared: over {MAX_DIFF_BYTES // 2**20} MiB"
         a = first.read_bytes().decode("utf-8", "replace").splitlines()
         b = second.read_bytes().decode("utf-8", "replace").splitlines()
     except OSError:
@@ -89,6 +92,8 @@ def differing_lines(first: Path, second: Path, limit: int = 3) -> str:
     return "; ".join(shown) + more
 
 
+# Logs larger than this are not read whole to name the lines that differ.
+MAX_DIFF_BYTES = 64 * 2**20
 # Lines between the common head and tail that difflib compares: beyond, one hunk (its
 # matcher is quadratic in the worst case, and logs are hostile input).
 MAX_DIFF_LINES = 2000
