@@ -199,11 +199,8 @@ def run_audit(
         result.anomalies.extend(item.anomalies)
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
-    result.anomalies.extend(duplicate_logs(result.runs + result.copies))
     bases = {rel_org(org_dir, base): base for org_dir, _, base in tasks}
-    result.anomalies.extend(near_duplicates(result.runs, bases))
-    result.anomalies = ranking.roll_up_power(impact.classify(result.anomalies))
-    result.anomalies.sort(key=anomaly_order)
+    result.anomalies = finish(result.anomalies, result.runs, result.copies, bases)
     result.results = ranking.results_table(result.scores, result.anomalies)
     result.runs.sort(key=lambda r: r["path"])
     return result
@@ -313,6 +310,20 @@ def _prewarm(ruleset: str) -> None:
         from .anomalies import hyperparameter_keys
 
         hyperparameter_keys()
+
+
+def finish(
+    found: list[Problem],
+    runs: list[dict[str, Any]],
+    copies: list[dict[str, Any]],
+    bases: dict[str, str],
+) -> list[Problem]:
+    """The workers' anomalies with those across results (identical logs, shared
+    fingerprints), each with its severity, power logs rolled up, in table order: what
+    ``run_audit`` and the report (``report/collect.py``) show. ``bases``: org (as rows
+    name it) -> the folder its paths are relative to."""
+    found = [*found, *duplicate_logs(runs + copies), *near_duplicates(runs, bases)]
+    return sorted(ranking.roll_up_power(impact.classify(found)), key=anomaly_order)
 
 
 def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
