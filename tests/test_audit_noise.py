@@ -96,7 +96,7 @@ def test_time_ms_zero_lines_are_anomalies(corpus: Path) -> None:
     (found,) = _kinds(detect(result.records), "time-ms-zero")
     assert (found.line, found.message) == (
         last,
-        f"1 records with time_ms 0: submission_poc_name at line {last}",
+        f"1 records with time_ms 0: submission_poc_name at line {last} (all submission header)",
     )
     # Google v1.0 logs headers at time_ms 0: one row per file, first and last named
     google = corpus / "v1.0/Google/results/tpu-v4-1024-JAX/unet3d/result_4.txt"

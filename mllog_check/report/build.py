@@ -506,6 +506,8 @@ def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[st
         code = a.get("code") or ""
         info = _info(catalog, code)
         severity = str(info.severity) if info else "warning"
+        if a.get("impact") == "info":  # a known habit (docs/audit.md): with the info group
+            severity = "info"
         message = f"{a['kind']}: {a['message']}"
         entry = {"path": a["path"], "line": a["line"], "message": message, "what": "anomaly"}
         items[severity][code].append(entry)

@@ -108,7 +108,7 @@ def _add_audited(
 ) -> None:
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
-    from ..submission.audit import duplicate_logs, org_folders
+    from ..submission.audit import finish, org_folders
     from ..submission.package import ANOMALY_COLUMNS
 
     tasks: list[tuple[str, str]] = []
@@ -117,16 +117,19 @@ def _add_audited(
         tasks.extend((str(org), chosen) for org in org_folders(root))
     tasks.extend((str(org), _folder_ruleset(org, ruleset)) for org in orgs)
     results, curves = run_pool(tasks, data.base, jobs)
-    found = []
+    anomalies, runs, copies = [], [], []
     for rows in sorted(results, key=lambda r: r.org):
         data.orgs.append(rows.summary)
         data.runs.extend(rows.runs)
         data.scores.extend(rows.scores)
-        data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in rows.anomalies)
         data.problems.extend(p.row(PROBLEM_ROW) for p in rows.problems)
-        found.extend(rows.runs + rows.copies)
+        anomalies.extend(rows.anomalies)
+        runs.extend(rows.runs)
+        copies.extend(rows.copies)
     data.rulesets.extend(chosen for _, chosen in tasks)
-    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in duplicate_logs(found))
+    bases = dict.fromkeys((r.org for r in results), data.base)  # as the audit's (one base)
+    found = finish(anomalies, runs, copies, bases)
+    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in found)
     data.curves.update(curves)
 
 

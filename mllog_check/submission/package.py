@@ -17,7 +17,7 @@ from typing import Any
 from ..parsing import parse_file
 from ..problems import Context, Problem, Severity
 from ..rounds import Choice, Round, RoundError, Setting, choose
-from . import anomalies, codes, set_anomalies
+from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
 from .layout import OrgLayout, ResultSet, discover
 from .sysdesc import SystemDescription, load, position, round_version, validate
@@ -42,9 +42,12 @@ RUN_COLUMNS = (
     "compliance_errors",
     "body_sha1",
     "energy_j",
+    "eval_curve_sha1",
 )
 # The audit's anomaly table (Problem.row columns: ``kind`` is the rule name, ``code`` its code).
-ANOMALY_COLUMNS = ("org", "system", "benchmark", "path", "line", "kind", "message", "code")
+ANOMALY_COLUMNS = (
+    "org", "system", "benchmark", "path", "line", "kind", "message", "code", "impact",
+)  # fmt: skip
 
 
 def anomaly_order(p: Problem) -> tuple[str, str, str, str, int, str, str]:
@@ -328,8 +331,11 @@ def _check_result_set(
         if audit:
             facts = anomalies.run_facts(result.records)
             seeds.append((str(path), facts.seed, facts.seed_line))
-            set_facts.append(set_anomalies.facts(str(path), result.records))
-            report.runs.append(_run_row(layout.org, rs, result, log, facts, verdict, found))
+            in_set = set_anomalies.facts(str(path), result.records, facts.body_hash)
+            set_facts.append(in_set)
+            row = _run_row(layout.org, rs, result, log, facts, verdict, found)
+            row["eval_curve_sha1"] = in_set.curve
+            report.runs.append(row)
             found_here = anomalies.detect(result.records, str(path))
             report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
@@ -354,6 +360,9 @@ def _check_result_set(
         converged = _converged(rs, runs, stages.ruleset)
         found_in_set = set_anomalies.detect(set_facts, converged)
         report.anomalies.extend(_placed(layout.org, rs, found_in_set))
+        score = report.scores[-1] if rows else None  # the row just added (one per set)
+        counted = copies.detect(set_facts, runs, score, _bench_scoring(rs, stages.ruleset))
+        report.anomalies.extend(_placed(layout.org, rs, counted))
 
 
 def _seed_missing(problem: Problem) -> bool:
@@ -410,6 +419,18 @@ def _converged(rs: ResultSet, runs: list[Any], ruleset: str) -> dict[str, bool] 
     except Exception:  # no scoring data for the round
         return None
     return {str(run.path): bool(run.converged) for run in runs if hasattr(run, "converged")}
+
+
+def _bench_scoring(rs: ResultSet, ruleset: str) -> tuple[Any, bool] | None:
+    """(the benchmark's scoring, run count exact) of the round; None when unknown."""
+    try:
+        from ..results.scoring import scoring_for
+
+        scoring = scoring_for(ruleset)
+        bench = scoring.benchmark(rs.benchmark)
+    except Exception:  # no scoring data for the round
+        return None
+    return None if bench is None else (bench, scoring.run_count == "exact")
 
 
 def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
@@ -475,6 +496,7 @@ def _run_row(
         "compliance_errors": sum(1 for p in found if p.is_error),
         "body_sha1": facts.body_hash,
         "energy_j": None,  # from the power logs, once the set is scored (_run_energies)
+        "eval_curve_sha1": "",  # fingerprints.curve_hash, set by the caller
     }
 
 
