@@ -29,10 +29,7 @@ EXPECTED = {
     ("duplicate-log", "Beta/results/beta-1/resnet/result_0.txt"),
     ("org-mismatch", "Beta/results/beta-1/resnet/result_0.txt"),
     ("stray-file", "Acme/systems/.acme-16x.json.swp"),
-    # The fixture's result sets are written from one template: runs of different
-    # results share their timed window (MLA018); fixtures/audit/round is not re-generated.
     ("shared-run-window", "Acme/results/acme-8x/resnet/result_0.txt"),
-    ("shared-run-window", "Beta/results/beta-1/resnet/result_1.txt"),
 }
 # What the plants above bring with them: the aborted and the truncated run fail the
 # package check (the folder then has 2 failing runs), Beta's log is a copy of an Acme run
@@ -43,6 +40,16 @@ CONSEQUENCES = [
     ("published-but-failing", "Acme/results/acme-16x/resnet/result_0.txt"),
     ("declared-mismatch", "Acme/results/acme-16x/resnet/result_3.txt"),
     ("org-mismatch", "Beta/results/beta-1/resnet/result_0.txt"),
+    # The fixture's result sets are written from one template, so runs of different
+    # results share their timed window (MLA018): Acme's acme-8x and Beta's beta-1.
+    *(
+        ("shared-run-window", f"{folder}/result_{n}.txt")
+        for folder, runs in (
+            ("Acme/results/acme-8x/resnet", (1, 4)),
+            ("Beta/results/beta-1/resnet", (0, 1, 2, 3, 4)),
+        )
+        for n in runs
+    ),
 ]
 ORG_MISMATCHES = ["org folder says 'Beta'", "Beta/systems/beta-1.json (submitter) says 'Beta'"]
 # The line of each finding that points into a log (the others are about a whole file).
