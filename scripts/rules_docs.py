@@ -182,6 +182,7 @@ def render() -> str:
     catalog.load_all()
     parts = [INTRO, _codes(), _rulesets(), _round_tables(load_ruleset("1.0.0"))]
     parts.append(_round_tables(load_ruleset("6.1.0")))
+    parts.append(_round_tables(load_ruleset("hpc-3.0.0")))
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -209,7 +210,8 @@ def _rulesets() -> str:
     names = ", ".join(f"`{name}`" for name in available_rulesets())
     return (
         f"## Rulesets\n\nPackaged: {names}. The tables below are the v1.0 rules (the base the "
-        "others extend) and the v6.1 rules (the latest round, every inherited change applied).\n"
+        "others extend), the v6.1 rules (the latest round, every inherited change applied) "
+        "and the MLPerf HPC v3.0 rules (docs/hpc.md).\n"
     )
 
 

@@ -167,6 +167,7 @@ def test_registry_matches_the_official_lists_and_scoring_data() -> None:
     assert registry.versions() == [
         "0.5.0", "0.6.0", "0.7.0", "1.0.0", "1.1.0", "2.0.0", "2.1.0", "3.0.0", "3.1.0",
         "4.0.0", "4.1.0", "5.0.0", "5.1.0", "6.0.0", "6.1.0",
+        "hpc-0.7.0", "hpc-1.0.0", "hpc-2.0.0", "hpc-3.0.0",
     ]  # fmt: skip
     v06 = rounds.parse_round("0.6")
     assert v06.benchmarks is not None and "ncf" not in v06.benchmarks
