@@ -175,3 +175,31 @@ def test_cosmoflow_quality_is_a_loss_below_the_target(corpus: Path, tmp_path: Pa
     target.write_text("".join(lines), encoding="utf-8")
     verdict = check_file(str(target), "hpc-3.0.0")
     assert [p.rule for p in verdict.problems if p.is_error] == ["MLC040"]
+
+
+# --- command line -----------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("args", "code", "said"),
+    [
+        (["--usage", "hpc", "--ruleset", "3.0.0"], 0, "closed openfold, hpc-3.0.0"),
+        (["--ruleset", "hpc-3.0"], 0, "hpc-3.0.0"),
+        ([], 0, "hpc-3.0.0"),  # the folder hpc-v3.0 names the round
+        (["--usage", "hpc", "--ruleset", "3.1.0"], 2, "unknown ruleset '3.1.0' for usage 'hpc'"),
+        # Training 3.0.0 rules do not know OpenFold (MLC050 names the HPC round)
+        (["--ruleset", "3.0.0"], 1, "rounds that have it: hpc-3.0.0"),
+    ],
+)
+def test_check_command_takes_the_official_usage_flags(
+    corpus: Path, args: list[str], code: int, said: str
+) -> None:
+    from click.testing import CliRunner
+
+    from mllog_check.cli import cli
+
+    log = next(iter(sorted((corpus / "hpc-v3.0").rglob("strong/openfold/result_1.txt"))))
+    result = CliRunner().invoke(cli, ["check", *args, str(log)])
+    assert result.exit_code == code, result.output
+    assert said in result.output

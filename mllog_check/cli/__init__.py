@@ -83,6 +83,27 @@ def round_setting(command: str, flag: str | None) -> Any:
         sys.exit(EXIT_USAGE)
 
 
+USAGE_HELP = (
+    "What the logs are: training or hpc, as the official tools' --usage; with it a bare "
+    "--ruleset names that usage's round (--usage hpc --ruleset 3.0.0 is hpc-3.0.0)."
+)
+
+
+def with_usage(command: str, flag: str, usage: str | None) -> str:
+    """The --ruleset a --usage qualifies ('3.0.0' with hpc -> 'hpc-3.0.0'); exit 2 for an
+    unknown usage or a round the usage does not have. auto and rule-file paths pass."""
+    from ..rounds import RoundError, is_auto, parse_round, usage_of
+
+    try:
+        known = usage_of(usage)
+        if known is None or is_auto(flag) or flag.endswith(".yaml"):
+            return flag
+        return parse_round(flag, known).version
+    except RoundError as err:
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.exit(EXIT_USAGE)
+
+
 def check_round_name(command: str, flag: str | None) -> None:
     """Exit 2 for a --ruleset that names no known round (auto and rule-file paths pass)."""
     from ..rounds import RoundError, is_auto, parse_round

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import EXIT_USAGE, check_round_name, round_setting
+from . import EXIT_USAGE, check_round_name, round_setting, with_usage
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -19,6 +19,7 @@ def run_check(
     fmt: str,
     verbose: bool,
     include: tuple[str, ...],
+    usage: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -29,6 +30,7 @@ def run_check(
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    ruleset = with_usage("check", ruleset, usage)
     check_round_name("check", ruleset)
     setting = round_setting("check", ruleset)
     try:  # never guess: no evidence, or rules not in this build, is a usage error
