@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,131 @@ def test_check_command_takes_the_official_usage_flags(
     result = CliRunner().invoke(cli, ["check", *args, str(log)])
     assert result.exit_code == code, result.output
     assert said in result.output
+
+
+# --- scores -----------------------------------------------------------------------------
+
+
+def _system_of(row: dict[str, str]) -> str:
+    """The system folder: the description's file name in the summarizer's details_url."""
+    return row["details_url"].rsplit("/", 1)[-1].removesuffix(".json")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("round_", HPC_ROUNDS)
+def test_strong_scores_equal_the_official_summarizer(
+    corpus: Path, oracle: Path, round_: str
+) -> None:
+    from mllog_check.results import compute_scores
+
+    report = compute_scores([str(corpus / round_)])
+    ours = {(s.org, s.system, s.benchmark): s for s in report.scores}
+    rnd = rounds.parse_round(round_)
+    assert rnd.benchmarks is not None
+    official: dict[tuple[str, str, str], float] = {}
+    for row in read_oracle(oracle, f"scores_{round_}.csv"):
+        for bench in rnd.benchmarks:
+            if row.get(bench):
+                official[(row["org_dir"], _system_of(row), bench)] = float(row[bench])
+    assert official and set(ours) == set(official)
+    for key, minutes in official.items():
+        assert ours[key].minutes == pytest.approx(minutes, abs=0.01), key
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("round_", HPC_ROUNDS)
+def test_weak_tuples_equal_the_official_summarizer(corpus: Path, oracle: Path, round_: str) -> None:
+    from mllog_check.results import compute_scores
+
+    report = compute_scores([str(corpus / round_)])
+    ours = {(w.org, w.system, w.benchmark): w for w in report.weak}
+    rnd = rounds.parse_round(round_)
+    assert rnd.benchmarks is not None
+    official = {}
+    for row in read_oracle(oracle, f"scores_{round_}_weak.csv"):
+        for bench in rnd.benchmarks:
+            if row.get(f"{bench}:number_of_models"):
+                official[(row["org_dir"], _system_of(row), bench)] = (
+                    int(float(row[f"{bench}:number_of_models"])),
+                    int(float(row[f"{bench}:instance_scale"])),
+                    float(row[f"{bench}:time_to_train_all"]),
+                    int(row["accelerators_count"]),
+                )
+    assert set(ours) == set(official)  # v2.0's corpus has no weak-scaling folder
+    for key, (models, scale, minutes, accelerators) in official.items():
+        weak = ours[key]
+        assert (weak.models, weak.instance_scale, weak.accelerators) == (
+            models,
+            scale,
+            accelerators,
+        ), key
+        assert weak.minutes == pytest.approx(minutes, abs=0.01), key
+        assert weak.models_per_minute == pytest.approx(models / minutes)
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(
+    importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
+)
+def test_rcp_verdicts_equal_the_official_rcp_checker(corpus: Path) -> None:
+    """The official RCP checker (an oracle only) as the summarizer runs it (pruned
+    references), on every strong-scaling folder of the HPC corpus."""
+    import logging
+
+    from mlperf_logging.rcp_checker import rcp_checker
+
+    from mllog_check.results import compute_scores
+
+    logging.disable(logging.CRITICAL)
+    try:
+        checked = 0
+        for round_ in HPC_ROUNDS:
+            release = rounds.parse_round(round_).release
+            for score in compute_scores([str(corpus / round_)]).scores:
+                passed, message, _ = rcp_checker.check_directory(
+                    score.folder, "hpc", release, False, False, rcp_pass="pruned_rcps"
+                )
+                assert (score.rcp_verdict == "Pass") == passed, (score.folder, message)
+                if not passed:
+                    expected = {"RCP found": "Fail", "RCP Interpolation": "Interp. Fail"}
+                    assert score.rcp_verdict == expected[message], score.folder
+                checked += 1
+    finally:
+        logging.disable(logging.NOTSET)
+    assert checked >= 17
+
+
+def test_weak_scaling_fixtures_say_what_the_summarizer_skips() -> None:
+    from conftest import FIXTURES
+
+    from mllog_check.results import compute_scores
+
+    base = FIXTURES / "score" / "hpc-v1.0"
+    ok = compute_scores([str(base / "weak_ok")], "hpc-1.0.0")
+    (weak,) = ok.weak
+    assert (weak.models, weak.instance_scale, weak.accelerators, weak.valid) == (5, 4, 32, True)
+    assert weak.minutes == pytest.approx(16.0) and not ok.scores and not ok.problems
+    skipped = compute_scores([str(base / "weak_one_skipped")], "hpc-1.0.0")
+    assert skipped.weak[0].models == 5 and skipped.weak[0].models_total == 6
+    assert [p.rule for p in skipped.problems] == ["MLR052"]
+    few = compute_scores([str(base / "weak_too_few")], "hpc-1.0.0")
+    assert not few.weak[0].valid and few.weak[0].minutes is None
+
+
+def test_subfolders_the_official_summarizer_does_not_read_are_named(tmp_path: Path) -> None:
+    import shutil
+
+    from conftest import FIXTURES
+
+    from mllog_check.results import compute_scores
+
+    tree = tmp_path / "Example"
+    shutil.copytree(FIXTURES / "score" / "hpc-v1.0" / "weak_one_skipped" / "Example", tree)
+    folder = tree / "results" / "hpc8" / "weak" / "oc20"
+    (folder / "pruned_results").mkdir()
+    (folder / "result_5.txt").rename(folder / "pruned_results" / "result_5.txt")
+    report = compute_scores([str(tree)], "hpc-1.0.0")
+    assert report.weak[0].models_total == 5
+    stray = [p for p in report.problems if p.rule == "MLR031"]
+    assert len(stray) == 1 and stray[0].path.endswith("pruned_results")
+    assert "official summarizer" in stray[0].message
