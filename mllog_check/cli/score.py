@@ -9,7 +9,16 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    RULESET_HELP,
+    USAGE_HELP,
+    check_round_name,
+    round_setting,
+    with_usage,
+)
 
 
 @click.command()
@@ -27,13 +36,20 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     default="table",
     show_default=True,
 )
+@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 def score(
-    paths: tuple[str, ...], ruleset: str, fmt: str, show_runs: bool, output: str | None
+    paths: tuple[str, ...],
+    ruleset: str,
+    fmt: str,
+    show_runs: bool,
+    output: str | None,
+    usage: str | None = None,
 ) -> None:
     """Score result folders: a results repository, an org, its results/, a system or a
-    system/benchmark folder. Problems (MLR rules) go to stderr.
+    system/benchmark folder (MLPerf HPC: system/strong|weak/benchmark; weak scaling gets
+    its own table). Problems (MLR rules) go to stderr.
 
     Exit 0 when every score is valid and nothing is wrong, 1 when a score is invalid or
     a problem was found, 2 on usage or input errors.
@@ -43,6 +59,7 @@ def score(
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
         sys.exit(EXIT_USAGE)
+    ruleset = with_usage("score", ruleset, usage)
     check_round_name("score", ruleset)
     setting = round_setting("score", ruleset)
     _needs_extras(fmt)
