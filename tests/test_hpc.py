@@ -332,3 +332,72 @@ def test_subfolders_the_official_summarizer_does_not_read_are_named(tmp_path: Pa
     stray = [p for p in report.problems if p.rule == "MLR031"]
     assert len(stray) == 1 and stray[0].path.endswith("pruned_results")
     assert "official summarizer" in stray[0].message
+
+
+# --- package and audit ------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("round_", HPC_ROUNDS)
+def test_package_verdicts_equal_the_official_package_checker(
+    corpus: Path, oracle: Path, round_: str
+) -> None:
+    from mllog_check.submission.package import check_package
+
+    rows = read_oracle(oracle, f"package_{round_}.csv")
+    assert rows
+    for row in rows:
+        report = check_package(corpus / round_ / row["org"], "auto")
+        assert report.ruleset == rounds.parse_round(round_).version
+        ours = "pass" if report.official_passed else "fail"
+        assert ours == row["official_verdict"], (row["org"], row["first_errors"][:300])
+        if "logs no seed" in row["first_errors"]:
+            assert any(p.rule == "MLP040" for p in report.problems), row["org"]
+        if "RCP Test Failed" in row["first_errors"]:
+            assert any(p.rule == "MLR010" for p in report.problems), row["org"]
+
+
+@pytest.mark.corpus
+def test_package_reads_the_strong_and_weak_layout(corpus: Path) -> None:
+    from mllog_check.submission.package import check_package
+
+    report = check_package(corpus / "hpc-v1.0" / "LBNL", "auto")
+    scalings = {(s["system"], s["benchmark"]): s.get("scaling") for s in report.scores}
+    assert scalings[("perlmutter_10x128x4_ngc21.09_mxnet", "cosmoflow")] == "weak"
+    assert scalings[("perlmutter_256x4_ngc21.09_mxnet", "cosmoflow")] == "strong"
+    weak = [s for s in report.scores if s.get("scaling") == "weak"]
+    assert {(s["models"], s["instance_scale"]) for s in weak} == {(10, 512)}
+    assert not any(p.rule in ("MLP001", "MLP002", "MLP003") for p in report.problems)
+
+
+def test_package_weak_folder_needs_at_least_the_run_count(tmp_path: Path) -> None:
+    import shutil
+
+    from conftest import FIXTURES
+
+    from mllog_check.submission.package import check_package
+
+    org = tmp_path / "hpc_results_v1.0" / "Example"
+    shutil.copytree(FIXTURES / "score" / "hpc-v1.0" / "weak_too_few" / "Example", org)
+    report = check_package(org, "auto")
+    counts = [p for p in report.problems if p.rule == "MLP003"]
+    assert len(counts) == 1 and "at least 5" in counts[0].message
+    assert not report.official_passed
+    more = tmp_path / "more" / "hpc_results_v1.0" / "Example"
+    shutil.copytree(FIXTURES / "score" / "hpc-v1.0" / "weak_one_skipped" / "Example", more)
+    assert not any(p.rule == "MLP003" for p in check_package(more, "auto").problems)
+
+
+@pytest.mark.corpus
+def test_audit_reads_a_whole_hpc_round(corpus: Path) -> None:
+    from mllog_check.submission.audit import run_audit
+
+    result = run_audit(corpus / "hpc-v3.0", "auto", jobs=1)
+    assert result.ruleset == "hpc-3.0.0"
+    # the official package checker's verdicts (package_hpc-v3.0.csv)
+    assert {o["org"]: o["passed"] for o in result.orgs} == {
+        "Clemson": True,
+        "HPE+LBNL": False,
+        "TACC": True,
+    }
+    assert {s.get("scaling") for s in result.scores} == {"strong", "weak"}

@@ -14,6 +14,7 @@ What the official summarizer skips without a word, this says: each model not cou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -71,11 +72,13 @@ def score_weak_set(
     results: list[ParseResult],
     ruleset: str,
     system: SystemDescription,
+    verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[WeakScore, list[Run], list[Problem]]:
-    """The weak-scaling score of one folder, its models as runs, and the problems."""
+    """The weak-scaling score of one folder, its models as runs, and the problems.
+    ``verdicts`` (path -> passed): compliance verdicts the caller already has."""
     from .scores import _division, build_runs, not_counted_reason
 
-    scoring, runs = build_runs(result_set, results, ruleset)
+    scoring, runs = build_runs(result_set, results, ruleset, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
     score = WeakScore(
         org=result_set.org,
