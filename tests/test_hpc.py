@@ -401,3 +401,33 @@ def test_audit_reads_a_whole_hpc_round(corpus: Path) -> None:
         "TACC": True,
     }
     assert {s.get("scaling") for s in result.scores} == {"strong", "weak"}
+
+
+# --- report -----------------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    from mllog_check.report import build_report
+
+    result = build_report([str(corpus / "hpc-v1.0")], tmp_path / "r.html", jobs=1)
+    page = result.page
+    # strong results as Training's: a time-to-train chart per benchmark
+    assert {b.name for b in page.benchmarks} == {"cosmoflow", "deepcam", "oc20"}
+    assert len(page.sets) == 8  # strong results only; weak folders are not result sets
+    assert {(w["system"], w["benchmark"], w["models"]) for w in page.data.weak} == {
+        ("perlmutter_10x128x4_ngc21.09_mxnet", "cosmoflow", 10),
+        ("perlmutter_10x128x4_ngc21.09_pytorch", "deepcam", 10),
+    }
+    charts = {c.id: c for c in page.weak_charts}
+    assert set(charts) == {"weak-cosmoflow", "weak-deepcam"}
+    (series,) = charts["weak-cosmoflow"].series
+    # from (0, 0) one step per model to (time to train all, M)
+    assert [p.y for p in series.points] == [float(i) for i in range(11)]
+    assert series.points[-1].x == pytest.approx(14.70215, abs=0.01)
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert 'id="weak"' in html and "models/min" in html.lower()
+    # CosmoFlow's convergence curves read eval_error (a loss)
+    curves = [c for s in page.sets if s.benchmark == "cosmoflow" for c in s.curves]
+    assert curves and all(c.point_count > 0 for c in curves)

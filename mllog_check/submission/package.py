@@ -280,7 +280,9 @@ def choose_round(root: Path, ruleset: str = "auto", setting: Setting | None = No
     from ..rounds import from_path, is_auto
 
     if is_auto(ruleset) and setting is None and from_path(root, is_folder=True) is None:
-        first = next(iter(sorted(root.glob("results/*/*/result_*.txt"))), None)
+        logs = sorted(root.glob("results/*/*/result_*.txt"))
+        logs += sorted(root.glob("results/*/*/*/result_*.txt"))  # HPC: <strong|weak> level
+        first = next(iter(logs), None)
         if first is not None:
             return choose(first, parse_file(first).records, "auto", is_folder=False)
     return choose(root.resolve(), (), ruleset, setting, is_folder=True)
