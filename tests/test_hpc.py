@@ -431,3 +431,29 @@ def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_p
     # CosmoFlow's convergence curves read eval_error (a loss)
     curves = [c for s in page.sets if s.benchmark == "cosmoflow" for c in s.curves]
     assert curves and all(c.point_count > 0 for c in curves)
+
+
+# --- cost -------------------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_cost_per_strong_result_and_per_weak_scaling_model(corpus: Path) -> None:
+    from conftest import FIXTURES
+
+    from mllog_check.cost import cost_report
+
+    prices = str(FIXTURES / "prices" / "hypothetical_hpc.csv")
+    report = cost_report([str(corpus / "hpc-v1.0" / "LBNL")], [prices])
+    rows = {(r.system, r.benchmark): r for r in report.rows}
+    strong = rows[("perlmutter_256x4_ngc21.09_mxnet", "cosmoflow")]
+    assert strong.minutes == pytest.approx(8.0154, abs=0.01)
+    assert strong.cost_per_run == pytest.approx(1000.0 * strong.minutes / 60.0)
+    # weak scaling: the system's time to train all (14.70 min) shared by its 10 models
+    weak = rows[("perlmutter_10x128x4_ngc21.09_mxnet", "cosmoflow (weak, per model)")]
+    assert weak.minutes == pytest.approx(14.70215 / 10, abs=1e-6)
+    assert weak.cost_per_run == pytest.approx(1000.0 * 14.70215 / 10 / 60.0)
+    assert weak.accelerators == 5120
+    # strong and weak rows are never compared with each other (their own groups)
+    groups = {(r.benchmark, r.ruleset) for r in report.rows}
+    assert ("cosmoflow", "hpc-1.0.0") in groups
+    assert ("cosmoflow (weak, per model)", "hpc-1.0.0") in groups

@@ -45,6 +45,7 @@ class WeakScore:
     models_total: int  # result logs in the folder
     required: int  # the benchmark's run count: the least M of a valid result
     folder: str = ""
+    availability: str | None = None  # the system description's status
 
 
 WEAK_COLUMNS = (
@@ -64,6 +65,7 @@ WEAK_COLUMNS = (
     "models_total",
     "required",
     "folder",
+    "availability",
 )
 
 
@@ -97,6 +99,7 @@ def score_weak_set(
         models_total=len(runs),
         required=bench.runs if bench is not None else 0,
         folder=result_set.folder,
+        availability=system.status,
     )
     if scoring is None or bench is None:
         why = f"{result_set.benchmark} is not a benchmark of round {ruleset}"
@@ -183,3 +186,45 @@ def weak_table(report: Any) -> tuple[list[str], list[dict[str, Any]]]:
     """Weak-scaling scores as (columns, rows), one row per result."""
     rows = [{name: getattr(w, name) for name in WEAK_COLUMNS} for w in report.weak]
     return list(WEAK_COLUMNS), rows
+
+
+@dataclass(frozen=True, slots=True)
+class PerModelScore:
+    """A weak-scaling result as the cost stage prices it: the whole system's time per
+    model (time to train all / M), so that a run's cost is the cost of one model."""
+
+    org: str
+    system: str
+    system_name: str | None
+    benchmark: str  # "<benchmark> (weak, per model)": its own comparison group
+    division: str | None
+    ruleset: str
+    minutes: float | None
+    valid: bool
+    reason: str
+    availability: str | None
+    accelerators: int | None  # T: the whole system runs the M models
+
+
+def per_model_scores(weak: list[WeakScore]) -> list[PerModelScore]:
+    """One priced row per weak-scaling result."""
+    out = []
+    for w in weak:
+        minutes = w.minutes / w.models if w.minutes is not None and w.models else None
+        note = f"time to train all {w.minutes:.2f} min / {w.models} models" if minutes else ""
+        out.append(
+            PerModelScore(
+                org=w.org,
+                system=w.system,
+                system_name=w.system_name,
+                benchmark=f"{w.benchmark} (weak, per model)",
+                division=w.division,
+                ruleset=w.ruleset,
+                minutes=minutes,
+                valid=w.valid and minutes is not None,
+                reason=w.reason or note,
+                availability=w.availability,
+                accelerators=w.accelerators,
+            )
+        )
+    return out
