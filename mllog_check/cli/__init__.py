@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> Any:
 
 
 RULESET_HELP = (
-    "Round, in any spelling (5.1.0, 5.1, v5.1, training-5.1.0), or 'auto' (default): "
+    "Round, in any spelling (5.1.0, 5.1, v5.1, training-5.1.0; MLPerf HPC: hpc-3.0, "
+    "hpc_3.0.0, or 3.0.0 with --usage hpc), or 'auto' (default): "
     "[tool.mllog-check] ruleset in the nearest pyproject.toml, else a round folder in the "
     "path (v5.1/, training_results_v5.1/), else the logs' content (the newest round it "
     "allows, said so). Explicit beats config beats folder beats content."
