@@ -217,6 +217,8 @@ def _weak_table(report: Any) -> list[tables.Table]:
     body = []
     for w in report.weak:
         minutes = f"{w.minutes:.2f}" if w.minutes is not None else "invalid"
+        if w.rcp_verdict not in (None, "Pass"):
+            minutes += f" (RCP {w.rcp_verdict})"
         rate = "" if w.models_per_minute is None else f"{w.models_per_minute:.3f}"
         body.append(
             (

@@ -46,6 +46,10 @@ class WeakScore:
     required: int  # the benchmark's run count: the least M of a valid result
     folder: str = ""
     availability: str | None = None  # the system description's status
+    # Closed: the RCP check over the models, as the official package checker runs it on
+    # weak-scaling folders too (the summarizer does not); None when not checked.
+    rcp_verdict: str | None = None
+    rcp_message: str = ""
 
 
 WEAK_COLUMNS = (
@@ -66,6 +70,8 @@ WEAK_COLUMNS = (
     "required",
     "folder",
     "availability",
+    "rcp_verdict",
+    "rcp_message",
 )
 
 
@@ -124,6 +130,13 @@ def score_weak_set(
         scale = instance_scale(result.records)
         if scale is not None:
             scales.setdefault(scale, run.path)
+    if score.division == "closed" and scoring.rcp:
+        from .rcp import check_rcp
+
+        rcp = check_rcp(scoring.rcp, bench.name, runs, bench.drop, bench.runs, scoring.rcp_method)
+        if rcp is not None:
+            score = replace(score, rcp_verdict=rcp.verdict, rcp_message=rcp.message)
+            problems.extend(rcp.problems(result_set.folder))
     return _tuple(score, counted, scales, problems), runs, problems
 
 
