@@ -459,3 +459,34 @@ def test_cost_per_strong_result_and_per_weak_scaling_model(corpus: Path) -> None
     groups = {(r.benchmark, r.ruleset) for r in report.rows}
     assert ("cosmoflow", "hpc-1.0.0") in groups
     assert ("cosmoflow (weak, per model)", "hpc-1.0.0") in groups
+
+
+@pytest.mark.corpus
+def test_score_command_writes_weak_scaling_in_every_format(corpus: Path) -> None:
+    import csv
+    import io
+    import json
+
+    from click.testing import CliRunner
+
+    from mllog_check.cli import cli
+
+    org = str(corpus / "hpc-v1.0" / "LBNL")
+    runner = CliRunner()
+    table = runner.invoke(cli, ["score", org])
+    assert table.exit_code == 1  # the strong CosmoFlow result fails its RCP check
+    assert "Weak scaling" in table.output and "10/10" in table.output
+    as_json = json.loads(runner.invoke(cli, ["score", "--format", "json", org]).stdout)
+    weak = {(w["benchmark"], w["models"], w["instance_scale"]) for w in as_json["weak_scaling"]}
+    assert weak == {("cosmoflow", 10, 512), ("deepcam", 10, 512)}
+    assert len(as_json["scores"]) == 3
+    text = runner.invoke(cli, ["score", "--format", "csv", org]).stdout
+    header_lines = [line for line in text.splitlines() if line.startswith("org,")]
+    assert len(header_lines) == 2  # the strong block, then the weak block with its header
+    weak_block = text[text.index(header_lines[1]) :]
+    rows = list(csv.DictReader(io.StringIO(weak_block)))
+    assert {r["benchmark"] for r in rows} == {"cosmoflow", "deepcam"}
+    assert all(float(r["models_per_minute"]) > 0 for r in rows)
+    # the official tools' pair names the round for package too
+    package = runner.invoke(cli, ["package", "--usage", "hpc", "--ruleset", "1.0.0", org])
+    assert package.exit_code == 1 and "FAIL" in package.output
