@@ -286,14 +286,16 @@ def test_rcp_verdicts_equal_the_official_rcp_checker(corpus: Path) -> None:
             release = rounds.parse_round(round_).release
             report = compute_scores([str(corpus / round_)])
             # strong results, and weak ones as the official package checker checks them
-            for score in [*report.scores, *report.weak]:
+            found = [(s.folder, s.rcp_verdict) for s in report.scores]
+            found += [(w.folder, w.rcp_verdict) for w in report.weak]
+            for folder, verdict in found:
                 passed, message, _ = rcp_checker.check_directory(
-                    score.folder, "hpc", release, False, False, rcp_pass="pruned_rcps"
+                    folder, "hpc", release, False, False, rcp_pass="pruned_rcps"
                 )
-                assert (score.rcp_verdict == "Pass") == passed, (score.folder, message)
+                assert (verdict == "Pass") == passed, (folder, message)
                 if not passed:
                     expected = {"RCP found": "Fail", "RCP Interpolation": "Interp. Fail"}
-                    assert score.rcp_verdict == expected[message], score.folder
+                    assert verdict == expected[message], folder
                 checked += 1
     finally:
         logging.disable(logging.NOTSET)
@@ -448,7 +450,7 @@ def test_cost_per_strong_result_and_per_weak_scaling_model(corpus: Path) -> None
     report = cost_report([str(corpus / "hpc-v1.0" / "LBNL")], [prices])
     rows = {(r.system, r.benchmark): r for r in report.rows}
     strong = rows[("perlmutter_256x4_ngc21.09_mxnet", "cosmoflow")]
-    assert strong.minutes == pytest.approx(8.0154, abs=0.01)
+    assert strong.minutes is not None and strong.minutes == pytest.approx(8.0154, abs=0.01)
     assert strong.cost_per_run == pytest.approx(1000.0 * strong.minutes / 60.0)
     # weak scaling: the system's time to train all (14.70 min) shared by its 10 models
     weak = rows[("perlmutter_10x128x4_ngc21.09_mxnet", "cosmoflow (weak, per model)")]
