@@ -437,6 +437,22 @@ def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_p
     assert curves and all(c.point_count > 0 for c in curves)
 
 
+@pytest.mark.corpus
+def test_report_prices_weak_scaling_per_model(corpus: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    from conftest import FIXTURES
+
+    from mllog_check.report import build_report
+
+    prices = [str(FIXTURES / "prices" / "hypothetical_hpc.csv")]
+    page = build_report(
+        [str(corpus / "hpc-v1.0" / "LBNL")], tmp_path / "r.html", prices=prices
+    ).page
+    rows = [r for section in page.cost for r in section["rows"]]
+    benchmarks = {r.benchmark for r in rows}
+    assert {"cosmoflow", "cosmoflow (weak, per model)", "deepcam (weak, per model)"} <= benchmarks
+
+
 # --- cost -------------------------------------------------------------------------------
 
 
