@@ -70,6 +70,15 @@ def _mutants(path: Path, release: str) -> list[tuple[str, str]]:
                     done = True
                 lines.append(line)
             found.append((f"{key} = {value!r}", "\n".join(lines) + "\n"))
+    # order: a key's first record moved to the start or to the end of the log
+    for key in sorted(logged & {"init_start", "init_stop", "run_start", "run_stop",
+                                "staging_start", "staging_stop", "block_start",
+                                "epoch_start", "eval_start"}):  # fmt: skip
+        first = next(i for i, (_, r) in enumerate(records) if r is not None and r["key"] == key)
+        rest = [line for i, (line, _) in enumerate(records) if i != first]
+        moved = records[first][0]
+        found.append((f"{key} first", "\n".join([moved, *rest]) + "\n"))
+        found.append((f"{key} last", "\n".join([*rest, moved]) + "\n"))
     random.Random(f"{path.name}{release}").shuffle(found)
     return found[:PER_BASE]
 
