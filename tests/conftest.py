@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import os
 import random
 import re
@@ -37,8 +38,33 @@ def oracle_dir() -> Path | None:
     return oracle if oracle.is_dir() else None
 
 
+# What the tests run beside the interpreter running them (pyproject.toml's test extras).
+CI_MODULES = ("mlperf_logging", "ruff", "pre_commit", "mypy", "hypothesis")
+
+
 def _in_ci() -> bool:
     return os.environ.get("CI") == "true"
+
+
+def require(available: bool, reason: str) -> None:
+    """Skip a test whose need is unmet; under CI=true fail instead: nothing a test needs
+    may turn into a skip there."""
+    if available:
+        return
+    if _in_ci():
+        pytest.fail(f"CI=true but {reason}")
+    pytest.skip(reason)
+
+
+def needs(available: bool, reason: str) -> pytest.MarkDecorator:
+    """The mark form of require(): skipped locally, run (and failing) under CI=true."""
+    return pytest.mark.skipif(not available and not _in_ci(), reason=reason)
+
+
+def has_module(name: str) -> bool:
+    """A tool the tests run as ``sys.executable -m name``: the interpreter running the
+    tests, never whatever PATH finds first."""
+    return importlib.util.find_spec(name) is not None
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -78,6 +104,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         raise pytest.UsageError(
             "CI=true but the corpus is missing: set MLLOG_CORPUS or put shared/ beside the project"
         )
+    # Tests parametrized by oracle rows would vanish from collection without it.
+    if _in_ci() and oracle_dir() is None:
+        raise pytest.UsageError("CI=true but the oracle is missing beside the corpus (oracle/)")
+    # The differential tests' oracle and the linters the tests run, from this interpreter.
+    absent = [name for name in CI_MODULES if _in_ci() and not has_module(name)]
+    if absent:
+        raise pytest.UsageError(f"CI=true but {', '.join(absent)} not installed (test extras)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -99,16 +132,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     path = corpus_dir()
-    if path is None:
-        pytest.skip("real-log corpus not found (set MLLOG_CORPUS or put ../shared/corpus beside)")
+    require(path is not None, "real-log corpus not found (MLLOG_CORPUS or ../shared/corpus)")
+    assert path is not None
     return path
 
 
 @pytest.fixture(scope="session")
 def oracle() -> Path:
     path = oracle_dir()
-    if path is None:
-        pytest.skip("oracle not found beside the corpus (../shared/oracle)")
+    require(path is not None, "oracle not found beside the corpus (../shared/oracle)")
+    assert path is not None
     return path
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
-from conftest import read_oracle
+from conftest import has_module, needs, read_oracle, require
 
 import mllog_check
 from mllog_check import rounds
@@ -267,9 +266,7 @@ def test_weak_tuples_equal_the_official_summarizer(corpus: Path, oracle: Path, r
 
 
 @pytest.mark.corpus
-@pytest.mark.skipif(
-    importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
-)
+@needs(has_module("mlperf_logging"), "mlperf-logging not installed (test extras)")
 def test_rcp_verdicts_equal_the_official_rcp_checker(corpus: Path) -> None:
     """The official RCP checker (an oracle only) as the summarizer runs it (pruned
     references), on every strong-scaling folder of the HPC corpus."""
@@ -412,7 +409,7 @@ def test_audit_reads_a_whole_hpc_round(corpus: Path) -> None:
 
 @pytest.mark.corpus
 def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_path: Path) -> None:
-    pytest.importorskip("jinja2")
+    require(has_module("jinja2"), "jinja2 not installed (report extra)")
     from mllog_check.report import build_report
 
     result = build_report([str(corpus / "hpc-v1.0")], tmp_path / "r.html", jobs=1)
@@ -439,7 +436,7 @@ def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_p
 
 @pytest.mark.corpus
 def test_report_prices_weak_scaling_per_model(corpus: Path, tmp_path: Path) -> None:
-    pytest.importorskip("jinja2")
+    require(has_module("jinja2"), "jinja2 not installed (report extra)")
     from conftest import FIXTURES
 
     from mllog_check.report import build_report

@@ -8,12 +8,12 @@ as its result summarizer runs it. Verdicts must agree (docs/hpc.md).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
 
 import pytest
+from conftest import has_module, needs
 
 from mllog_check import parse_file
 from mllog_check.rules import check_file, engine, load_ruleset
@@ -21,9 +21,7 @@ from mllog_check.rules import check_file, engine, load_ruleset
 pytestmark = [
     pytest.mark.corpus,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        importlib.util.find_spec("mlperf_logging") is None, reason="mlperf-logging not installed"
-    ),
+    needs(has_module("mlperf_logging"), "mlperf-logging not installed (test extras)"),
 ]
 
 MARK = ":::MLLOG "
@@ -55,7 +53,7 @@ def _mutants(path: Path, release: str) -> list[tuple[str, str]]:
     records = _records(path)
     chain = engine.chain(load_ruleset(f"hpc-{release}"), parse_file(str(path)).records)
     keys = sorted({k for section in chain for k in section.keys})
-    logged = {r["key"] for _, r in records if r is not None}
+    logged = {str(r["key"]) for _, r in records if r is not None}
     found: list[tuple[str, str]] = []
     for key in keys:
         if key not in logged:
@@ -71,9 +69,9 @@ def _mutants(path: Path, release: str) -> list[tuple[str, str]]:
                 lines.append(line)
             found.append((f"{key} = {value!r}", "\n".join(lines) + "\n"))
     # order: a key's first record moved to the start or to the end of the log
-    for key in sorted(logged & {"init_start", "init_stop", "run_start", "run_stop",
-                                "staging_start", "staging_stop", "block_start",
-                                "epoch_start", "eval_start"}):  # fmt: skip
+    ordered = {"init_start", "init_stop", "run_start", "run_stop", "staging_start",
+               "staging_stop", "block_start", "epoch_start", "eval_start"}  # fmt: skip
+    for key in sorted(logged & ordered):
         first = next(i for i, (_, r) in enumerate(records) if r is not None and r["key"] == key)
         rest = [line for i, (line, _) in enumerate(records) if i != first]
         moved = records[first][0]
