@@ -505,3 +505,29 @@ def test_score_command_writes_weak_scaling_in_every_format(corpus: Path) -> None
     # the official tools' pair names the round for package too
     package = runner.invoke(cli, ["package", "--usage", "hpc", "--ruleset", "1.0.0", org])
     assert package.exit_code == 1 and "FAIL" in package.output
+
+
+@pytest.mark.parametrize(
+    ("nodes", "per_node", "scale"),
+    [
+        (8, 4, 32),
+        (8, 0, 8),  # CPU systems (Fugaku) log 0 accelerators: one per node, as official
+        ("16", "4", 64),  # the official int() reads numeric strings
+        (2.9, 4, 8),  # and truncates floats
+        (True, 4, 4),
+        ("abc", 4, None),  # not a number: no size (never an exception)
+        (None, 4, None),
+        ([1], 4, None),
+        (float("nan"), 4, None),
+        (float("inf"), 4, None),
+        (10**30, 4, 4 * 10**30),
+    ],
+)
+def test_instance_scale_reads_values_as_the_summarizer_or_says_none(
+    nodes: object, per_node: object, scale: int | None
+) -> None:
+    from mllog_check.results.weak import instance_scale
+
+    records = [_record("number_of_nodes", nodes), _record("accelerators_per_node", per_node)]
+    assert instance_scale(records) == scale
+    assert instance_scale(records[:1]) is None  # a missing key: no size
