@@ -37,8 +37,10 @@ def score_example(example: str) -> list[Problem]:
     """Score a catalog example folder (relative to the project root): its problems."""
     from mllog_check.results import compute_scores
 
+    # MLPerf HPC examples live under fixtures/score/hpc-v1.0/ (docs/hpc.md)
+    ruleset = "hpc-1.0.0" if "/hpc-v1.0/" in example else "1.0.0"
     with tempfile.TemporaryDirectory() as tmp:
-        return compute_scores([str(build(example, Path(tmp)))], ruleset="1.0.0").problems
+        return compute_scores([str(build(example, Path(tmp)))], ruleset=ruleset).problems
 
 
 def power_example(folder: str) -> list[Problem]:

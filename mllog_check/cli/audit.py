@@ -9,12 +9,22 @@ from typing import Any
 import click
 
 from ..reporters import AUDIT, offered
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    RULESET_HELP,
+    USAGE_HELP,
+    check_round_name,
+    round_setting,
+    with_usage,
+)
 
 
 @click.command(options_metavar="[OPTIONS]")
 @click.argument("results_dirs", nargs=-1, required=True)
 @click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option(
     "--jobs",
     "-j",
@@ -53,6 +63,7 @@ def audit(
     out_dir: str,
     fmt: str,
     show_info: bool,
+    usage: str | None = None,
 ) -> None:
     """Audit RESULTS_DIR (one folder per org): a ranked results table (CSV, Parquet,
     JSON), runs and scores tables (CSV, Parquet), an anomaly report with each anomaly's
@@ -68,6 +79,7 @@ def audit(
     from .. import reporters
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
+    ruleset = with_usage("audit", ruleset, usage)
     check_round_name("audit", ruleset)
     setting = round_setting("audit", ruleset)
     _needs_parquet()

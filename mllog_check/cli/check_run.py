@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import EXIT_USAGE, check_round_name, round_setting
+from . import EXIT_USAGE, check_round_name, round_setting, with_usage
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ def run_check(
     follow: bool = False,
     fail_fast: bool = False,
     until: str | None = None,
+    usage: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -32,6 +33,7 @@ def run_check(
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    ruleset = with_usage("check", ruleset, usage)
     check_round_name("check", ruleset)
     if (fail_fast or until) and not follow:
         err.write("mllog-check check: --fail-fast and --until go with --follow\n")

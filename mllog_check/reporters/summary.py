@@ -76,6 +76,13 @@ def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
         if row["minutes"] is None:
             out.write(f"score {where}: invalid: {row['reason']}\n")
             continue
+        if "models" in row:  # MLPerf HPC weak scaling (docs/hpc.md)
+            out.write(
+                f"weak-scaling score {where}: {row['models']} models of "
+                f"{row['instance_scale']} accelerators in {row['minutes']:.2f} min "
+                f"({row['models_per_minute']:.3f} models/min)\n"
+            )
+            continue
         rcp = f", RCP {row['rcp_verdict']}" if row.get("rcp_verdict") else ""
         if row.get("rcp_verdict") and row.get("rcp_message"):
             rcp += f" ({row['rcp_message']})"

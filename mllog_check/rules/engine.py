@@ -50,12 +50,16 @@ def chain_of(ruleset: Ruleset, first: dict[str, Any]) -> list[Section]:
     level = ruleset.roots()
     while level:
         found.extend(level)
-        level = [
-            child
-            for parent in level
-            for child in ruleset.children(parent.name)
-            if child.when is not None and _same(first.get(child.when[0], _MISSING), child.when[1])
-        ][:1]
+        # One child per selector key: HPC's closed DeepCAM applies its optimizer
+        # (opt_name) and its scheduler (scheduler_type) variants side by side.
+        chosen: dict[str, Section] = {}
+        for parent in level:
+            for child in ruleset.children(parent.name):
+                if child.when is None or child.when[0] in chosen:
+                    continue
+                if _same(first.get(child.when[0], _MISSING), child.when[1]):
+                    chosen[child.when[0]] = child
+        level = list(chosen.values())
     return found
 
 
