@@ -9,7 +9,9 @@ from typing import Any
 import click
 
 from ..reporters import AUDIT, offered
+from ..results.filters import ResultFilter
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from .filter_options import filter_options
 
 
 @click.command(options_metavar="[OPTIONS]")
@@ -38,8 +40,14 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     help="Stdout: text (a verdict per org, anomalies by kind), or every problem and "
     "anomaly in that format (the 'wrote' line then goes to stderr).",
 )
+@filter_options
 def audit(
-    results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir: str, fmt: str
+    results_dirs: tuple[str, ...],
+    ruleset: str,
+    jobs: int | None,
+    out_dir: str,
+    fmt: str,
+    result_filter: ResultFilter,
 ) -> None:
     """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
     an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
@@ -47,9 +55,13 @@ def audit(
     Several round folders may be given (v1.0 v1.1 ...): logs duplicated across rounds
     are found too, and paths start with the round folder's name.
 
+    The filters keep the scores and runs of the results they select, and the anomalies
+    and problems not about a result left out; each org's verdict is of the whole org.
+
     Exit 0 clean, 1 anomalies or failing orgs, 2 usage or input error.
     """
     from .. import reporters
+    from ..results.filters import filter_audit
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
     check_round_name("audit", ruleset)
@@ -65,6 +77,7 @@ def audit(
     except AuditError as err:
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
+    result = filter_audit(result, result_filter)
     written = write_outputs(result, out)
     reporters.write(fmt, AUDIT, result, sys.stdout)
     click.echo(f"wrote {len(written)} files to {out}", err=fmt != "text")

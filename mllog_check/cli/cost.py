@@ -9,7 +9,9 @@ import click
 
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
 from ..reporters import tables
+from ..results.filters import ResultFilter
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from .filter_options import filter_options
 
 
 @click.command()
@@ -22,7 +24,6 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     help="Price catalog (.csv or .yaml); repeat to merge several.",
 )
 @click.option("--baseline", help="System (catalog name, alias, folder or system_name) = 1.0.")
-@click.option("--benchmark", "benchmarks", multiple=True, help="Only this benchmark (repeatable).")
 @click.option(
     "--format",
     "fmt",
@@ -30,7 +31,6 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     default="table",
     show_default=True,
 )
-@click.option("--division", "divisions", multiple=True, help="Only this division (repeatable).")
 @click.option("--plot", "plot_path", help="Also draw a bar chart to FILE.png or FILE.svg.")
 @click.option(
     "--scale-plot",
@@ -72,13 +72,12 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
     show_default=True,
     help=RULESET_HELP,
 )
+@filter_options
 def cost(
     paths: tuple[str, ...],
     price_files: tuple[str, ...],
     baseline: str | None,
-    benchmarks: tuple[str, ...],
     fmt: str,
-    divisions: tuple[str, ...],
     plot_path: str | None,
     scale_plot: str | None,
     life_years: float,
@@ -87,6 +86,7 @@ def cost(
     pue: float,
     allow_mixed: bool,
     ruleset: str,
+    result_filter: ResultFilter,
 ) -> None:
     """Perf per dollar, ratio to a baseline, break-even price and cost per run.
 
@@ -107,12 +107,13 @@ def cost(
             list(paths),
             price_files,
             baseline,
-            benchmarks,
+            result_filter.benchmarks,
             allow_mixed,
             ruleset=ruleset,
-            divisions=divisions,
+            divisions=result_filter.divisions,
             assumptions=assumed,
             setting=setting,
+            keep=result_filter.keeps,
         )
         if plot_path:
             from ..cost.plot import render

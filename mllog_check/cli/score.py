@@ -9,7 +9,9 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
+from ..results.filters import ResultFilter
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from .filter_options import filter_options
 
 
 @click.command()
@@ -29,8 +31,14 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
 )
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@filter_options
 def score(
-    paths: tuple[str, ...], ruleset: str, fmt: str, show_runs: bool, output: str | None
+    paths: tuple[str, ...],
+    ruleset: str,
+    fmt: str,
+    show_runs: bool,
+    output: str | None,
+    result_filter: ResultFilter,
 ) -> None:
     """Score result folders: a results repository, an org, its results/, a system or a
     system/benchmark folder. Problems (MLR rules) go to stderr.
@@ -39,6 +47,7 @@ def score(
     a problem was found, 2 on usage or input errors.
     """
     from ..results import compute_scores
+    from ..results.filters import filter_report
 
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
@@ -47,6 +56,12 @@ def score(
     setting = round_setting("score", ruleset)
     _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
+    found = len(report.scores)
+    report = filter_report(report, result_filter)
+    if found and not report.scores:
+        click.echo(f"error: no result matches the filters ({result_filter.describe()})", err=True)
+        write_problems(report.problems, sys.stderr)
+        sys.exit(EXIT_USAGE)
     if not report.scores:
         pass  # nothing to write; the exit code and stderr say why
     elif output is not None:
@@ -118,6 +133,7 @@ def json_document(report: Any) -> dict[str, Any]:
                 "message": s.rcp_message,
                 "scaling_factor": s.rcp_scaling_factor,
             },
+            **_hardware(s),
         }
         for s in report.scores
     ]
@@ -143,9 +159,24 @@ def json_document(report: Any) -> dict[str, Any]:
     return {"scores": scores, "runs": runs}
 
 
+def _hardware(s: Any) -> dict[str, Any]:
+    """What the result ran on (docs/scores.md, "Hardware columns")."""
+    return {
+        "availability": s.availability,
+        "accelerator_model": s.accelerator_model,
+        "accelerators": s.accelerators,
+        "nodes": s.nodes,
+        "host": s.host,
+        "interconnect": s.interconnect,
+        "accelerator_minutes": s.accelerator_minutes,
+    }
+
+
 def _scores_table(report: Any) -> list[tables.Table]:
     """Minutes per system (rows) and benchmark (columns), then why a score is missing,
     then the energy table."""
+    from ..results.hardware import short_accelerator
+
     benchmarks = sorted({s.benchmark for s in report.scores})
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
     for s in report.scores:
@@ -155,17 +186,18 @@ def _scores_table(report: Any) -> list[tables.Table]:
             s.division or "",
             s.availability or "",
             s.accelerators,
+            short_accelerator(s.accelerator_model) or "",
         )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
         if s.rcp_verdict not in (None, "Pass"):
             cell += f" (RCP {s.rcp_verdict})"
         rows.setdefault(key, {})[s.benchmark] = cell
-    header = ("org", "system", "division", "availability", "accelerators", *benchmarks)
+    header = ("org", "system", "division", "availability", "accelerators", "model", *benchmarks)
     body = []
     for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
-        org, system, division, availability, accelerators = key
+        org, system, division, availability, accelerators, model = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        body.append((org, system, division, availability, _count(accelerators), *cells))
+        body.append((org, system, division, availability, _count(accelerators), model, *cells))
     notes = []
     for s in report.scores:
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):

@@ -11,10 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .build import Page, build_page
 from .collect import ReportData, ReportError, collect
 from .html import MissingDependency, render
+
+if TYPE_CHECKING:
+    from ..results.filters import ResultFilter
 
 __all__ = [
     "MissingDependency",
@@ -50,15 +54,23 @@ def build_report(
     plots: str | Path | None = None,
     jobs: int | None = None,
     title: str | None = None,
+    result_filter: ResultFilter | None = None,
+    link_base: str | None = None,
 ) -> ReportResult:
     data = collect(list(paths), ruleset, jobs)
+    if result_filter is not None:
+        from ..results.filters import filter_report_data
+
+        data = filter_report_data(data, result_filter)
+        if not data.scores and not data.runs:
+            raise ReportError(f"no result matches the filters ({result_filter.describe()})")
     page = build_page(data)
     if prices:
         from .costs import add_costs
 
         add_costs(page, list(prices))
     out = Path(out)
-    html = render(page, out, title)
+    html = render(page, out, title, link_base)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
     written: list[Path] = []

@@ -16,6 +16,7 @@ from ..records import ParseResult
 from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from . import codes
+from .hardware import accelerator_minutes
 from .runs import Run, build_run
 from .scoring import RoundScoring, UnknownRound, scoring_for
 from .seeds import check_seeds
@@ -50,6 +51,12 @@ class Score:
     # v2.1+ closed: reference mean / submission mean when faster than the reference mean
     # (1.0 when slower), as the round's RCP check computes it; None when not computed.
     rcp_scaling_factor: float | None = None
+    # What it ran on (systems/<system>.json; docs/scores.md, "Hardware columns").
+    accelerator_model: str | None = None
+    nodes: int | None = None
+    host: str | None = None
+    interconnect: str | None = None
+    accelerator_minutes: float | None = None  # minutes × accelerators
 
 
 @dataclass
@@ -164,6 +171,10 @@ def _blank(
         accelerators=system.accelerators,
         runs_total=runs_total,
         folder=result_set.folder,
+        accelerator_model=system.accelerator_model,
+        nodes=system.nodes,
+        host=system.host,
+        interconnect=system.interconnect,
     )
 
 
@@ -276,6 +287,7 @@ def score_set(
         raw_minutes=outcome.mean,
         scaling_factor=factor,
         rcp_scaling_factor=normalization,
+        accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
     )
     return _with_energy(score, runs, problems, results, bench.drop)
 

@@ -1,0 +1,190 @@
+"""Comparisons: hardware columns from system descriptions, the shared result filters.
+
+Expected figures are computed here from the corpus's system descriptions (read as plain
+JSON) and the oracle's official scores, never from the code under test.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import read_oracle
+
+from mllog_check.cli import cli
+from mllog_check.results import compute_scores
+from mllog_check.results.filters import ResultFilter
+from mllog_check.results.hardware import availability_category, short_accelerator
+from mllog_check.rounds import current_benchmark_name
+
+
+def _description(corpus: Path, version: str, org: str, system: str) -> dict[str, str]:
+    path = corpus / version / org / "systems" / f"{system}.json"
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _official(oracle: Path, version: str) -> dict[tuple[str, str, str], float]:
+    rows = read_oracle(oracle, f"scores_{version}.csv")
+    return {
+        (r["org"], r["system"], r["benchmark"]): float(r["official_score_min"])
+        for r in rows
+        if r["official_score_min"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("status", "category"),
+    [
+        ("Available on-premise", "onprem"),
+        ("available on premise", "onprem"),
+        ("available", "onprem"),
+        ("onprem", "onprem"),
+        ("Available cloud", "cloud"),
+        ("Available in cloud", "cloud"),
+        ("Preview", "preview"),
+        ("research", "rdi"),
+        ("Research, Development, or Internal (RDI)", "rdi"),
+        ("TODO", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_availability_categories(status: str | None, category: str | None) -> None:
+    assert availability_category(status) == category
+
+
+@pytest.mark.parametrize(
+    ("model", "short"),
+    [
+        ("NVIDIA Blackwell GPU (B200-SXM-180GB)", "B200"),
+        ("AMD Instinct MI355X", "MI355X"),
+        ("NVIDIA A100-SXM4-80GB (400W)", "A100"),
+        ("Intel Gaudi2", "Gaudi2"),
+        ("TPU-v5p", "TPU-v5p"),
+        ("tpu-v3", "TPU-v3"),
+        ("Graphcore IPU GC200", "GC200"),
+        ("Something new", "Something new"),
+    ],
+)
+def test_short_accelerator_names(model: str, short: str) -> None:
+    assert short_accelerator(model) == short
+
+
+def test_registry_aliases_give_one_name_across_rounds() -> None:
+    assert current_benchmark_name("4.0.0", "ssd") == "retinanet"  # RetinaNet in ssd/
+    assert current_benchmark_name("4.1.0", "gnn") == "rgat"
+    assert current_benchmark_name("1.0.0", "ssd") == "ssd"  # SSD-ResNet34: no alias
+    assert current_benchmark_name("5.1.0", "rgat") == "rgat"
+    assert current_benchmark_name("", "gnn") == "rgat"
+
+
+def test_filter_reads_scores_and_rows_alike() -> None:
+    row = {
+        "benchmark": "ssd",
+        "ruleset": "4.1.0",
+        "division": "closed",
+        "availability": "available cloud",
+        "accelerator_model": "NVIDIA H100-SXM5-80GB",
+        "accelerators": 64,
+    }
+    assert ResultFilter(benchmarks=("retinanet",)).keeps(row)
+    assert not ResultFilter(benchmarks=("retinanet",)).keeps({**row, "ruleset": "1.0.0"})
+    assert ResultFilter(accelerators=("h100",), availability=("cloud",)).keeps(row)
+    assert ResultFilter(accelerators=("*SXM5*",)).keeps(row)
+    assert not ResultFilter(accelerators=("B200",)).keeps(row)
+    assert ResultFilter(min_accelerators=64, max_accelerators=64).keeps(row)
+    assert not ResultFilter(max_accelerators=8).keeps(row)
+    assert not ResultFilter(min_accelerators=1).keeps({**row, "accelerators": None})
+    assert not ResultFilter(divisions=("open",)).keeps(row)
+    assert not ResultFilter().active and ResultFilter(divisions=("open",)).active
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("version", ["v4.1", "v5.0", "v5.1"])
+def test_hardware_columns_follow_the_system_descriptions(
+    corpus: Path, oracle: Path, version: str
+) -> None:
+    report = compute_scores([str(corpus / version)])
+    official = _official(oracle, version)
+    checked = 0
+    for s in report.scores:
+        desc = _description(corpus, version, s.org, s.system)
+        nodes, per_node = int(desc["number_of_nodes"]), int(desc["accelerators_per_node"])
+        assert (s.nodes, s.accelerators) == (nodes, nodes * per_node)
+        assert s.accelerator_model == desc["accelerator_model_name"].strip()
+        assert s.host == (desc["host_processor_model_name"].strip() or None)
+        assert s.interconnect == (desc.get("accelerator_interconnect", "").strip() or None)
+        key = (s.org, s.system, s.benchmark)
+        if key in official:
+            expected = official[key] * nodes * per_node
+            assert s.accelerator_minutes == pytest.approx(expected, rel=1e-6)
+            checked += 1
+    assert checked == len(official) > 0
+
+
+@pytest.mark.corpus
+def test_score_filters_over_a_round(corpus: Path, oracle: Path) -> None:
+    """--accelerator B200 --min-accelerators 16: the systems the descriptions say so."""
+    expected = set()
+    for (org, system, benchmark), _ in _official(oracle, "v5.1").items():
+        desc = _description(corpus, "v5.1", org, system)
+        count = int(desc["number_of_nodes"]) * int(desc["accelerators_per_node"])
+        if "B200" in desc["accelerator_model_name"] and count >= 16:
+            expected.add((org, system, benchmark))
+    args = ["score", str(corpus / "v5.1"), "--format", "json"]
+    args += ["--accelerator", "B200", "--min-accelerators", "16"]
+    result = CliRunner().invoke(cli, args)
+    doc = json.loads(result.stdout)
+    got = {(s["org"], s["system"], s["benchmark"]) for s in doc["scores"]}
+    assert got == expected and len(expected) == 3
+    assert {r["system"] for r in doc["runs"]} == {s for _, s, _ in expected}
+    assert all(s["accelerator_model"] and s["nodes"] >= 2 for s in doc["scores"])
+
+
+@pytest.mark.corpus
+def test_score_filter_by_availability_and_old_benchmark_name(corpus: Path, oracle: Path) -> None:
+    expected = {
+        key
+        for key in _official(oracle, "v4.1")
+        if key[2] in ("ssd", "gnn")
+        and "on-premise" in _description(corpus, "v4.1", key[0], key[1])["status"].lower()
+    }
+    args = ["score", str(corpus / "v4.1"), "--format", "json", "--benchmark", "retinanet"]
+    args += ["--benchmark", "rgat"]  # v5.0's names of v4.1's ssd and gnn
+    result = CliRunner().invoke(cli, [*args, "--availability", "onprem"])
+    got = {(s["org"], s["system"], s["benchmark"]) for s in json.loads(result.stdout)["scores"]}
+    assert got == expected and len(expected) == 2
+
+
+@pytest.mark.corpus
+def test_no_match_is_a_usage_error(corpus: Path) -> None:
+    result = CliRunner().invoke(cli, ["score", str(corpus / "v5.1"), "--accelerator", "TPU*"])
+    assert result.exit_code == 2 and "no result matches the filters" in result.stderr
+    bad = CliRunner().invoke(
+        cli, ["score", str(corpus / "v5.1"), "--min-accelerators", "9", "--max-accelerators", "8"]
+    )
+    assert bad.exit_code == 2
+
+
+@pytest.mark.corpus
+def test_audit_filter_keeps_the_chosen_results(corpus: Path, oracle: Path, tmp_path: Path) -> None:
+    out = tmp_path / "audit"
+    args = ["audit", str(corpus / "v5.1"), "--out", str(out), "--benchmark", "llama2_70b_lora"]
+    result = CliRunner().invoke(cli, [*args, "--accelerator", "MI3*"])
+    assert result.exit_code in (0, 1), result.output
+    with open(out / "scores.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    expected = {
+        key
+        for key in _official(oracle, "v5.1")
+        if key[2] == "llama2_70b_lora"
+        and "MI3" in _description(corpus, "v5.1", key[0], key[1])["accelerator_model_name"]
+    }
+    assert {(r["org"], r["system"], r["benchmark"]) for r in rows} == expected
+    assert len(expected) == 5
+    with open(out / "runs.csv", newline="", encoding="utf-8") as handle:
+        systems = {r["system"] for r in csv.DictReader(handle)}
+    assert systems == {s for _, s, _ in expected}
