@@ -188,3 +188,42 @@ def test_audit_filter_keeps_the_chosen_results(corpus: Path, oracle: Path, tmp_p
     with open(out / "runs.csv", newline="", encoding="utf-8") as handle:
         systems = {r["system"] for r in csv.DictReader(handle)}
     assert systems == {s for _, s, _ in expected}
+
+
+@pytest.mark.corpus
+def test_energy_is_float64_in_frames_and_every_parquet(corpus: Path, tmp_path: Path) -> None:
+    import pandas as pd
+
+    from mllog_check.results import scores_frame
+
+    for folder in ("v5.1/Oracle", "v5.0/Lenovo"):  # without and with power logs
+        report = compute_scores([str(corpus / folder)])
+        assert str(scores_frame(report)["energy_j"].dtype) == "float64"
+        out = tmp_path / f"{folder.replace('/', '_')}.parquet"
+        args = ["score", str(corpus / folder), "--format", "parquet", "-o", str(out)]
+        CliRunner().invoke(cli, args)
+        assert str(pd.read_parquet(out)["energy_j"].dtype) == "float64"
+    lenovo = scores_frame(compute_scores([str(corpus / "v5.0/Lenovo")]))
+    assert lenovo["energy_j"].notna().any()
+
+
+@pytest.mark.corpus
+def test_cost_parquet_has_typed_columns_and_hardware(corpus: Path, tmp_path: Path) -> None:
+    import io
+
+    import pandas as pd
+    from conftest import FIXTURES
+
+    args = ["cost", str(corpus / "v5.1/Oracle"), "--prices", str(FIXTURES / "prices/sample.csv")]
+    result = CliRunner().invoke(cli, [*args, "--format", "parquet"])
+    assert result.exit_code in (0, 1), result.output
+    frame = pd.read_parquet(io.BytesIO(result.stdout_bytes))
+    assert str(frame["energy_kwh"].dtype) == "float64"  # no power logs: all null, still float
+    assert str(frame["minutes"].dtype) == "float64"
+    assert set(frame["accelerator_model"]) == {"NVIDIA Blackwell GPU (B200-SXM-180GB)"}
+    for row in frame.itertuples():
+        assert row.accelerator_minutes == pytest.approx(row.minutes * row.accelerators)
+    csv_doc = CliRunner().invoke(cli, [*args, "--format", "json", "--accelerator", "B200"])
+    filtered = CliRunner().invoke(cli, [*args, "--format", "json", "--max-accelerators", "16"])
+    rows = json.loads(filtered.stdout)["rows"]
+    assert len(json.loads(csv_doc.stdout)["rows"]) == len(frame) > len(rows) == 2

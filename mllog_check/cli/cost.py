@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import IO, Any
 
 import click
 
@@ -99,6 +99,9 @@ def cost(
     refused comparison (a --baseline in another division or round without --allow-mixed).
     """
     assumed = Assumptions(life_years, utilization, kwh_price, pue)
+    if tables.FORMATS[fmt].binary and sys.stdout.isatty():
+        click.echo(f"error: {fmt} is binary: redirect stdout to a file", err=True)
+        sys.exit(EXIT_USAGE)
     _needs_extras(fmt, bool(plot_path or scale_plot))
     check_round_name("cost", ruleset)
     setting = round_setting("cost", ruleset)
@@ -126,7 +129,7 @@ def cost(
     except (CostError, PriceCatalogError) as exc:
         click.echo(f"mllog-check cost: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
-    write_report(report, fmt, sys.stdout)
+    write_report(report, fmt, tables.stdout_for(fmt))
     sys.exit(EXIT_PROBLEMS if any(r.perf_per_dollar is None for r in report.rows) else EXIT_OK)
 
 
@@ -147,7 +150,7 @@ def _needs_extras(fmt: str, plot: bool) -> None:
 FORM = tables.Form(grid="rich")
 
 
-def write_report(report: CostReport, fmt: str, out: TextIO) -> None:
+def write_report(report: CostReport, fmt: str, out: IO[Any]) -> None:
     tables.write(fmt, report_table(report, fmt), out)
 
 
@@ -157,7 +160,13 @@ def report_table(report: CostReport, fmt: str) -> tables.Table:
         header, body = output.table_cells(report)
         return tables.Table(header, body, FORM, footer=_footer(report))
     columns, *rows = output.csv_rows(report)
-    return tables.Table([str(c) for c in columns], rows, FORM, document=output.to_json(report))
+    return tables.Table(
+        [str(c) for c in columns],
+        rows,
+        FORM,
+        document=output.to_json(report),
+        floats=output.FLOAT_COLUMNS,
+    )
 
 
 def _footer(report: CostReport) -> str:

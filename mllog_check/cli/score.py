@@ -104,10 +104,12 @@ def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
     """What format ``fmt`` writes: the human tables, or the rows of scores or runs."""
     if fmt == "table":
         return _runs_table(report) if show_runs else _scores_table(report)
-    from ..results.scores import run_table, score_table
+    from ..results.runs import Run
+    from ..results.scores import Score, float_columns, run_table, score_table
 
     columns, rows = run_table(report) if show_runs else score_table(report)
-    return [tables.Table(columns, rows, FORM, document=json_document(report))]
+    floats = float_columns(Run if show_runs else Score)
+    return [tables.Table(columns, rows, FORM, document=json_document(report), floats=floats)]
 
 
 def json_document(report: Any) -> dict[str, Any]:

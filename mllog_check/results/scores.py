@@ -453,21 +453,35 @@ def run_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
     return list(RUN_COLUMNS), [run_row(r) for r in report.runs]
 
 
-def scores_frame(report: ScoreReport) -> Any:
-    """Scores as a pandas DataFrame (one row per score; pandas, of the analysis extra,
-    loads here)."""
+def float_columns(kind: type) -> tuple[str, ...]:
+    """The fields of a row type declared float: float64 in every frame and Parquet file,
+    even when every value is None (``energy_j`` without power logs)."""
+    import dataclasses
+
+    return tuple(f.name for f in dataclasses.fields(kind) if "float" in str(f.type))
+
+
+def _frame(columns: list[str], rows: list[dict[str, Any]], floats: tuple[str, ...]) -> Any:
     from ..extras import require
 
+    frame = require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
+    for column in floats:
+        if column in frame.columns:
+            frame[column] = frame[column].astype("float64")
+    return frame
+
+
+def scores_frame(report: ScoreReport) -> Any:
+    """Scores as a pandas DataFrame (one row per score; pandas, of the analysis extra,
+    loads here); float columns are float64."""
     columns, rows = score_table(report)
-    return require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
+    return _frame(columns, rows, float_columns(Score))
 
 
 def runs_frame(report: ScoreReport) -> Any:
     """Runs as a pandas DataFrame (seeds as a list per run)."""
-    from ..extras import require
-
     columns, rows = run_table(report)
-    return require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
+    return _frame(columns, rows, float_columns(Run))
 
 
 RUN_COLUMNS = (
