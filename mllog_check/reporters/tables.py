@@ -82,7 +82,7 @@ def _nothing(form: Form) -> tuple[str, ...]:
     return ()
 
 
-SCORE, COST, AUDIT = "score", "cost", "audit"
+SCORE, COST, AUDIT, TRENDS = "score", "cost", "audit", "trends"
 
 
 @dataclass(frozen=True)
@@ -225,11 +225,11 @@ def _parquet_needs(form: Form) -> tuple[str, ...]:
 
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
-    "table": TableFormat(write_text, "txt", (SCORE, COST), needs=_text_needs),
-    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT)),
-    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT)),
+    "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS), needs=_text_needs),
+    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS)),
+    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS)),
     "parquet": TableFormat(
-        write_parquet, "parquet", (SCORE, COST, AUDIT), binary=True, needs=_parquet_needs
+        write_parquet, "parquet", (SCORE, COST, AUDIT, TRENDS), binary=True, needs=_parquet_needs
     ),
 }
 
