@@ -227,3 +227,54 @@ def test_cost_parquet_has_typed_columns_and_hardware(corpus: Path, tmp_path: Pat
     filtered = CliRunner().invoke(cli, [*args, "--format", "json", "--max-accelerators", "16"])
     rows = json.loads(filtered.stdout)["rows"]
     assert len(json.loads(csv_doc.stdout)["rows"]) == len(frame) > len(rows) == 2
+
+
+@pytest.mark.corpus
+def test_energy_efficiency_follows_the_official_energy(corpus: Path, oracle: Path) -> None:
+    official = {
+        (r["org"], r["system"], r["benchmark"]): float(r["official_power"])
+        for r in read_oracle(oracle, "scores_v5.0.csv")
+        if r["official_power"]
+    }
+    result = CliRunner().invoke(cli, ["score", str(corpus / "v5.0/Lenovo"), "--format", "json"])
+    rows = json.loads(result.stdout)["efficiency"]
+    assert len(rows) == len(official) == 4
+    for row in rows:
+        joules = official[(row["org"], row["system"], row["benchmark"])]
+        desc = _description(corpus, "v5.0", row["org"], row["system"])
+        count = int(desc["number_of_nodes"]) * int(desc["accelerators_per_node"])
+        assert row["kwh_per_run"] == pytest.approx(joules / 3.6e6, rel=1e-6)
+        assert row["runs_per_mwh"] == pytest.approx(1000 / (joules / 3.6e6), rel=1e-6)
+        assert row["kwh_per_accelerator"] == pytest.approx(joules / 3.6e6 / count, rel=1e-6)
+        assert row["rank"] == 1 and row["method"] == "official"
+
+
+def test_energy_ranking_orders_each_benchmark() -> None:
+    from types import SimpleNamespace
+
+    from mllog_check.results.efficiency import efficiency_rows
+
+    def score(org: str, joules: float | None, bench: str = "ssd", n: int = 8) -> object:
+        return SimpleNamespace(
+            org=org,
+            system="s",
+            benchmark=bench,
+            ruleset="4.1.0",
+            division="closed",
+            energy_j=joules,
+            accelerators=n,
+            accelerator_model="m",
+            minutes=1.0,
+            energy_method="official",
+        )
+
+    rows = efficiency_rows(
+        [score("A", 7.2e6), score("B", 3.6e6, n=16), score("C", None), score("D", float("nan"))]
+        + [score("E", 1.8e6, bench="retinanet")]
+    )
+    # v4.1's ssd is RetinaNet: one ranking under v5.0's name; no energy, no row
+    assert {r.benchmark for r in rows} == {"retinanet"}
+    assert [r.org for r in rows] == ["E", "B", "A"]
+    assert [r.rank for r in rows] == [1, 2, 3]
+    assert rows[1].kwh_per_run == 1.0 and rows[1].runs_per_mwh == 1000.0
+    assert rows[1].kwh_per_accelerator == pytest.approx(1 / 16)

@@ -158,7 +158,14 @@ def json_document(report: Any) -> dict[str, Any]:
         *(("energy_j",) if power else ()),
     )
     runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
-    return {"scores": scores, "runs": runs}
+    if not power:
+        return {"scores": scores, "runs": runs}
+    import dataclasses
+
+    from ..results.efficiency import efficiency_rows
+
+    ranked = [dataclasses.asdict(r) for r in efficiency_rows(report.scores)]
+    return {"scores": scores, "runs": runs, "efficiency": ranked}
 
 
 def _hardware(s: Any) -> dict[str, Any]:
@@ -211,28 +218,34 @@ def _scores_table(report: Any) -> list[tables.Table]:
 
 
 def _energy_table(report: Any) -> list[tables.Table]:
-    """Energy to train of the results with power logs (docs/power.md), if any."""
-    from ..power import kwh
+    """Energy to train of the results with power logs (docs/power.md), ranked per
+    benchmark: energy per run, runs per MWh, per accelerator."""
+    from ..results.efficiency import efficiency_rows
+    from ..results.hardware import short_accelerator
 
-    with_power = [s for s in report.scores if s.energy_method]
-    if not with_power:
+    rows = efficiency_rows(report.scores)
+    if not rows:
         return []
-    body = []
-    for s in sorted(with_power, key=lambda s: (s.org, s.system, s.benchmark)):
-        energy = kwh(s.energy_j)
-        body.append(
-            (
-                s.org,
-                s.system,
-                s.benchmark,
-                "-" if energy is None else f"{energy:.2f}",
-                "-" if s.energy_j is None else f"{s.energy_j / 1e6:.3f}",
-                s.energy_method,
-            )
+    body = [
+        (
+            r.benchmark,
+            str(r.rank),
+            r.org,
+            r.system,
+            short_accelerator(r.accelerator_model) or "",
+            _count(r.accelerators),
+            f"{r.kwh_per_run:.2f}",
+            f"{r.runs_per_mwh:.1f}",
+            "-" if r.kwh_per_accelerator is None else f"{r.kwh_per_accelerator:.3f}",
+            r.method,
         )
-    header = ("org", "system", "benchmark", "kWh", "MJ", "method")
-    title = "Energy to train (olympic mean per run)"
-    return [tables.Table(header, body, right=("kWh", "MJ"), title=title)]
+        for r in rows
+    ]
+    header = ("benchmark", "rank", "org", "system", "model", "accelerators", "kWh/run")
+    header += ("runs/MWh", "kWh/run/accel", "method")
+    title = "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator)"
+    right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel")
+    return [tables.Table(header, body, right=right, title=title)]
 
 
 def _count(value: int | None) -> str:
