@@ -269,8 +269,13 @@ def test_energy_ranking_orders_each_benchmark() -> None:
         )
 
     rows = efficiency_rows(
-        [score("A", 7.2e6), score("B", 3.6e6, n=16), score("C", None), score("D", float("nan"))]
-        + [score("E", 1.8e6, bench="retinanet")]
+        [
+            score("A", 7.2e6),
+            score("B", 3.6e6, n=16),
+            score("C", None),
+            score("D", float("nan")),
+            score("E", 1.8e6, bench="retinanet"),
+        ]
     )
     # v4.1's ssd is RetinaNet: one ranking under v5.0's name; no energy, no row
     assert {r.benchmark for r in rows} == {"retinanet"}
