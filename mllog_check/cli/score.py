@@ -241,8 +241,8 @@ def _energy_table(report: Any) -> list[tables.Table]:
         )
         for r in rows
     ]
-    header = ("benchmark", "rank", "org", "system", "model", "accelerators", "kWh/run")
-    header += ("runs/MWh", "kWh/run/accel", "method")
+    header = ["benchmark", "rank", "org", "system", "model", "accelerators", "kWh/run"]
+    header += ["runs/MWh", "kWh/run/accel", "method"]
     title = "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator)"
     right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel")
     return [tables.Table(header, body, right=right, title=title)]
