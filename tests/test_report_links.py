@@ -140,3 +140,21 @@ def test_png_charts_go_inside_the_folder_asked_for(corpus: Path, tmp_path: Path)
         p.suffix == ".png" for p in plots.iterdir()
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.d"]  # nothing beside o.d
+
+
+@pytest.mark.corpus
+def test_long_problem_groups_go_to_a_side_file(corpus: Path, tmp_path: Path) -> None:
+    round_dir = _hostile_round(corpus, tmp_path)
+    (round_dir / HOSTILE / "results" / "ipu-pod16-TF1" / "resnet" / "result_9.txt").write_text(
+        "\n".join(f":::MLLOG {{bad {i}\x1b[31m" for i in range(30)) + "\n", encoding="utf-8"
+    )
+    html = tmp_path / "out" / "r.html"
+    build_report([str(round_dir)], html, jobs=1, inline_problems=3)
+    side = tmp_path / "out" / "r_problems.txt"
+    page = html.read_text(encoding="utf-8")
+    lines = side.read_text(encoding="utf-8").splitlines()
+    assert len(lines) >= 30 and "\x1b" not in side.read_text(encoding="utf-8")
+    assert sum(f"result_9.txt:{n}:" in text for text in lines for n in range(1, 31)) == 30
+    assert 'href="./r_problems.txt"' in page and "more MLS" in page
+    shown = page.count("result_9.txt:")
+    assert 3 <= shown < 30  # three per code inline, the rest in the side file

@@ -50,6 +50,14 @@ class ResultSetView:
         return self.key[2]
 
     @property
+    def energy_method(self) -> str:
+        """official, or readings over the run when the score or any run says so."""
+        methods = {self.score.get("energy_method") or ""}
+        methods |= {r.get("energy_method") or "" for r in self.runs if "energy_kwh" in r}
+        methods.discard("")
+        return "official" if methods <= {"official"} else "readings over the run"
+
+    @property
     def verdict(self) -> str:
         if self.score.get("minutes") is None and not self.score.get("valid"):
             return "FAIL" if self.runs else "NOT SCORED"
@@ -72,6 +80,14 @@ class Page:
     glossary: list[dict[str, Any]]
     cost: list[dict[str, Any]] = field(default_factory=list)
     cost_notes: list[str] = field(default_factory=list)
+    # Problems shown inline per code; all of them are in the side file (docs/report.md).
+    inline_problems: int = 100
+    problems_file: str = ""  # its href, "" when every problem is inline
+    problems_file_name: str = ""
+    org_notes: dict[str, str] = field(default_factory=dict)  # org -> counts not in its rows
+
+    def problems_cut(self) -> bool:
+        return any(len(c["items"]) > self.inline_problems for g in self.groups for c in g["codes"])
 
     def charts(self) -> list[Chart]:
         out = [c for b in self.benchmarks for c in b.charts]
@@ -96,7 +112,26 @@ def build_page(data: ReportData) -> Page:
             view.charts.append(energy)
         benchmarks.append(view)
     groups, glossary = problem_groups(data)
-    return Page(data, sets, benchmarks, groups, glossary)
+    page = Page(data, sets, benchmarks, groups, glossary)
+    page.org_notes = org_notes(data, sets)
+    return page
+
+
+def org_notes(data: ReportData, sets: list[ResultSetView]) -> dict[str, str]:
+    """Why an org's counts differ from its rows': errors and warnings outside every
+    result folder (system descriptions, stray files), so a FAIL is never unexplained."""
+    notes = {}
+    for org in data.orgs:
+        rows = [s for s in sets if s.org == org["org"]]
+        errors = int(org.get("errors") or 0) - sum(s.errors for s in rows)
+        warnings = int(org.get("warnings") or 0) - sum(s.warnings for s in rows)
+        parts = [f"{n} {word}" for n, word in ((errors, "errors"), (warnings, "warnings")) if n > 0]
+        if parts:
+            notes[org["org"]] = (
+                f"{' and '.join(parts)} outside the result rows below "
+                "(system descriptions, the org's layout): see Problems"
+            )
+    return notes
 
 
 def _speed(view: ResultSetView) -> tuple[bool, float, Key]:
@@ -140,10 +175,23 @@ def _result_sets(data: ReportData) -> list[ResultSetView]:
     return views
 
 
+def _view_of(path: str, by_folder: dict[str, ResultSetView]) -> ResultSetView | None:
+    """The result a path belongs to: its folder, or the nearest folder above it (power
+    logs sit in <benchmark>/power/result_N/)."""
+    while path:
+        if path in by_folder:
+            return by_folder[path]
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+    return None
+
+
 def _count_problems(data: ReportData, views: list[ResultSetView]) -> None:
     by_folder = {v.folder: v for v in views if v.folder}
     for problem in data.problems:
-        view = by_folder.get(problem["path"]) or by_folder.get(os.path.dirname(problem["path"]))
+        view = _view_of(problem["path"], by_folder)
         if view is None:
             continue
         if problem["severity"] == "error":
@@ -151,7 +199,7 @@ def _count_problems(data: ReportData, views: list[ResultSetView]) -> None:
         elif problem["severity"] == "warning":
             view.warnings += 1
     for anomaly in data.anomalies:
-        view = by_folder.get(os.path.dirname(anomaly["path"])) or by_folder.get(anomaly["path"])
+        view = _view_of(anomaly["path"], by_folder)
         if view is not None:
             view.anomalies += 1
 
@@ -275,25 +323,42 @@ def time_chart(benchmark: str, views: list[ResultSetView]) -> Chart:
             for r in view.runs
             if r.get("minutes") is not None
         ]
-        chart.series.append(Series(f"{view.org} {view.system}", points, index))
-        raw = view.score.get("raw_minutes")
-        if raw is None:
-            raw = view.score.get("minutes")
-        if raw:
-            factor = view.score.get("scaling_factor") or 1.0
-            extra = f" (× {factor:g} scaling = {fmt(raw * factor)})" if factor != 1.0 else ""
-            tip = f"{view.org} {view.system}: olympic mean {fmt(raw)} min{extra}"
-            chart.marks.append((float(raw), index, tip))
+        chart.series.append(Series(f"{view.org} {view.system}", _on_top(points), index))
+        mark = _score_mark(view)
+        if mark is not None:
+            chart.marks.append((mark[0], index, mark[1]))
     xs = [p.x for s in chart.series for p in s.points if p.x > 0]
     chart.x_log = bool(xs) and max(xs) / min(xs) > 8
     if not chart.x_log:
         chart.x_label = "minutes"
     chart.caption = (
-        "Every timed run is a dot; the bar is the olympic mean (the score). Hollow dots are "
-        "runs the olympic mean drops (fastest and slowest); crosses are runs that do not "
-        "count (not compliant, not converged)."
+        "Every timed run is a dot at its own time; the bar is the score (the olympic mean, "
+        "times the scaling factor where one applies, so a scaled result's bar may sit away "
+        "from its dots). Hollow rings are runs the olympic mean drops (fastest and slowest), "
+        "drawn over any run at the same time; crosses are runs that do not count (not "
+        "compliant, not converged)."
     )
     return chart
+
+
+def _score_mark(view: ResultSetView) -> tuple[float, str] | None:
+    """Where the bar goes: the score (scaled olympic mean), with what it is made of."""
+    score = view.score.get("minutes")
+    raw = view.score.get("raw_minutes")
+    if not isinstance(score, int | float) or isinstance(score, bool) or score <= 0:
+        return None
+    factor = view.score.get("scaling_factor") or 1.0
+    tip = f"{view.org} {view.system}: score {fmt(score)} min"
+    if isinstance(raw, int | float) and factor != 1.0:
+        tip += f" = olympic mean {fmt(raw)} min × {factor:g} scaling"
+    return float(score), tip
+
+
+def _on_top(points: list[Point]) -> list[Point]:
+    """Kept runs first, then dropped and failed ones: drawn later, so a dropped run's
+    ring is never hidden under a kept run at the same time."""
+    order = {"kept": 0, "dropped": 1, "failed": 2}
+    return sorted(points, key=lambda p: order.get(p.state.split()[0] if p.state else "", 0))
 
 
 def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
@@ -310,7 +375,7 @@ def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
         ]
         for point, run in zip(points, [r for r in view.runs if "energy_kwh" in r], strict=True):
             point.state = run["state"]
-        chart.series.append(Series(f"{view.org} {view.system}", points, index))
+        chart.series.append(Series(f"{view.org} {view.system}", _on_top(points), index))
         if view.energy_kwh is not None:
             tip = f"{view.org} {view.system}: energy score {fmt(view.energy_kwh)} kWh"
             chart.marks.append((view.energy_kwh, index, tip))
@@ -464,14 +529,22 @@ def _curve_series(
         if x is None or y is None:
             continue
         where = f"{unit} {fmt(x)}" if by_epoch else f"{fmt(x)} min"
-        tip = f"{run['file']} · {where} · {fmt(y)} · {run['path']}:{p.line}"
-        points.append(Point(float(x), y, tip))
+        points.append(Point(float(x), y, f"{where} · {fmt(y)}", line=p.line))
     converged = curve.converged_at is not None
     if points and converged:
         points[-1].state = "end"
     state = f"converged at {fmt(curve.converged_at)} {unit}" if converged else "not converged"
     tip = f"{run['file']} ({run['state']}, {state}) · {run['path']}"
-    return Series(run["file"], points, index, line=True, dashed=not converged, tip=tip)
+    return Series(
+        run["file"],
+        points,
+        index,
+        line=True,
+        dashed=not converged,
+        tip=tip,
+        tip_head=f"{run['file']} · ",
+        tip_tail=f" · {run['path']}:",
+    )
 
 
 def _curve_caption(view: ResultSetView, by_epoch: bool, reference: Any, unit: str) -> str:

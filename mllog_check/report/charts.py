@@ -23,6 +23,7 @@ class Point:
     y: float  # curve: the value; strip and bar: the row index
     tip: str
     state: str = ""  # strip: kept, dropped, failed; curve: end (the last evaluation)
+    line: int | None = None  # curve: the evaluation's line in its log (the tip ends with it)
 
 
 @dataclass
@@ -33,6 +34,14 @@ class Series:
     line: bool = False  # connect the points
     dashed: bool = False
     tip: str = ""
+    # Curve points: what every point's tip starts and ends with (the file, its path), kept
+    # once per series; a point's whole tip is ``full_tip(point)``.
+    tip_head: str = ""
+    tip_tail: str = ""
+
+    def full_tip(self, point: Point) -> str:
+        line = "" if point.line is None else str(point.line)
+        return f"{self.tip_head}{point.tip}{self.tip_tail}{line}"
 
 
 @dataclass
@@ -151,7 +160,19 @@ def _x_axis(chart: Chart, left: float, right: float) -> tuple[Scale, list[dict[s
     if not chart.x_log and ticks:
         low, high = min(low, ticks[0]), max(high, ticks[-1])
     scale = Scale(low, high, left, right, chart.x_log)
-    return scale, [{"x": scale(t), "label": fmt(t, 3)} for t in ticks]
+    return scale, [
+        {"x": scale(t), "label": label} for t, label in zip(ticks, tick_labels(ticks), strict=True)
+    ]
+
+
+def tick_labels(ticks: list[float]) -> list[str]:
+    """Labels with as few digits as tell every tick apart: 22.1 22.15 22.2, never
+    22.1 22.1 22.2 (three significant digits, more only where two would read alike)."""
+    for digits in range(3, 10):
+        labels = [fmt(t, digits) for t in ticks]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [repr(t) for t in ticks]
 
 
 def _row_geometry(chart: Chart) -> dict[str, Any]:
@@ -184,6 +205,8 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
                 "pts": points,
                 "count": len(points),
                 "data": "",
+                "head": "",
+                "tail": "",
                 "d": "",
                 "dashed": False,
             }
@@ -245,9 +268,10 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
     y = Scale(low, high, bottom, top)
     series = []
     for s in chart.series:
-        # [x, y, state, tip] per evaluation, drawn by the page's script: thousands of
-        # points on a round's page cost the template most of its time as elements.
-        points = [[x(p.x), y(p.y), p.state, p.tip] for p in s.points]
+        # [x, y, state, tip, line] per evaluation, drawn by the page's script: thousands
+        # of points on a round's page cost the template most of its time as elements.
+        # The tip's head and tail (file, path) are the series' own, written once.
+        points = [[x(p.x), y(p.y), p.state, p.tip, p.line] for p in s.points]
         path = " ".join(f"{'M' if i == 0 else 'L'}{p[0]},{p[1]}" for i, p in enumerate(points))
         series.append(
             {
@@ -257,6 +281,8 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
                 "pts": [],
                 "count": len(points),
                 "data": orjson.dumps(points).decode(),
+                "head": s.tip_head,
+                "tail": s.tip_tail,
                 "d": path if s.line else "",
                 "dashed": s.dashed,
             }
@@ -265,7 +291,9 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
         (width, height, left, right, top, bottom),
         xticks,
         series,
-        yticks=[{"y": y(t), "label": fmt(t, 3)} for t in ticks],
+        yticks=[
+            {"y": y(t), "label": label} for t, label in zip(ticks, tick_labels(ticks), strict=True)
+        ],
         hlines=[{"y": y(v), "label": label} for v, label in chart.hlines],
         vlines=[{"x": x(v), "label": label} for v, label in chart.vlines],
         vbands=[

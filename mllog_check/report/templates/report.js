@@ -3,11 +3,13 @@
 (function () {
   "use strict";
   var tip = document.getElementById("tip");
-  // Curve points arrive as data ([x, y, state, tip] per evaluation): drawn here.
+  // Curve points arrive as data ([x, y, state, tip, line] per evaluation; the tip's
+  // head and tail, the same for every point of a run, once on the series): drawn here.
   var SVG = "http://www.w3.org/2000/svg";
   var packed = document.querySelectorAll("g.series[data-pts]");
   for (var g = 0; g < packed.length; g++) {
     var group = packed[g], pts = JSON.parse(group.getAttribute("data-pts"));
+    var head = group.getAttribute("data-head") || "", tail = group.getAttribute("data-tail") || "";
     var frag = document.createDocumentFragment();
     for (var k = 0; k < pts.length; k++) {
       var c = document.createElementNS(SVG, "circle"), p = pts[k];
@@ -15,11 +17,13 @@
       c.setAttribute("cx", p[0]);
       c.setAttribute("cy", p[1]);
       c.setAttribute("r", p[2] === "end" ? 4 : 2.2);
-      c.setAttribute("data-tip", p[3]);
+      c.setAttribute("data-tip", head + p[3] + tail + (p[4] === null ? "" : p[4]));
       frag.appendChild(c);
     }
     group.appendChild(frag);
     group.removeAttribute("data-pts");
+    group.removeAttribute("data-head");
+    group.removeAttribute("data-tail");
   }
   var tipped = document.querySelectorAll("svg .pt, svg .line, svg .mean");
   // Titles become tips (one tooltip, not the browser's second one) and accessible names.
