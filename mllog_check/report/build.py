@@ -50,6 +50,17 @@ class ResultSetView:
         return self.key[2]
 
     @property
+    def hardware(self) -> str:
+        """ "8 × B200": the accelerator count and short model (docs/scores.md)."""
+        from ..results.hardware import short_accelerator
+
+        count = self.score.get("accelerators")
+        model = short_accelerator(self.score.get("accelerator_model"))
+        if count and model:
+            return f"{count} × {model}"
+        return str(count or model or "")
+
+    @property
     def energy_method(self) -> str:
         """official, or readings over the run when the score or any run says so."""
         methods = {self.score.get("energy_method") or ""}
@@ -85,12 +96,14 @@ class Page:
     problems_file: str = ""  # its href, "" when every problem is inline
     problems_file_name: str = ""
     org_notes: dict[str, str] = field(default_factory=dict)  # org -> counts not in its rows
+    headlines: list[dict[str, Any]] = field(default_factory=list)  # best per benchmark
+    trends: list[Chart] = field(default_factory=list)  # best per round, several rounds
 
     def problems_cut(self) -> bool:
         return any(len(c["items"]) > self.inline_problems for g in self.groups for c in g["codes"])
 
     def charts(self) -> list[Chart]:
-        out = [c for b in self.benchmarks for c in b.charts]
+        out = list(self.trends) + [c for b in self.benchmarks for c in b.charts]
         out += [c for s in self.sets for c in s.curves]
         return out + [c for section in self.cost for c in section["charts"]]
 
@@ -114,7 +127,86 @@ def build_page(data: ReportData) -> Page:
     groups, glossary = problem_groups(data)
     page = Page(data, sets, benchmarks, groups, glossary)
     page.org_notes = org_notes(data, sets)
+    page.headlines = headlines(benchmarks, len(data.rulesets) > 1)
+    page.trends = trend_charts(data.scores)
     return page
+
+
+def trend_charts(scores: list[dict[str, Any]]) -> list[Chart]:
+    """A bar per round at the best result of each benchmark found in several rounds
+    (``results.trends``: renamed benchmarks on one line)."""
+    from types import SimpleNamespace
+
+    from ..results.trends import ALL_SCALES, best_per_round
+
+    rows = best_per_round([SimpleNamespace(**score) for score in scores if "valid" in score])
+    lines: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for row in rows:
+        if row.scale == ALL_SCALES:
+            lines[(row.benchmark, row.division)].append(row)
+    charts = []
+    for (name, division), line in sorted(lines.items()):
+        if len(line) < 2:
+            continue
+        chart = Chart(
+            slug("trend", name, division),
+            "bar",
+            f"{name} ({division}): best time to train per round",
+            "minutes",
+            context=name,
+        )
+        chart.rows = [r.round for r in line]
+        points = []
+        for index, r in enumerate(line):
+            faster = "" if r.speedup is None else f", {r.speedup:.2f}× the round before"
+            published = "" if r.published_as == name else f" (published as {r.published_as})"
+            tip = (
+                f"{r.round}: {fmt(r.minutes)} min{faster} · {r.org} {r.system_name or r.system}"
+                f" · {r.accelerators or '?'} accelerators{published}"
+            )
+            points.append(Point(r.minutes, index, tip))
+        chart.series.append(Series(name, points, 0))
+        charts.append(chart)
+    return charts
+
+
+def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[dict[str, Any]]:
+    """Per benchmark the fastest result that counts (valid, RCP not failed): by whom,
+    on what, at what scale; the round too when the page spans several."""
+    lines = []
+    for bench in benchmarks:
+        best = [s for s in bench.sets if _counts(s.score)]
+        if not best:
+            continue
+        top = min(best, key=lambda s: (float(s.score["minutes"]), s.key))
+        ruleset = str(top.score.get("ruleset") or "")
+        lines.append(
+            {
+                "benchmark": bench.name,
+                "minutes": top.score["minutes"],
+                "org": top.org,
+                "system": top.score.get("system_name") or top.system,
+                "hardware": top.hardware,
+                "rounds": _round_label(ruleset) if rounds else "",
+            }
+        )
+    return lines
+
+
+def _counts(score: dict[str, Any]) -> bool:
+    minutes = score.get("minutes")
+    if not score.get("valid") or not isinstance(minutes, int | float):
+        return False
+    return score.get("division") != "closed" or score.get("rcp_verdict") in (None, "Pass")
+
+
+def _round_label(ruleset: str) -> str:
+    from ..rounds import RoundError, parse_round
+
+    try:
+        return parse_round(ruleset).folder
+    except RoundError:
+        return ruleset
 
 
 def org_notes(data: ReportData, sets: list[ResultSetView]) -> dict[str, str]:
