@@ -118,14 +118,18 @@ def cost(
             setting=setting,
             keep=result_filter.keeps,
         )
-        if plot_path:
-            from ..cost.plot import render
+        if plot_path or scale_plot:
+            from ..cost.plot import check_plot_path, render, render_scale, scale_rows
 
-            render(report, plot_path)
-        if scale_plot:
-            from ..cost.plot import render_scale
-
-            render_scale(report, scale_plot)
+            # Every refusal before any file is written.
+            for path in (p for p in (plot_path, scale_plot) if p):
+                check_plot_path(path)
+            if scale_plot:
+                scale_rows(report)
+            if plot_path:
+                render(report, plot_path)
+            if scale_plot:
+                render_scale(report, scale_plot)
     except (CostError, PriceCatalogError) as exc:
         click.echo(f"mllog-check cost: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
