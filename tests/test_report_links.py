@@ -158,3 +158,15 @@ def test_long_problem_groups_go_to_a_side_file(corpus: Path, tmp_path: Path) -> 
     assert 'href="./r_problems.txt"' in page and "more MLS" in page
     shown = page.count("result_9.txt:")
     assert 3 <= shown < 30  # three per code inline, the rest in the side file
+
+
+def test_packed_point_data_cannot_leave_its_attribute() -> None:
+    import html
+    import json
+
+    from mllog_check.report.charts import _single_quoted
+
+    data = json.dumps([[1, 2, "", "x' onmouseover='alert(1)' </script><b>&amp;", 3]])
+    packed = str(_single_quoted(data))
+    assert "'" not in packed and "<" not in packed and ">" not in packed
+    assert json.loads(html.unescape(packed)) == json.loads(data)

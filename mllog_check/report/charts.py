@@ -257,6 +257,16 @@ def _short(label: str, limit: int = 38) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
+def _single_quoted(text: str) -> Any:
+    """JSON for a single-quoted HTML attribute: its many double quotes stay as they are
+    (escaped, each would cost four more bytes); ``&``, ``'``, ``<`` and ``>`` are
+    escaped, so nothing in it (a log's path, a value) can end the attribute."""
+    from markupsafe import Markup
+
+    escaped = text.replace("&", "&amp;").replace("'", "&#39;")
+    return Markup(escaped.replace("<", "&lt;").replace(">", "&gt;"))
+
+
 def _curve_geometry(chart: Chart) -> dict[str, Any]:
     width, height, left, right, top, bottom = 380, 250, 56, 368, 12, 206
     x, xticks = _x_axis(chart, left, right)
@@ -280,7 +290,7 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
                 "tip": s.tip,
                 "pts": [],
                 "count": len(points),
-                "data": orjson.dumps(points).decode(),
+                "data": _single_quoted(orjson.dumps(points).decode()),
                 "head": s.tip_head,
                 "tail": s.tip_tail,
                 "d": path if s.line else "",
