@@ -283,3 +283,31 @@ def test_energy_ranking_orders_each_benchmark() -> None:
     assert [r.rank for r in rows] == [1, 2, 3]
     assert rows[1].kwh_per_run == 1.0 and rows[1].runs_per_mwh == 1000.0
     assert rows[1].kwh_per_accelerator == pytest.approx(1 / 16)
+
+
+@pytest.mark.corpus
+def test_report_shows_only_the_filtered_results(corpus: Path, tmp_path: Path) -> None:
+    from mllog_check.report import ReportError, build_report
+
+    descriptions = {
+        p.stem: json.loads(p.read_text(encoding="utf-8"))
+        for p in (corpus / "v5.1").glob("*/systems/*.json")
+    }
+    expected = {
+        name
+        for name, desc in descriptions.items()
+        if desc["accelerator_model_name"].startswith("AMD Instinct MI35")
+    }
+    chosen = ResultFilter(accelerators=("MI35*",))
+    result = build_report([str(corpus / "v5.1")], tmp_path / "r.html", result_filter=chosen)
+    assert {s.system for s in result.page.sets} == expected and len(expected) == 3
+    assert {r["system"] for r in result.page.data.runs} == expected
+    with pytest.raises(ReportError, match="no result matches"):
+        build_report(
+            [str(corpus / "v5.1")],
+            tmp_path / "n.html",
+            result_filter=ResultFilter(accelerators=("TPU*",)),
+        )
+    table = CliRunner().invoke(cli, ["score", str(corpus / "v5.1"), "--accelerator", "B200"])
+    counts = [line.split()[5] for line in table.stdout.splitlines() if line.startswith("Oracle")]
+    assert counts == sorted(counts, key=int)  # 8 before 16, not as text

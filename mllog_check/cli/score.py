@@ -203,7 +203,7 @@ def _scores_table(report: Any) -> list[tables.Table]:
         rows.setdefault(key, {})[s.benchmark] = cell
     header = ("org", "system", "division", "availability", "accelerators", "model", *benchmarks)
     body = []
-    for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
+    for key in sorted(rows, key=_row_order):
         org, system, division, availability, accelerators, model = key
         cells = [rows[key].get(b, "") for b in benchmarks]
         body.append((org, system, division, availability, _count(accelerators), model, *cells))
@@ -246,6 +246,13 @@ def _energy_table(report: Any) -> list[tables.Table]:
     title = "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator)"
     right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel")
     return [tables.Table(header, body, right=right, title=title)]
+
+
+def _row_order(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """By org, system, division, availability, then accelerators as numbers (8 before 16)."""
+    org, system, division, availability, accelerators, model = key
+    count = accelerators if isinstance(accelerators, int) else -1
+    return (str(org), str(system), str(division), str(availability), count, str(model))
 
 
 def _count(value: int | None) -> str:
