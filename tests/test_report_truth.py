@@ -1,0 +1,51 @@
+"""The report's rows add up: a problem in a result's power logs is counted in that
+result's row, and an org's errors outside every row are said so (docs/report.md)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mllog_check.report import build_page, collect
+
+pytestmark = pytest.mark.corpus
+
+
+def _org_with_power(corpus: Path, root: Path) -> Path:
+    source = corpus / "v5.0" / "Lenovo"
+    system = "SR780aV3-8xB200_SXM_180GB"
+    org = root / "v5.0" / "Lenovo"
+    shutil.copytree(source / "results" / system / "bert", org / "results" / system / "bert")
+    (org / "systems").mkdir()
+    shutil.copy(source / "systems" / f"{system}.json", org / "systems")
+    return org
+
+
+def test_power_log_problems_count_in_their_row(corpus: Path, tmp_path: Path) -> None:
+    org = _org_with_power(corpus, tmp_path)
+    power = org / "results" / "SR780aV3-8xB200_SXM_180GB" / "bert" / "power" / "result_0"
+    shutil.copy(power / "node_0.txt", power / "node_5.txt")  # one node: node_0.txt only
+    page = build_page(collect([str(org)], "auto", 1))
+    errors = [p for p in page.data.problems if p["severity"] == "error"]
+    assert errors and all("/power/" in p["path"] for p in errors)
+    (row,) = page.sets
+    (summary,) = page.data.orgs
+    assert not summary["passed"] and summary["errors"] == len(errors)
+    assert row.errors == len(errors) and row.verdict == "FAIL"  # not PASS with 0 errors
+    assert "errors" not in page.org_notes.get(summary["org"], "")
+
+
+def test_counts_outside_the_rows_are_explained(corpus: Path, tmp_path: Path) -> None:
+    org = _org_with_power(corpus, tmp_path)
+    (org / "systems" / "stray.json").write_text("{", encoding="utf-8")
+    page = build_page(collect([str(org)], "auto", 1))
+    (summary,) = page.data.orgs
+    in_rows = sum(s.errors for s in page.sets)
+    if summary["errors"] > in_rows:
+        note = page.org_notes[summary["org"]]
+        assert f"{summary['errors'] - in_rows} errors" in note and "outside the result rows" in note
+    else:
+        assert summary["warnings"] > sum(s.warnings for s in page.sets)
+        assert "warnings outside the result rows" in page.org_notes[summary["org"]]
