@@ -15,8 +15,8 @@ first screenshot (a full render), measured, not asserted.
 ``--limits``: one report per round (every Training round of the corpus unless
 ``--rounds`` names some), printing its size and wall time against the limits of a round
 report (5 MB, 10 s on this machine with --jobs 2) and the same figures the page had
-before point tips were packed per run and their JSON single-quoted (measured by
-unpacking them in the same run).
+before curve points were packed (a whole tip per point in a double-quoted attribute,
+and each run's path written out; measured by unpacking the page in the same run).
 """
 
 from __future__ import annotations
@@ -107,19 +107,40 @@ def _limits(corpus: Path, rounds: list[str], jobs: int) -> None:
 
 
 def _unpacked_size(page: Path) -> int:
-    """The page's size had every curve point carried its whole tip (file and path)."""
+    """The page's size had every curve point carried its whole tip as text in a
+    double-quoted attribute, and every run its path's coordinates (the earlier form)."""
     import html
     import json
     import re
 
     text = page.read_text(encoding="utf-8")
-    extra = 0
-    pattern = r"data-pts='([^']*)' data-head=\"([^\"]*)\" data-tail=\"([^\"]*)\""
-    for pts, head, tail in re.findall(pattern, text):
+    now = before = 0
+    pattern = (
+        r"data-pts='([^']*)' data-head=\"([^\"]*)\" data-tail=\"([^\"]*)\" "
+        r"data-xb=\"([^\"]*)\" data-xa=\"([^\"]*)\""
+    )
+    for pts, head, tail, xb, xa in re.findall(pattern, text):
         points = json.loads(html.unescape(pts))
-        extra += len(points) * (len(html.unescape(head)) + len(html.unescape(tail)) + 4)
-        extra += pts.count('"') * 4  # each double quote escaped, as it was
-    return len(text.encode("utf-8")) + extra
+        head, tail, xb, xa = (html.unescape(v) for v in (head, tail, xb, xa))
+        old = [
+            [
+                p[0],
+                p[1],
+                "end" if p[2] else "",
+                f"{head}{xb}{_num(p[3])}{xa} · {_num(p[4])}{tail}{'' if p[5] is None else p[5]}",
+            ]
+            for p in points
+        ]
+        before += len(json.dumps(old, ensure_ascii=False).replace('"', "&#34;").encode())
+        before += sum(len(f"L{p[0]},{p[1]} ") for p in points)  # the path's coordinates
+        now += len(pts.encode())
+    return len(text.encode("utf-8")) - now + before
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if value != 0 and abs(value) >= 1000 else f"{value:g}"
 
 
 def main() -> None:

@@ -189,3 +189,27 @@ def test_tick_labels_tell_every_tick_apart() -> None:
     assert [fmt(t, 3) for t in ticks] == ["22.1", "22.1", "22.2", "22.2"]  # what was drawn
     assert tick_labels(ticks) == ["22.1", "22.15", "22.2", "22.25"]
     assert tick_labels([1.0, 2.0, 5.0]) == ["1", "2", "5"]
+
+
+def test_curve_tips_composed_in_the_page_read_as_built(
+    corpus: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """The page writes each point's numbers and composes its tip: the same text the
+    report's own chart data holds (file, where, value, path:line)."""
+    html = tmp_path / "g.html"
+    result = build_report([str(corpus / "v1.0" / "Graphcore")], html, jobs=1)
+    expected = {
+        c.id: sorted(s.full_tip(p) for s in c.series for p in s.points)
+        for c in result.page.charts()
+        if c.kind == "curve"
+    }
+    seen = browser.open(html, keep_page=True)
+    got = seen.page.evaluate(
+        "() => Object.fromEntries(Array.from(document.querySelectorAll('figure.chart-curve'))"
+        ".map(f => [f.id, Array.from(f.querySelectorAll('circle.pt')).map("
+        "c => c.getAttribute('data-tip')).sort()]))"
+    )
+    seen.page.context.close()
+    assert expected and set(got) == set(expected)
+    for chart, tips in expected.items():
+        assert sorted(got[chart]) == tips, chart

@@ -636,6 +636,8 @@ def _curve_series(
         tip=tip,
         tip_head=f"{run['file']} · ",
         tip_tail=f" · {run['path']}:",
+        x_before=f"{unit} " if by_epoch else "",
+        x_after="" if by_epoch else " min",
     )
 
 

@@ -38,6 +38,10 @@ class Series:
     # once per series; a point's whole tip is ``full_tip(point)``.
     tip_head: str = ""
     tip_tail: str = ""
+    # Curve points whose tip reads "<x_before><x><x_after> · <y>": the page writes the two
+    # numbers and composes the text (docs/report.md, "Size").
+    x_before: str = ""
+    x_after: str = ""
 
     def full_tip(self, point: Point) -> str:
         line = "" if point.line is None else str(point.line)
@@ -207,6 +211,9 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
                 "data": "",
                 "head": "",
                 "tail": "",
+                "xb": "",
+                "xa": "",
+                "line": False,
                 "d": "",
                 "dashed": False,
             }
@@ -257,6 +264,16 @@ def _short(label: str, limit: int = 38) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
+def _shown(value: float) -> float | int | None:
+    """A value rounded as ``fmt`` shows it (the page writes it back as text): whole
+    numbers from 1,000, else four significant digits (three below 0.001)."""
+    if not math.isfinite(value):
+        return None
+    if value != 0 and abs(value) >= 1000:
+        return round(value)
+    return float(f"{value:.4g}") if abs(value) >= 1e-3 or value == 0 else float(f"{value:.3g}")
+
+
 def _single_quoted(text: str) -> Any:
     """JSON for a single-quoted HTML attribute: its many double quotes stay as they are
     (escaped, each would cost four more bytes); ``&``, ``'``, ``<`` and ``>`` are
@@ -278,11 +295,14 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
     y = Scale(low, high, bottom, top)
     series = []
     for s in chart.series:
-        # [x, y, state, tip, line] per evaluation, drawn by the page's script: thousands
-        # of points on a round's page cost the template most of its time as elements.
-        # The tip's head and tail (file, path) are the series' own, written once.
-        points = [[x(p.x), y(p.y), p.state, p.tip, p.line] for p in s.points]
-        path = " ".join(f"{'M' if i == 0 else 'L'}{p[0]},{p[1]}" for i, p in enumerate(points))
+        # [px, py, end, x, y, line] per evaluation, drawn by the page's script (thousands
+        # of points on a round's page cost the template most of its time as elements).
+        # The tip is composed there from the numbers as ``fmt`` writes them, the series'
+        # head and tail (file, path) and the line, so each point costs about 30 bytes.
+        points = [
+            [x(p.x), y(p.y), 1 if p.state == "end" else 0, _shown(p.x), _shown(p.y), p.line]
+            for p in s.points
+        ]
         series.append(
             {
                 "name": s.name,
@@ -293,7 +313,10 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
                 "data": _single_quoted(orjson.dumps(points).decode()),
                 "head": s.tip_head,
                 "tail": s.tip_tail,
-                "d": path if s.line else "",
+                "xb": s.x_before,
+                "xa": s.x_after,
+                "line": s.line,
+                "d": "",  # drawn by the page's script from the points
                 "dashed": s.dashed,
             }
         )
