@@ -49,3 +49,27 @@ def test_counts_outside_the_rows_are_explained(corpus: Path, tmp_path: Path) -> 
     else:
         assert summary["warnings"] > sum(s.warnings for s in page.sets)
         assert "warnings outside the result rows" in page.org_notes[summary["org"]]
+
+
+def test_energy_efficiency_per_benchmark(corpus: Path, oracle: Path, tmp_path: Path) -> None:
+    from conftest import read_oracle
+
+    from mllog_check.report import build_report
+
+    official = {
+        r["benchmark"]: float(r["official_power"])
+        for r in read_oracle(oracle, "scores_v5.0.csv")
+        if r["official_power"]
+    }
+    html = tmp_path / "lenovo.html"
+    page = build_report([str(corpus / "v5.0" / "Lenovo")], html, jobs=1).page
+    ranked = {b.name: b.efficiency for b in page.benchmarks if b.efficiency}
+    assert set(ranked) == set(official)
+    for name, rows in ranked.items():
+        (row,) = rows  # one system with power logs per benchmark in the corpus
+        kwh = official[name] / 3.6e6
+        assert row["rank"] == 1 and row["kwh"] == pytest.approx(kwh, rel=1e-6)
+        assert row["runs_per_mwh"] == pytest.approx(1000 / kwh, rel=1e-6)
+        assert row["kwh_per_accelerator"] == pytest.approx(kwh / 8, rel=1e-6)
+        assert row["hardware"] == "8 × B200" and row["official"]
+    assert html.read_text(encoding="utf-8").count("<h3>Energy efficiency</h3>") == len(official)

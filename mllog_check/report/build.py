@@ -80,6 +80,7 @@ class BenchmarkView:
     name: str
     sets: list[ResultSetView]
     charts: list[Chart] = field(default_factory=list)
+    efficiency: list[dict[str, Any]] = field(default_factory=list)  # energy, ranked
 
 
 @dataclass
@@ -123,6 +124,7 @@ def build_page(data: ReportData) -> Page:
         energy = energy_chart(name, group)
         if energy is not None:
             view.charts.append(energy)
+            view.efficiency = efficiency(group)
         benchmarks.append(view)
     groups, glossary = problem_groups(data)
     page = Page(data, sets, benchmarks, groups, glossary)
@@ -168,6 +170,47 @@ def trend_charts(scores: list[dict[str, Any]]) -> list[Chart]:
         chart.series.append(Series(name, points, 0))
         charts.append(chart)
     return charts
+
+
+def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
+    """The results with an energy score ranked least energy per run first
+    (``results.efficiency``): kWh per run, runs per MWh, kWh per run per accelerator."""
+    from types import SimpleNamespace
+
+    from ..results.efficiency import J_PER_KWH, efficiency_rows
+
+    scored = []
+    for view in views:
+        if view.energy_kwh is None:
+            continue
+        row = dict(view.score)
+        row.update(
+            org=view.org,
+            system=view.system,
+            benchmark=view.benchmark,
+            ruleset=str(row.get("ruleset") or ""),
+            division=row.get("division"),
+            energy_j=view.energy_kwh * J_PER_KWH,
+            energy_method=view.energy_method,
+            accelerators=row.get("accelerators"),
+            accelerator_model=row.get("accelerator_model"),
+            minutes=row.get("minutes"),
+        )
+        scored.append(SimpleNamespace(**row))
+    hardware = {(v.org, v.system): v.hardware for v in views}
+    return [
+        {
+            "rank": r.rank,
+            "org": r.org,
+            "system": r.system,
+            "hardware": hardware.get((r.org, r.system), ""),
+            "kwh": r.kwh_per_run,
+            "runs_per_mwh": r.runs_per_mwh,
+            "kwh_per_accelerator": r.kwh_per_accelerator,
+            "official": r.method == "official",
+        }
+        for r in efficiency_rows(scored)
+    ]
 
 
 def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[dict[str, Any]]:
