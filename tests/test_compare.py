@@ -311,3 +311,30 @@ def test_report_shows_only_the_filtered_results(corpus: Path, tmp_path: Path) ->
     table = CliRunner().invoke(cli, ["score", str(corpus / "v5.1"), "--accelerator", "B200"])
     counts = [line.split()[5] for line in table.stdout.splitlines() if line.startswith("Oracle")]
     assert counts == sorted(counts, key=int)  # 8 before 16, not as text
+
+
+def test_hardware_fields_of_a_hostile_description(tmp_path: Path) -> None:
+    from mllog_check.results.tree import load_system
+
+    path = tmp_path / "s.json"
+    path.write_text(
+        json.dumps(
+            {
+                "number_of_nodes": "1e400",
+                "accelerators_per_node": "-8",
+                "accelerator_model_name": "N/A",
+                "host_processor_model_name": " ",
+                "accelerator_interconnect": '=HYPERLINK("x")',
+            }
+        ),
+        encoding="utf-8",
+    )
+    desc, problems = load_system(str(path))
+    assert problems == []
+    assert (desc.nodes, desc.accelerators, desc.accelerator_model, desc.host) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    assert desc.interconnect == '=HYPERLINK("x")'  # kept as text; writers neutralize it
