@@ -9,6 +9,7 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
+from ..results.filters import ResultFilter
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -19,6 +20,7 @@ from . import (
     round_setting,
     with_usage,
 )
+from .filter_options import filter_options
 
 
 @click.command()
@@ -39,12 +41,14 @@ from . import (
 @click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@filter_options
 def score(
     paths: tuple[str, ...],
     ruleset: str,
     fmt: str,
     show_runs: bool,
     output: str | None,
+    result_filter: ResultFilter,
     usage: str | None = None,
 ) -> None:
     """Score result folders: a results repository, an org, its results/, a system or a
@@ -55,6 +59,7 @@ def score(
     a problem was found, 2 on usage or input errors.
     """
     from ..results import compute_scores
+    from ..results.filters import filter_report
 
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
@@ -64,6 +69,12 @@ def score(
     setting = round_setting("score", ruleset)
     _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
+    found = len(report.scores) + len(report.weak)
+    report = filter_report(report, result_filter)
+    if found and not (report.scores or report.weak):
+        click.echo(f"error: no result matches the filters ({result_filter.describe()})", err=True)
+        write_problems(report.problems, sys.stderr)
+        sys.exit(EXIT_USAGE)
     if not report.scores and not report.weak:
         pass  # nothing to write; the exit code and stderr say why
     elif output is not None:
@@ -110,13 +121,19 @@ def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
             return _runs_table(report)
         strong = _scores_table(report) if report.scores else []
         return [*strong, *_weak_table(report)]
-    from ..results.scores import run_table, score_table
+    from ..results.runs import Run
+    from ..results.scores import Score, float_columns, run_table, score_table
     from ..results.weak import weak_table
 
     document = json_document(report)
     if show_runs:
-        return [tables.Table(*run_table(report), FORM, document=document)]
-    out = [tables.Table(*score_table(report), FORM, document=document)] if report.scores else []
+        return [
+            tables.Table(*run_table(report), FORM, document=document, floats=float_columns(Run))
+        ]
+    out = []
+    if report.scores:
+        floats = float_columns(Score)
+        out.append(tables.Table(*score_table(report), FORM, document=document, floats=floats))
     # Weak scaling (MLPerf HPC) after the strong block with its own header, as the official
     # summarizer's CSV has it; JSON holds both in one document, Parquet one table.
     if report.weak and not (out and (fmt == "json" or tables.FORMATS[fmt].binary)):
@@ -147,6 +164,7 @@ def json_document(report: Any) -> dict[str, Any]:
                 "message": s.rcp_message,
                 "scaling_factor": s.rcp_scaling_factor,
             },
+            **_hardware(s),
         }
         for s in report.scores
     ]
@@ -174,12 +192,34 @@ def json_document(report: Any) -> dict[str, Any]:
         from ..results.weak import weak_table
 
         document["weak_scaling"] = weak_table(report)[1]
+    if not power:
+        return document
+    import dataclasses
+
+    from ..results.efficiency import efficiency_rows
+
+    document["efficiency"] = [dataclasses.asdict(r) for r in efficiency_rows(report.scores)]
     return document
+
+
+def _hardware(s: Any) -> dict[str, Any]:
+    """What the result ran on (docs/scores.md, "Hardware columns")."""
+    return {
+        "availability": s.availability,
+        "accelerator_model": s.accelerator_model,
+        "accelerators": s.accelerators,
+        "nodes": s.nodes,
+        "host": s.host,
+        "interconnect": s.interconnect,
+        "accelerator_minutes": s.accelerator_minutes,
+    }
 
 
 def _scores_table(report: Any) -> list[tables.Table]:
     """Minutes per system (rows) and benchmark (columns), then why a score is missing,
     then the energy table."""
+    from ..results.hardware import short_accelerator
+
     benchmarks = sorted({s.benchmark for s in report.scores})
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
     for s in report.scores:
@@ -189,17 +229,18 @@ def _scores_table(report: Any) -> list[tables.Table]:
             s.division or "",
             s.availability or "",
             s.accelerators,
+            short_accelerator(s.accelerator_model) or "",
         )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
         if s.rcp_verdict not in (None, "Pass"):
             cell += f" (RCP {s.rcp_verdict})"
         rows.setdefault(key, {})[s.benchmark] = cell
-    header = ("org", "system", "division", "availability", "accelerators", *benchmarks)
+    header = ("org", "system", "division", "availability", "accelerators", "model", *benchmarks)
     body = []
-    for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
-        org, system, division, availability, accelerators = key
+    for key in sorted(rows, key=_row_order):
+        org, system, division, availability, accelerators, model = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        body.append((org, system, division, availability, _count(accelerators), *cells))
+        body.append((org, system, division, availability, _count(accelerators), model, *cells))
     notes = []
     for s in report.scores:
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
@@ -244,28 +285,41 @@ def _weak_table(report: Any) -> list[tables.Table]:
 
 
 def _energy_table(report: Any) -> list[tables.Table]:
-    """Energy to train of the results with power logs (docs/power.md), if any."""
-    from ..power import kwh
+    """Energy to train of the results with power logs (docs/power.md), ranked per
+    benchmark: energy per run, runs per MWh, per accelerator."""
+    from ..results.efficiency import efficiency_rows
+    from ..results.hardware import short_accelerator
 
-    with_power = [s for s in report.scores if s.energy_method]
-    if not with_power:
+    rows = efficiency_rows(report.scores)
+    if not rows:
         return []
-    body = []
-    for s in sorted(with_power, key=lambda s: (s.org, s.system, s.benchmark)):
-        energy = kwh(s.energy_j)
-        body.append(
-            (
-                s.org,
-                s.system,
-                s.benchmark,
-                "-" if energy is None else f"{energy:.2f}",
-                "-" if s.energy_j is None else f"{s.energy_j / 1e6:.3f}",
-                s.energy_method,
-            )
+    body = [
+        (
+            r.benchmark,
+            str(r.rank),
+            r.org,
+            r.system,
+            short_accelerator(r.accelerator_model) or "",
+            _count(r.accelerators),
+            f"{r.kwh_per_run:.2f}",
+            f"{r.runs_per_mwh:.1f}",
+            "-" if r.kwh_per_accelerator is None else f"{r.kwh_per_accelerator:.3f}",
+            r.method,
         )
-    header = ("org", "system", "benchmark", "kWh", "MJ", "method")
-    title = "Energy to train (olympic mean per run)"
-    return [tables.Table(header, body, right=("kWh", "MJ"), title=title)]
+        for r in rows
+    ]
+    header = ["benchmark", "rank", "org", "system", "model", "accelerators", "kWh/run"]
+    header += ["runs/MWh", "kWh/run/accel", "method"]
+    title = "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator)"
+    right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel")
+    return [tables.Table(header, body, right=right, title=title)]
+
+
+def _row_order(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """By org, system, division, availability, then accelerators as numbers (8 before 16)."""
+    org, system, division, availability, accelerators, model = key
+    count = accelerators if isinstance(accelerators, int) else -1
+    return (str(org), str(system), str(division), str(availability), count, str(model))
 
 
 def _count(value: int | None) -> str:
