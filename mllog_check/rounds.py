@@ -41,7 +41,7 @@ class RegistryError(MllogCheckError, ValueError):
 
 
 class Benchmark(Value):
-    __slots__ = ("name", "runs", "drop", "names")
+    __slots__ = ("name", "runs", "drop", "names", "rcp")
 
     def __init__(
         self,
@@ -49,11 +49,13 @@ class Benchmark(Value):
         runs: int,  # result files required (exactly or at least, per round)
         drop: int,  # olympic mean: dropped from each end (and failed runs allowed)
         names: tuple[str, ...] = (),  # other names in folders and logs ("retinanet" for ssd)
+        rcp: bool = True,  # False: the rules define no reference convergence points (minigo)
     ) -> None:
         self.name = name
         self.runs = runs
         self.drop = drop
         self.names = names
+        self.rcp = rcp
 
     @property
     def all_names(self) -> tuple[str, ...]:
@@ -209,13 +211,12 @@ def load_registry(path: str | Path | None = None) -> Registry:
 
 def read_registry_file(source: Path) -> Any:
     """A registry file's data (YAML)."""
-    try:
-        import yaml
+    from .datafiles import DataFileError, load_yaml
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return yaml.load(source.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, ValueError) as err:
-        raise RegistryError(f"{source}: cannot read the round registry: {err}") from None
+    try:
+        return load_yaml(source)
+    except DataFileError as err:
+        raise RegistryError(f"cannot read the round registry: {err}") from None
 
 
 def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
@@ -242,13 +243,17 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
         version=version,
         generation=str(entry.get("generation", "mllog")),
         run_count=str(entry.get("run_count", "minimum")),
-        benchmarks=None if benchmarks is None else _benchmarks(benchmarks, drops),
+        benchmarks=None
+        if benchmarks is None
+        else _benchmarks(benchmarks, drops, set(data.get("without_rcp") or ())),
         spellings=frozenset(spellings),
         files=files,
     )
 
 
-def _benchmarks(raw: dict[str, Any], drops: dict[str, int]) -> dict[str, Benchmark]:
+def _benchmarks(
+    raw: dict[str, Any], drops: dict[str, int], without_rcp: set[str]
+) -> dict[str, Benchmark]:
     out = {}
     for name, spec in raw.items():
         spec = spec if isinstance(spec, dict) else {"runs": spec}
@@ -257,6 +262,7 @@ def _benchmarks(raw: dict[str, Any], drops: dict[str, int]) -> dict[str, Benchma
             int(spec["runs"]),
             int(spec.get("drop", drops.get(name, drops.get("default", 1)))),
             tuple(spec.get("names", ())),
+            name not in without_rcp,
         )
     return out
 

@@ -53,10 +53,10 @@ def new_round(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
         "ruleset: training-9.0.0\nextends: training-1.0.0\n", encoding="utf-8"
     )
     (data / "scoring" / "v9.0.yaml").write_text(
-        "base: v1.0\nround: v9.0\nruleset: 9.0.0\n", encoding="utf-8"
+        "extends: v1.0\nround: v9.0\nruleset: 9.0.0\n", encoding="utf-8"
     )
     (data / "system_description" / "v9.0.json").write_text(
-        '{"title": "v9.0", "x-inherits": "v1.0.json"}', encoding="utf-8"
+        '{"title": "v9.0", "extends": "v1.0"}', encoding="utf-8"
     )
     monkeypatch.setenv(rounds.ENV_REGISTRY, str(data / "rounds.yaml"))
     rounds.reload()

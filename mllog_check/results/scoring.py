@@ -1,7 +1,8 @@
 """Per-round scoring data (schemas/scoring/<round>.yaml), each round stated as changes.
 
-A round file names its ``base`` round; benchmarks merge key by key, ``remove``
-drops retired benchmarks. Nothing in these files is evaluated: targets are numbers.
+A round file names the round it ``extends``; benchmarks merge key by key, ``remove``
+drops retired benchmarks (mllog_check.datafiles: one inheritance for every data kind).
+Nothing in these files is evaluated: targets are numbers.
 
 A quality target is a set of bounds, every one of which the logged value must meet:
 ``min`` (>=), ``max`` (<=), ``above`` (>), ``below`` (<). The round's
@@ -60,6 +61,7 @@ class BenchmarkScoring:
     split_metrics: bool = False  # one record per metric, named by metadata "metric"
     rcp_allowance: float = 0.0  # how far below the RCP minimum a mean may still pass
     direction: str = "up"  # quality improves going "up" (accuracy) or "down" (loss)
+    rcp: bool = True  # False: the rules define no RCP for it (registry: without_rcp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +93,7 @@ class RoundScoring:
 
 
 def _read(round_name: str) -> dict[str, Any]:
-    import yaml
-
+    from ..datafiles import DataFileError, load_yaml
     from ..rounds import RoundError, parse_round
 
     try:
@@ -103,21 +104,32 @@ def _read(round_name: str) -> dict[str, Any]:
     if resource is None:
         why = rnd.missing("scoring") or f"round {rnd.version} has no scoring data"
         raise UnknownRound(why)
-    data = yaml.safe_load(resource.read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
+    try:
+        data = load_yaml(resource)
+    except DataFileError as err:
+        raise ScoringDataError(str(err)) from None
+    if not isinstance(data, dict):
+        raise ScoringDataError(f"{resource}: a scoring file is a mapping")
     return data
 
 
 def _merged(round_name: str) -> dict[str, Any]:
+    from ..datafiles import EXTENDS, DataFileError, merge_named
+
     data = _read(round_name)
-    base = data.get("base")
-    merged = _merged(base) if base else {"benchmarks": {}}
-    benchmarks = {k: dict(v) for k, v in merged["benchmarks"].items()}
-    for name in data.get("remove", []):
-        benchmarks.pop(name, None)
-    for name, changes in (data.get("benchmarks") or {}).items():
-        benchmarks.setdefault(name, {}).update(changes)
-    merged = {**merged, **{k: v for k, v in data.items() if k not in ("base", "remove")}}
+    parent = data.get(EXTENDS)
+    merged = _merged(parent) if parent else {"benchmarks": {}}
+    try:
+        benchmarks = merge_named(
+            {k: dict(v) for k, v in merged["benchmarks"].items()},
+            data.get("benchmarks"),
+            data.get("remove"),
+            f"scoring of {round_name}",
+            update=True,
+        )
+    except DataFileError as err:
+        raise ScoringDataError(str(err)) from None
+    merged = {**merged, **{k: v for k, v in data.items() if k not in (EXTENDS, "remove")}}
     merged["benchmarks"] = benchmarks
     return merged
 
@@ -191,6 +203,7 @@ def _benchmark(
         first_reaching=bool(b.get("first_reaching", False)),
         split_metrics=bool(b.get("split_metrics", False)),
         rcp_allowance=float(b.get("rcp_allowance", 0.0)),
+        rcp=known.rcp,
     )
 
 

@@ -1,8 +1,9 @@
 """System descriptions (`systems/<system>.json`): load with positions, validate per round.
 
 The schema of a round lives in ``schemas/system_description/<round>.json``; a round
-file names its parent in ``x-inherits`` and states only its changes
-(``x-required-add``, ``x-required-remove``, ``properties``).
+file names the round it ``extends`` and states only its changes (``x-required-add``,
+``x-required-remove``, ``properties``), merged as every kind of round data is
+(mllog_check.datafiles).
 
 What the round's official system-description check rejects is an error (MLP011): a
 missing required key (the official package checker reads descriptions from v1.0) and,
@@ -61,7 +62,8 @@ def load(path: Path, display: str | None = None) -> SystemDescription:
 @cache
 def round_schema(round_name: str) -> dict[str, Any]:
     """The merged JSON Schema of a round ('v1.0', '1.0.0', any spelling), following
-    x-inherits; the file is the one the round registry names."""
+    ``extends``; the file is the one the round registry names."""
+    from ..datafiles import EXTENDS, load_json, merge_named
     from ..rounds import parse_round
 
     rnd = parse_round(round_name)
@@ -69,15 +71,19 @@ def round_schema(round_name: str) -> dict[str, Any]:
     if path is None:
         why = rnd.missing("system_description") or f"round {rnd.version} has no system schema"
         raise FileNotFoundError(why)
-    own = json.loads(path.read_text(encoding="utf-8"))
-    parent_name = own.pop("x-inherits", None)
+    own = load_json(path)
+    parent_name = own.pop(EXTENDS, None)
     if parent_name is None:
         return dict(own)
-    merged = json.loads(json.dumps(round_schema(parent_name.removesuffix(".json"))))
-    required = [k for k in merged.get("required", []) if k not in own.pop("x-required-remove", [])]
-    required += [k for k in own.pop("x-required-add", []) if k not in required]
-    merged["required"] = required
-    merged.setdefault("properties", {}).update(own.pop("properties", {}))
+    merged = json.loads(json.dumps(round_schema(parent_name)))
+    where = f"{path}: x-required-remove"
+    required = dict.fromkeys(merged.get("required", []), True)
+    required = merge_named(required, None, own.pop("x-required-remove", None), where)
+    required.update(dict.fromkeys(own.pop("x-required-add", []), True))
+    merged["required"] = list(required)
+    merged["properties"] = merge_named(
+        merged.get("properties", {}), own.pop("properties", {}), None, str(path)
+    )
     merged.update(own)
     return merged
 
