@@ -51,7 +51,9 @@ def entry_text(version: str, source: dict[str, object], source_version: str) -> 
             entry["files"] = nulls
     body = yaml.safe_dump([entry], sort_keys=False, default_flow_style=False, width=88)
     lines = [("  " + line) if line else line for line in body.splitlines()]
-    lines.insert(1, f"    # Added by scripts/new_round.py from {source_version}: state the changes here.")
+    lines.insert(
+        1, f"    # Added by scripts/new_round.py from {source_version}: state the changes here."
+    )
     return "\n" + "\n".join(lines) + "\n"
 
 
@@ -61,7 +63,9 @@ def data_files(new: rounds.Round, old: rounds.Round) -> dict[Path, str]:
     note = f"{new.folder}: changes from {old.folder} (none yet; scripts/new_round.py)."
     kinds = {
         "rules": f"# {note}\nruleset: {new.ruleset}\nextends: {old.ruleset}\n",
-        "scoring": f"# {note}\nextends: {old.folder}\nround: {new.folder}\nruleset: {new.version}\n",
+        "scoring": (
+            f"# {note}\nextends: {old.folder}\nround: {new.folder}\nruleset: {new.version}\n"
+        ),
         "rcp": json.dumps(
             {"$comment": note, "ruleset": new.version, "extends": old.version}, indent=1
         )

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from mllog_check.rounds import all_rounds, parse_round
@@ -54,22 +53,54 @@ def listed() -> str:
     return ", ".join(versions[:-1]) + f" and {versions[-1]}"
 
 
-# (file, pattern, the text the registry gives it). Patterns match the phrase whatever
-# round it names now, so a stale one is found and rewritten.
-PHRASES: list[tuple[str, str, Callable[[], str]]] = [
-    ("README.md", rf"every round from v0\.6 to v{VERSION}", lambda: f"every round from v0.6 to v{latest()}"),
-    ("README.md", rf"Every round from v0\.5 to v{VERSION}", lambda: f"Every round from v0.5 to v{latest()}"),
-    ("README.md", rf"0\.6 ← 0\.7 ← 1\.0(?:\s*→\s*{VERSION})+", chain),
-    ("README.md", rf"reference convergence points through v{VERSION}", lambda: f"reference convergence points through v{latest()}"),
-    ("README.md", rf"\|0\.6\.0\|…\|{VERSION}\|v5\.1\]", lambda: f"|0.6.0|…|{latest()}.0|v5.1]"),
-    ("docs/differences.md", rf"## Rounds v2\.1–v{VERSION}", lambda: f"## Rounds v2.1–v{latest()}"),
-    ("docs/differences.md", rf"`training-2\.1\.0` … `-{VERSION}`", lambda: f"`training-2.1.0` … `-{latest()}.0`"),
-    ("docs/differences.md", rf"2\.0(?:\s*→\s*{VERSION})+", lambda: chain("2.0")),
-    ("docs/rounds.md", rf"Rounds 0\.5\.0,(?:\s+{VERSION},)*\s+{VERSION}\s+and\s+{VERSION} are listed", lambda: f"Rounds {listed()} are listed"),
-    ("docs/scores.md", rf"rounds with reference data \(v1\.0 to v{VERSION}\)", lambda: f"rounds with reference data (v1.0 to v{latest()})"),
-    ("docs/scores.md", rf"`schemas/rcp/training_<ruleset>\.json` \(1\.0\.0 to {VERSION}\)", lambda: "`schemas/rcp/training_<ruleset>.json` ({} to {})".format(*rcp_rounds())),
-    ("docs/package.md", rf"v2\.1 to v{VERSION} keep the 33 keys", lambda: f"v2.1 to v{latest()} keep the 33 keys"),
-]  # fmt: skip
+# Where each phrase is, as it reads with the registry's values in {braces}; the same
+# words with any round in place of a value find the phrase (across line breaks).
+PHRASES: list[tuple[str, str]] = [
+    ("README.md", "every round from v0.6 to v{latest}"),
+    ("README.md", "Every round from v0.5 to v{latest}"),
+    ("README.md", "{chain}"),
+    ("README.md", "reference convergence points through v{latest}"),
+    ("README.md", "|0.6.0|…|{latest_version}|v5.1]"),
+    ("docs/differences.md", "## Rounds v2.1–v{latest}"),
+    ("docs/differences.md", "`training-2.1.0` … `-{latest_version}`"),
+    ("docs/differences.md", "{chain_from_2}"),
+    ("docs/rounds.md", "Rounds {listed} are listed"),
+    ("docs/scores.md", "rounds with reference data (v1.0 to v{latest})"),
+    ("docs/scores.md", "`schemas/rcp/training_<ruleset>.json` ({rcp_first} to {rcp_last})"),
+    ("docs/package.md", "v2.1 to v{latest} keep the 33 keys"),
+]
+ANY_ROUND = {
+    "latest": VERSION,
+    "latest_version": VERSION,
+    "rcp_first": VERSION,
+    "rcp_last": VERSION,
+    "chain": rf"0\.6 ← 0\.7 ← 1\.0(?:\s*→\s*{VERSION})+",
+    "chain_from_2": rf"2\.0(?:\s*→\s*{VERSION})+",
+    "listed": rf"0\.5\.0,(?:\s+{VERSION},)*\s+{VERSION}\s+and\s+{VERSION}",
+}
+
+
+def values() -> dict[str, str]:
+    first, last = rcp_rounds()
+    return {
+        "latest": latest(),
+        "latest_version": parse_round(latest()).version,
+        "rcp_first": first,
+        "rcp_last": last,
+        "chain": chain(),
+        "chain_from_2": chain("2.0"),
+        "listed": listed(),
+    }
+
+
+def pattern(phrase: str) -> str:
+    """A regular expression finding the phrase whatever rounds it names."""
+    parts = re.split(r"\{(\w+)\}", phrase)
+    out = [
+        ANY_ROUND[part] if i % 2 else re.escape(part).replace("\\ ", r"\s+")
+        for i, part in enumerate(parts)
+    ]
+    return "".join(out)
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -78,13 +109,14 @@ def _same_words(a: str, b: str) -> bool:
 
 def rewrite(relative: str, text: str) -> str:
     """The file's text with each of its phrases as the registry gives it."""
-    for name, pattern, make in PHRASES:
+    given = values()
+    for name, phrase in PHRASES:
         if name != relative:
             continue
-        wanted = make()
-        found = re.search(pattern, text)
+        wanted = phrase.format(**given)
+        found = re.search(pattern(phrase), text)
         if found is None:
-            raise LookupError(f"{relative}: no phrase matches {pattern!r}: update PHRASES")
+            raise LookupError(f"{relative}: no phrase reads {phrase!r}: update PHRASES")
         if not _same_words(found[0], wanted):  # keep a current phrase's line breaks
             text = text[: found.start()] + wanted + text[found.end() :]
     return text
