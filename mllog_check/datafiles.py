@@ -120,3 +120,16 @@ def merge_named(
         else:
             inherited[name] = entry
     return inherited
+
+
+def validate(data: Any, schema: Path, path: Path) -> None:
+    """DataFileError naming each place where ``data`` (read from ``path``) breaks its
+    kind's JSON Schema (schemas/scoring/scoring.schema.json, schemas/rcp/rcp.schema.json)."""
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(load_json(schema))
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        shown = [f"{'/'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}"
+                 for e in errors[:5]]  # fmt: skip
+        raise DataFileError(f"{path}: " + "; ".join(shown))

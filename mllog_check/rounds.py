@@ -63,7 +63,15 @@ class Benchmark(Value):
 
 
 class Round(Value):
-    __slots__ = ("version", "generation", "run_count", "benchmarks", "spellings", "files")
+    __slots__ = (
+        "version",
+        "generation",
+        "run_count",
+        "benchmarks",
+        "spellings",
+        "files",
+        "policies",
+    )
 
     def __init__(
         self,
@@ -73,6 +81,8 @@ class Round(Value):
         benchmarks: dict[str, Benchmark] | None,  # None: not known (v0.5)
         spellings: frozenset[str],  # normalized (lower case, "-" as "_")
         files: dict[str, Path | None],  # kind -> path (may not exist), None: the round has none
+        # Each policy of the registry's `policies` table: in force for this round or not.
+        policies: dict[str, bool] | None = None,
     ) -> None:
         self.version = version
         self.generation = generation
@@ -80,6 +90,15 @@ class Round(Value):
         self.benchmarks = benchmarks
         self.spellings = spellings
         self.files = files
+        self.policies = policies or {}
+
+    def applies(self, policy: str) -> bool:
+        """Whether a policy of the registry (``policies``: seeds_always, power_folder, ...)
+        is in force for this round. RegistryError for a name the registry does not have."""
+        found = self.policies.get(policy)
+        if found is None:
+            raise RegistryError(f"no policy {policy!r} in the round registry")
+        return found
 
     @property
     def short(self) -> str:
@@ -89,7 +108,7 @@ class Round(Value):
     @property
     def number(self) -> tuple[int, ...]:
         """(1, 0, 0) for 1.0.0: rounds compare in this order."""
-        return tuple(int(part) for part in self.version.split("."))
+        return _number(self.version)
 
     @property
     def folder(self) -> str:
@@ -239,6 +258,10 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
     }
     drops = data.get("olympic_drop") or {}
     benchmarks = entry.get("benchmarks")
+    number = _number(version)
+    policies = {
+        name: number >= _number(str(first)) for name, first in (data.get("policies") or {}).items()
+    }
     return Round(
         version=version,
         generation=str(entry.get("generation", "mllog")),
@@ -248,7 +271,16 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
         else _benchmarks(benchmarks, drops, set(data.get("without_rcp") or ())),
         spellings=frozenset(spellings),
         files=files,
+        policies=policies,
     )
+
+
+def _number(version: str) -> tuple[int, ...]:
+    """The numbers of a version, (1, 0, 0) for 1.0.0: the one reading (Round.number)."""
+    try:
+        return tuple(int(part) for part in version.split("."))
+    except ValueError:
+        raise RegistryError(f"a round version is numbers joined by dots: {version!r}") from None
 
 
 def _benchmarks(

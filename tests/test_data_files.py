@@ -170,3 +170,69 @@ def test_a_missing_rcp_file_is_an_input_error_not_a_pass(round_9_2: Path) -> Non
         cli, ["score", "--ruleset", "9.2.0", str(FIXTURES / "score" / "rcp_pass")]
     )
     assert result.exit_code == 2, result.output
+
+
+def test_every_kind_of_round_data_has_a_json_schema_that_every_file_meets() -> None:
+    from jsonschema import Draft202012Validator
+
+    from mllog_check.datafiles import validate
+    from mllog_check.rules.loader import _read
+    from mllog_check.submission.sysdesc import round_schema
+
+    scoring = sorted((SCHEMAS / "scoring").glob("v*.yaml"))
+    rcp = sorted((SCHEMAS / "rcp").glob("training_*.json"))
+    assert len(scoring) >= 14 and len(rcp) >= 12
+    for path in scoring:
+        validate(load_yaml(path), SCHEMAS / "scoring" / "scoring.schema.json", path)
+    for path in rcp:
+        validate(load_json(path), SCHEMAS / "rcp" / "rcp.schema.json", path)
+    for path in sorted((SCHEMAS / "rules").glob("training-*.yaml")):
+        _read(path)  # validated against ruleset.schema.json
+    for rnd in rounds.all_rounds():  # a system schema is a JSON Schema once merged
+        if rnd.path("system_description") is not None:
+            Draft202012Validator.check_schema(round_schema(rnd.version))
+
+
+def test_scoring_and_rcp_data_breaking_their_schema_are_refused(round_9_2: Path) -> None:
+    from mllog_check.results.scoring import ScoringDataError, scoring_for
+
+    (round_9_2 / "scoring" / "v9.2.yaml").write_text(
+        "extends: v1.0\nbenchmarks:\n  resnet: {runs: 5, target: {min: 0.759}}\n"
+    )
+    with pytest.raises(ScoringDataError, match=r"resnet: Additional properties.*'runs'"):
+        scoring_for("9.2.0")
+    rcp = round_9_2 / "rcp" / "training_9.2.0.json"
+    rcp.write_text(json.dumps({"extends": "1.0.0", "benchmarks": {"resnet": {"unit": "hours"}}}))
+    with pytest.raises(DataFileError, match="benchmarks/resnet: 'references' is a required"):
+        load_rcp(str(rcp))
+
+
+def test_round_policies_are_registry_data() -> None:
+    """What the official tools check from a round on is stated in schemas/rounds.yaml."""
+    first = {
+        policy: next(r.version for r in rounds.all_rounds() if r.policies.get(policy))
+        for policy in rounds.parse_round("6.1").policies
+    }
+    assert first == {
+        "system_description_checked": "1.0.0",
+        "system_status_checked": "4.1.0",
+        "seeds_checked": "1.0.0",
+        "seeds_always": "5.0.0",
+        "power_folder": "4.0.0",
+    }
+    assert not rounds.parse_round("0.7").applies("seeds_checked")
+    with pytest.raises(rounds.RegistryError, match="no policy 'seeds_sometimes'"):
+        rounds.parse_round("5.0").applies("seeds_sometimes")
+
+
+def test_no_round_threshold_in_the_code() -> None:
+    """Round policy lives in the registry: no version tuple compared in mllog_check/."""
+    import re
+
+    threshold = re.compile(r"[<>]=?\s*\(\d+,\s*\d+\)|_FROM\s*=\s*\(\d")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "mllog_check").rglob("*.py"))
+        if threshold.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []

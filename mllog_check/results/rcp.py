@@ -101,12 +101,11 @@ def load_rcp(ruleset_folder: str) -> dict[str, Any]:
 
 
 def _resolved(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
-    from ..datafiles import EXTENDS, DataFileError, load_json, merge_named
+    from ..datafiles import EXTENDS, DataFileError, load_json, merge_named, validate
     from ..rounds import RoundError, parse_round
 
     data = load_json(path)
-    if not isinstance(data, dict) or not isinstance(data.get("benchmarks", {}), dict):
-        raise DataFileError(f"{path}: RCP data is an object with a 'benchmarks' object")
+    validate(data, schemas_dir() / "rcp" / "rcp.schema.json", path)
     parent = data.pop(EXTENDS, None)
     if parent is None:
         return data

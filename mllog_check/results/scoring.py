@@ -93,7 +93,8 @@ class RoundScoring:
 
 
 def _read(round_name: str) -> dict[str, Any]:
-    from ..datafiles import DataFileError, load_yaml
+    from ..datafiles import DataFileError, load_yaml, validate
+    from ..prepared import schemas_dir
     from ..rounds import RoundError, parse_round
 
     try:
@@ -106,6 +107,7 @@ def _read(round_name: str) -> dict[str, Any]:
         raise UnknownRound(why)
     try:
         data = load_yaml(resource)
+        validate(data, schemas_dir() / "scoring" / "scoring.schema.json", resource)
     except DataFileError as err:
         raise ScoringDataError(str(err)) from None
     if not isinstance(data, dict):

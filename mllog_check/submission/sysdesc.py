@@ -124,25 +124,15 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
     return sorted(problems)
 
 
-# The official check tests the status value from v4.1 (mlperf-logging 4.1.68 also for
-# 4.0; v4.0 results were published with status "available": docs/differences.md).
-STATUS_CHECKED_FROM = (4, 1)
-
-
-def round_version(round_name: str) -> tuple[int, ...]:
-    """'v4.0', '4.0.0' (any spelling of a round, mllog_check.rounds) -> (4, 0)."""
+def _official(error: Any, key: str, round_name: str) -> bool:
+    """Would the round's official system-description check reject this? (key presence,
+    and the status value, from the rounds the registry's policies say: v1.0 and v4.1)"""
     from ..rounds import parse_round
 
-    return parse_round(round_name).number[:2]
-
-
-def _official(error: Any, key: str, round_name: str) -> bool:
-    """Would the round's official system-description check reject this? (key presence
-    from v1.0; the status value from v4.1)"""
-    version = round_version(round_name)
+    rnd = parse_round(round_name)
     if error.validator == "required":
-        return version >= (1, 0)
-    return key == "status" and version >= STATUS_CHECKED_FROM
+        return rnd.applies("system_description_checked")
+    return key == "status" and rnd.applies("system_status_checked")
 
 
 def _message(error: Any, key: str) -> str:
