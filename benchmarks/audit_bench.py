@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = 20.0  # issue 13: a whole round at least 20x faster than the official tools
+TARGET = 20.0  # a whole round at least 20x faster than the official tools (README.md)
 
 
 def _timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:

@@ -180,8 +180,9 @@ class Section:
 
     The key rules are compiled on first use: a log needs three or four of a round's
     sections, and compiling all of them cost a single-file check more than checking
-    (issue 11.8). Rule files given by path are compiled whole at load, so a broken one
-    fails there; the shipped ones are compiled whole by tests/test_rules_schema.py.
+    (docs/design.md, start-up time). Rule files given by path are compiled whole at
+    load, so a broken one fails there; the shipped ones are compiled whole by
+    tests/test_rules_schema.py.
     """
 
     __slots__ = ("_build", "_keys", "aggregate", "label", "name", "parent", "when")
