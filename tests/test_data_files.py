@@ -236,3 +236,48 @@ def test_no_round_threshold_in_the_code() -> None:
         if threshold.search(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+def test_each_quality_target_is_stated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scoring file states a bound only where the round's rules do not give it: taking
+    any stated bound away changes some round's target (rule_target gives the rest)."""
+    import copy
+
+    from mllog_check.results import scoring
+
+    read = scoring._read
+    files = {
+        r.version: read(r.version) for r in rounds.all_rounds() if r.path("scoring") is not None
+    }
+    edited: dict[str, dict[str, object]] = {}
+    monkeypatch.setattr(scoring, "_read", lambda name: copy.deepcopy(
+        edited.get(rounds.parse_round(name).version) or files[rounds.parse_round(name).version]
+    ))  # fmt: skip
+
+    def targets() -> dict[str, dict[str, object]]:
+        scoring.scoring_for.cache_clear()
+        return {
+            v: {b: s.target for b, s in scoring.scoring_for(v).benchmarks.items()} for v in files
+        }
+
+    reference = targets()
+    assert reference["1.0.0"]["bert"] == {"min": 0.72, "above": 0.0, "below": 1.0}
+    assert reference["6.1.0"]["qwen35_397b_grpo"] == {"above": 0.69, "max": 1.0}
+    stated = 0
+    for version, data in files.items():
+        for bench, spec in (data.get("benchmarks") or {}).items():
+            for kind, value in ((spec or {}).get("target") or {}).items():
+                if value is None:
+                    continue
+                stated += 1
+                trial = copy.deepcopy(data)
+                del trial["benchmarks"][bench]["target"][kind]
+                edited[version] = trial
+                try:
+                    changed = targets() != reference
+                except scoring.ScoringDataError:  # a target left with no bound at all
+                    changed = True
+                assert changed, f"{version} {bench} {kind}: the rules state it already"
+                edited.clear()
+    scoring.scoring_for.cache_clear()
+    assert stated > 10

@@ -178,6 +178,50 @@ def scoring_for(ruleset: str) -> RoundScoring:
 
 CONVERGED_AT = frozenset({"epoch_num", "samples_count", "step_num", "train_samples"})
 
+# JSON Schema bounds of a rule's quality target -> target kinds (TARGET_KINDS).
+_BOUNDS = {"minimum": "min", "maximum": "max", "exclusiveMinimum": "above",
+           "exclusiveMaximum": "below"}  # fmt: skip
+_PLAIN = frozenset({*_BOUNDS, "type", "properties", "required"})
+
+
+def rule_target(rnd: Any, name: str) -> dict[str, Any]:
+    """The quality target the round's compliance rules state for a benchmark (the
+    closed section's ``eval_accuracy`` or ``aggregated_eval_accuracy`` ``target``), as
+    target bounds; {} when the rules state none or one that bounds cannot express. A
+    scoring file states only what differs from it (each target is stated once)."""
+    if not rnd.has_rules():
+        return {}
+    from ..rules import load_ruleset
+
+    section = load_ruleset(rnd.version).sections.get(f"closed_{name}")
+    if section is None:
+        return {}
+    for key in ("eval_accuracy", "aggregated_eval_accuracy"):
+        spec = section.keys.get(key)
+        if spec is not None and spec.target is not None:
+            return _bounds(spec.target.schema) or {}
+    return {}
+
+
+def _bounds(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """Target bounds of a JSON Schema fragment: a number's bounds, or per-item bounds of
+    an object's properties (one number when every item has the same); None otherwise."""
+    if set(schema) - _PLAIN:
+        return None
+    if "properties" not in schema:
+        return {_BOUNDS[k]: v for k, v in schema.items() if k in _BOUNDS}
+    items = {item: _bounds(sub) for item, sub in schema["properties"].items()}
+    if any(not b or "properties" in schema["properties"][i] for i, b in items.items()):
+        return None  # an item without bounds, or nested objects
+    out: dict[str, Any] = {}
+    for kind in sorted({k for b in items.values() if b for k in b}):
+        values = {item: b[kind] for item, b in items.items() if b and kind in b}
+        if len(values) != len(items):
+            return None  # a bound on some items only: not a target kind
+        same = set(values.values())
+        out[kind] = same.pop() if len(same) == 1 else values
+    return out
+
 
 def _benchmark(
     rnd: Any, name: str, defaults: dict[str, Any], b: dict[str, Any]
@@ -198,7 +242,7 @@ def _benchmark(
         name,
         int(runs),
         int(drop),
-        _target(round_name, name, defaults, b),
+        _target(round_name, name, defaults, b, rule_target(rnd, name)),
         metric=str(b.get("metric", "accuracy")),
         direction=str(b.get("direction", "up")),
         converged_at=converged_at,
@@ -210,13 +254,20 @@ def _benchmark(
 
 
 def _target(
-    round_name: str, name: str, defaults: dict[str, Any], bench: dict[str, Any]
+    round_name: str,
+    name: str,
+    defaults: dict[str, Any],
+    bench: dict[str, Any],
+    ruled: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    merged = {**defaults, **bench["target"]}
+    """The round's target defaults, then the rules' target (``rule_target``), then what
+    the scoring file states (null removes a bound)."""
+    own = bench.get("target") or {}
+    merged = {**defaults, **(ruled or {}), **own}
     target = {kind: t for kind, t in merged.items() if t is not None}  # null: no such bound
-    stated = {kind for kind, t in bench["target"].items() if t is not None}
+    stated = {kind for kind, t in {**(ruled or {}), **own}.items() if t is not None}
     if set(merged) - set(TARGET_KINDS) or not stated & set(TARGET_KINDS):
-        raise ScoringDataError(f"{round_name} {name}: target {bench['target']!r}: unknown kind")
+        raise ScoringDataError(f"{round_name} {name}: target {own!r}: unknown kind")
     if len({_shape(t) for t in target.values()} - {None}) > 1:
         raise ScoringDataError(
             f"{round_name} {name}: target {target!r}: thresholds differ in shape"
