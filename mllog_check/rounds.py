@@ -1,8 +1,9 @@
 """The round registry: every question about MLPerf Training rounds, answered from data.
 
 ``schemas/rounds.yaml`` (one entry per round: spellings, folders, log syntax
-generation, benchmarks and run counts, data file names) is read once; nothing else
-in mllog-check states a round fact. ``parse_round`` is the one parser of round names
+generation, benchmarks and run counts, data file names; and the policies of the
+official tools by round) is read once; nothing else in mllog-check states a round fact
+or compares round versions (``Round.applies``). ``parse_round`` is the one parser of round names
 (flags, folders, ``pyproject.toml``); ``choose`` picks the round of a log or folder
 from, strongest first, the flag, the project setting, a round folder in the path and
 the log's content (the newest of several rounds the content allows, said so).
