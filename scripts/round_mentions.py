@@ -17,6 +17,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from mllog_check.rounds import all_rounds, parse_round
 from mllog_check.rules.loader import available_rulesets
@@ -109,6 +110,8 @@ def _same_words(a: str, b: str) -> bool:
 
 def rewrite(relative: str, text: str) -> str:
     """The file's text with each of its phrases as the registry gives it."""
+    if relative == TABLE:
+        text = rounds_table(text)
     given = values()
     for name, phrase in PHRASES:
         if name != relative:
@@ -119,6 +122,44 @@ def rewrite(relative: str, text: str) -> str:
             raise LookupError(f"{relative}: no phrase reads {phrase!r}: update PHRASES")
         if not _same_words(found[0], wanted):  # keep a current phrase's line breaks
             text = text[: found.start()] + wanted + text[found.end() :]
+    return text
+
+
+# docs/scores.md's table of rounds: one row per round with scoring data; its run-count
+# and RCP columns come from the registry, the changes column is prose (a new round's row
+# says which benchmarks come and go, from the registry).
+TABLE = "docs/scores.md"
+ROW = re.compile(r"^\| (v\d+\.\d+(?:\.\d+)?) \| (.*) \| (\w+) \| (\S+) \|$", re.M)
+
+
+def _changes(rnd: Any, before: Any) -> str:
+    """'as v6.1', or what the round's benchmarks change from the round before."""
+    old, new = set(before.benchmarks or {}), rnd.benchmarks or {}
+    gone = sorted(old - set(new))
+    came = [f"{name} {new[name].runs}" for name in sorted(set(new) - old)]
+    parts = [f"− {', '.join(gone)}" if gone else "", f"+ {', '.join(came)}" if came else ""]
+    return "; ".join(p for p in parts if p) or f"as {before.folder}"
+
+
+def rounds_table(text: str) -> str:
+    """The table with a row for every round with scoring data and registry columns."""
+    scored = [r for r in all_rounds() if r.has("scoring")]
+    rows = {m[1]: m for m in ROW.finditer(text)}
+    if not rows:
+        raise LookupError(f"{TABLE}: no table of rounds")
+    added = []
+    for i, rnd in enumerate(scored):
+        rcp = rnd.files.get("rcp")
+        columns = f"| {rnd.run_count} | {rcp.stem if rcp is not None else 'none'} |"
+        found = rows.get(rnd.folder)
+        if found is None:
+            before = scored[i - 1] if i else rnd
+            added.append(f"| {rnd.folder} | {_changes(rnd, before)} {columns}")
+        elif not found[0].endswith(columns):
+            text = text.replace(found[0], f"| {rnd.folder} | {found[2]} {columns}", 1)
+    if added:
+        end = max(ROW.finditer(text), key=lambda m: m.end()).end()
+        text = text[:end] + "".join("\n" + line for line in added) + text[end:]
     return text
 
 

@@ -21,3 +21,14 @@ def _rest() -> str:
     from conftest import ROOT
 
     return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_scores_table_has_a_row_per_round_with_registry_columns() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "scores.md").read_text(encoding="utf-8")
+    without = "\n".join(line for line in text.splitlines() if not line.startswith("| v6.1 |"))
+    assert "| v6.1 | − dlrm_dcnv2, llama31_405b; + dlrmv4 10, qwen35_397b_grpo 3 | minimum | " \
+        "training_6.1.0 |" in round_mentions.rewrite("docs/scores.md", without + "\n")  # fmt: skip
+    wrong = text.replace("| minimum | training_6.0.0 |", "| exact | training_6.0.0 |")
+    assert wrong != text and round_mentions.rewrite("docs/scores.md", wrong) == text
