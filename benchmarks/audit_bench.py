@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = 20.0  # issue 13: a whole round at least 20x faster than the official tools
+TARGET = 20.0  # a whole round at least 20x faster than the official tools (README.md)
 # The whole published Training record (about 5 GB) in 30 s: a throughput of bytes/s.
 RECORD_BYTES, RECORD_SECONDS = 5e9, 30.0
 

@@ -12,7 +12,7 @@
    default is every file. The verdicts of both are compared on the way.
 2. Single file: start-to-exit time of `mllog-check check FILE` vs the official command
    on the same file (the median-sized log of the round), median of R interleaved runs,
-   wall and CPU (user + system: steadier on a busy machine). The target (issue 11.8) is
+   wall and CPU (user + system: steadier on a busy machine). The target (docs/design.md) is
    2x on wall time.
 mllog-check runs as a user installs it: a wheel built from this checkout, installed in a
 fresh venv (an editable install adds its import hook, about 15 ms, to every start;

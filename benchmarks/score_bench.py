@@ -8,7 +8,7 @@ Runs, in this order and in the same environment:
    one after the other, on a temporary COPY of the round (the official tool writes
    scaling.json into the tree it scores).
 Prints both wall times and the ratio (official / ours). Default orgs: Graphcore (60
-logs); the whole v1.0 round takes the official tool minutes (NOTES.md: 390 s).
+logs); the whole v1.0 round takes the official tool minutes (about 390 s measured).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ LOGGING = "https://github.com/mlcommons/logging"
 
 
 class RuleInfo(Value):
-    """A rule's registry entry (a Value, not a dataclass: start-up time, issue 11.8)."""
+    """A rule's registry entry (a Value, not a dataclass: start-up time, docs/design.md)."""
 
     __slots__ = (
         "code",

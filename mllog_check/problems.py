@@ -50,7 +50,7 @@ class Problem(Value):
     and sorted by every field but ``text`` (the offending text, shortened for display).
 
     A Value, not a dataclass: on a single-file check, creating dataclasses (and importing
-    the module) cost more than the check (issue 11.8, docs/design.md).
+    the module) cost more than the check (docs/design.md, start-up time).
     """
 
     __slots__ = (

@@ -71,7 +71,7 @@ class ParseResult(Value):
     Invariant: ``len(records) + error_count == marker_lines`` (every line that
     carries a marker becomes a record or an error; warnings come on top).
     A Value, not a dataclass: creating dataclasses would cost a single-file check more
-    than its own work (issue 11.8, docs/design.md).
+    than its own work (docs/design.md, start-up time).
     """
 
     __slots__ = (

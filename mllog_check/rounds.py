@@ -1,8 +1,9 @@
 """The round registry: every question about MLPerf Training rounds, answered from data.
 
 ``schemas/rounds.yaml`` (one entry per round: spellings, folders, log syntax
-generation, benchmarks and run counts, data file names) is read once; nothing else
-in mllog-check states a round fact. ``parse_round`` is the one parser of round names
+generation, benchmarks and run counts, data file names; and the policies of the
+official tools by round) is read once; nothing else in mllog-check states a round fact
+or compares round versions (``Round.applies``). ``parse_round`` is the one parser of round names
 (flags, folders, ``pyproject.toml``); ``choose`` picks the round of a log or folder
 from, strongest first, the flag, the project setting, a round folder in the path and
 the log's content (the newest of several rounds the content allows, said so).
@@ -44,7 +45,7 @@ class RegistryError(MllogCheckError, ValueError):
 
 
 class Benchmark(Value):
-    __slots__ = ("name", "runs", "drop", "names")
+    __slots__ = ("name", "runs", "drop", "names", "rcp")
 
     def __init__(
         self,
@@ -52,11 +53,13 @@ class Benchmark(Value):
         runs: int,  # result files required (exactly or at least, per round)
         drop: int,  # olympic mean: dropped from each end (and failed runs allowed)
         names: tuple[str, ...] = (),  # other names in folders and logs ("retinanet" for ssd)
+        rcp: bool = True,  # False: the rules define no reference convergence points (minigo)
     ) -> None:
         self.name = name
         self.runs = runs
         self.drop = drop
         self.names = names
+        self.rcp = rcp
 
     @property
     def all_names(self) -> tuple[str, ...]:
@@ -65,8 +68,15 @@ class Benchmark(Value):
 
 class Round(Value):
     __slots__ = (
-        "version", "generation", "run_count", "benchmarks", "spellings", "files", "usage"
-    )  # fmt: skip
+        "version",
+        "generation",
+        "run_count",
+        "benchmarks",
+        "spellings",
+        "files",
+        "usage",
+        "policies",
+    )
 
     def __init__(
         self,
@@ -77,6 +87,8 @@ class Round(Value):
         spellings: frozenset[str],  # normalized (lower case, "-" as "_")
         files: dict[str, Path | None],  # kind -> path (may not exist), None: the round has none
         usage: str = TRAINING,  # "training" or "hpc" (the official tools' --usage)
+        # Each policy of the registry's `policies` table: in force for this round or not.
+        policies: dict[str, bool] | None = None,
     ) -> None:
         # The round's key everywhere (flags, rulesets, choices): "1.0.0" for Training,
         # "hpc-1.0.0" for HPC, whose release numbers repeat Training's.
@@ -87,6 +99,15 @@ class Round(Value):
         self.benchmarks = benchmarks
         self.spellings = spellings
         self.files = files
+        self.policies = policies or {}
+
+    def applies(self, policy: str) -> bool:
+        """Whether a policy of the registry (``policies``: seeds_always, power_folder, ...)
+        is in force for this round. RegistryError for a name the registry does not have."""
+        found = self.policies.get(policy)
+        if found is None:
+            raise RegistryError(f"no policy {policy!r} in the round registry")
+        return found
 
     @property
     def release(self) -> str:
@@ -101,7 +122,7 @@ class Round(Value):
     @property
     def number(self) -> tuple[int, ...]:
         """(1, 0, 0) for 1.0.0: rounds of one usage compare in this order."""
-        return tuple(int(part) for part in self.release.split("."))
+        return _number(self.release)
 
     @property
     def folder(self) -> str:
@@ -236,13 +257,12 @@ def load_registry(path: str | Path | None = None) -> Registry:
 
 def read_registry_file(source: Path) -> Any:
     """A registry file's data (YAML)."""
-    try:
-        import yaml
+    from .datafiles import DataFileError, load_yaml
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return yaml.load(source.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, ValueError) as err:
-        raise RegistryError(f"{source}: cannot read the round registry: {err}") from None
+    try:
+        return load_yaml(source)
+    except DataFileError as err:
+        raise RegistryError(f"cannot read the round registry: {err}") from None
 
 
 def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
@@ -270,14 +290,21 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
     }
     drops = data.get("olympic_drop") or {}
     benchmarks = entry.get("benchmarks")
+    number = _number(version)
+    # A usage may state its own first rounds (usages: hpc: policies:) over Training's.
+    firsts = {**(data.get("policies") or {}), **(own.get("policies") or {})}
+    policies = {name: number >= _number(str(first)) for name, first in firsts.items()}
     return Round(
         version=version,
         generation=str(entry.get("generation", "mllog")),
         run_count=str(entry.get("run_count", "minimum")),
-        benchmarks=None if benchmarks is None else _benchmarks(benchmarks, drops),
+        benchmarks=None
+        if benchmarks is None
+        else _benchmarks(benchmarks, drops, set(data.get("without_rcp") or ())),
         spellings=frozenset(spellings),
         files=files,
         usage=usage,
+        policies=policies,
     )
 
 
@@ -289,7 +316,17 @@ def _folder(usage: str, short: str) -> str:
     return f"v{short}" if usage == TRAINING else f"{usage}-v{short}"
 
 
-def _benchmarks(raw: dict[str, Any], drops: dict[str, int]) -> dict[str, Benchmark]:
+def _number(version: str) -> tuple[int, ...]:
+    """The numbers of a version, (1, 0, 0) for 1.0.0: the one reading (Round.number)."""
+    try:
+        return tuple(int(part) for part in version.split("."))
+    except ValueError:
+        raise RegistryError(f"a round version is numbers joined by dots: {version!r}") from None
+
+
+def _benchmarks(
+    raw: dict[str, Any], drops: dict[str, int], without_rcp: set[str]
+) -> dict[str, Benchmark]:
     out = {}
     for name, spec in raw.items():
         spec = spec if isinstance(spec, dict) else {"runs": spec}
@@ -298,6 +335,7 @@ def _benchmarks(raw: dict[str, Any], drops: dict[str, int]) -> dict[str, Benchma
             int(spec["runs"]),
             int(spec.get("drop", drops.get(name, drops.get("default", 1)))),
             tuple(spec.get("names", ())),
+            name not in without_rcp,
         )
     return out
 

@@ -2,7 +2,7 @@
 
 Creating a dataclass execs generated code (and the module imports inspect); creating a
 typing.NamedTuple checks every annotation. On the pre-commit hook's single-file check
-those costs were larger than checking the log (issue 11.8; the figures are in
+those costs were larger than checking the log (the figures are in
 docs/design.md). A ``Value`` subclass names its fields in ``__slots__`` and writes its
 ``__init__``; this base gives equality, order, hashing, ``repr`` and ``replace`` over them.
 """

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from mllog_check import catalog
+from mllog_check.rounds import parse_round
+from mllog_check.rules.changes import markdown
 from mllog_check.rules.loader import KeySpec, Ruleset, available_rulesets, load_ruleset
 
 INTRO = """\
@@ -181,11 +183,16 @@ Otherwise the round comes from round folders in the paths or the logs' content
 """
 
 
+def latest(usage: str = "training") -> str:
+    """The newest round of a usage whose rules are in this build ("training-6.1.0")."""
+    return [name for name in available_rulesets() if parse_round(name).usage == usage][-1]
+
+
 def render() -> str:
     catalog.load_all()
     parts = [INTRO, _codes(), _rulesets(), _round_tables(load_ruleset("1.0.0"))]
-    parts.append(_round_tables(load_ruleset("6.1.0")))
-    parts.append(_round_tables(load_ruleset("hpc-3.0.0")))
+    parts.append(_round_tables(load_ruleset(latest())))
+    parts.append(_round_tables(load_ruleset(latest("hpc"))))
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -211,10 +218,11 @@ def _diff(good: str, bad: str) -> str:
 
 def _rulesets() -> str:
     names = ", ".join(f"`{name}`" for name in available_rulesets())
+    folder = parse_round(latest()).folder
     return (
         f"## Rulesets\n\nPackaged: {names}. The tables below are the v1.0 rules (the base the "
-        "others extend), the v6.1 rules (the latest round, every inherited change applied) "
-        "and the MLPerf HPC v3.0 rules (docs/hpc.md).\n"
+        f"others extend), the {folder} rules (the latest round, every inherited change "
+        f"applied) and the MLPerf HPC {parse_round(latest('hpc')).folder} rules (docs/hpc.md).\n"
     )
 
 
@@ -297,10 +305,54 @@ def generated_part(text: str) -> str:
     return text.split("\n" + ROUNDS, 1)[0].rstrip() + "\n"
 
 
+def heading(name: str) -> str:
+    """A round's heading in the Rounds part: '### v6.1: `training-6.1.0` (extends ...)'."""
+    parent = _extends(name)
+    return f"### {parse_round(name).folder}: `{name}` (extends `{parent}`)"
+
+
+def _extends(name: str) -> str | None:
+    path = parse_round(name).path("rules")
+    assert path is not None
+    from mllog_check.datafiles import EXTENDS, load_yaml
+
+    parent = load_yaml(path).get(EXTENDS)
+    return None if parent is None else str(parent)
+
+
+def chain() -> str:
+    """'0.6 ← 0.7 ← 1.0 → 1.1 → …': how the rule files extend each other, from the
+    registry's Training rounds (the base, which extends nothing, in the middle)."""
+    names = [n for n in available_rulesets() if not parse_round(n).is_hpc]
+    base = next(i for i, n in enumerate(names) if _extends(n) is None)
+    short = [parse_round(n).short for n in names]
+    return " ← ".join(short[: base + 1]) + "".join(f" → {s}" for s in short[base + 1 :])
+
+
+def rounds_part(text: str) -> str:
+    """The Rounds part with its generated pieces made current: the chain line, each
+    round's changes block, and a heading and block for a round not described yet (a new
+    round: scripts/new_round.py)."""
+    import re
+
+    text = re.sub(r"^0\.6 ←.*?\. v0\.5 ", lambda _: chain() + ". v0.5 ", text, count=1, flags=re.M)
+    for name in available_rulesets():
+        if _extends(name) is None:
+            continue
+        block = f"<!-- changes {name} -->\n{markdown(name)}<!-- end changes {name} -->"
+        pattern = rf"<!-- changes {re.escape(name)} -->\n.*?<!-- end changes {re.escape(name)} -->"
+        found = re.search(pattern, text, flags=re.S)
+        if found is not None:
+            text = text[: found.start()] + block + text[found.end() :]
+        else:
+            text = text.rstrip("\n") + f"\n\n{heading(name)}\n\n{block}\n"
+    return text
+
+
 def write(path: Path) -> None:
     current = path.read_text(encoding="utf-8") if path.exists() else ""
     rounds = current.split("\n" + ROUNDS, 1)[1] if "\n" + ROUNDS in current else ""
-    text = render() + ("\n" + ROUNDS + rounds if rounds else "")
+    text = render() + ("\n" + ROUNDS + rounds_part(rounds) if rounds else "")
     path.write_text(text, encoding="utf-8")
 
 

@@ -136,6 +136,10 @@ def test_project_rcp_data_equals_the_published_reference_data(corpus: Path) -> N
         for source in sorted(folder.glob("rcps_*.json")):
             published = json.loads(source.read_text())
             bench = source.stem[len("rcps_") :]
+            if rnd.benchmark(bench) is None:
+                # v5.1's official data still holds BERT, retired that round: never used
+                assert bench not in ours, source
+                continue
             mine = {r["name"]: r for r in ours[bench]["references"]}
             assert set(mine) == set(published), source
             for name, record in published.items():

@@ -269,7 +269,8 @@ def test_a_benchmark_the_round_lacks_is_one_error(
     verdict = check_log(parse_text(text, str(path)), ruleset)
     errors = [p for p in verdict.problems if p.is_error]
     assert [p.rule for p in errors] == ["MLC050"]
-    assert errors[0].message.endswith(f"rounds that have it: {rounds}")
+    # a later round (scripts/new_round.py) may follow in the list
+    assert errors[0].message.split("rounds that have it: ")[1].startswith(rounds)
     assert official(path, ruleset) == theirs
 
 

@@ -21,22 +21,18 @@ from mllog_check.rules.loader import _resolve, canonical, rules_dir
 
 RULE_FILES = sorted((ROOT / "schemas" / "rules").glob("training-*.yaml"))
 DOCS = ROOT / "docs" / "rules.md"
-# The neighbour each round is stated against (1.0.0 is the base).
-NEIGHBOUR = {
-    "training-0.6.0": "training-0.7.0",
-    "training-0.7.0": "training-1.0.0",
-    "training-1.1.0": "training-1.0.0",
-    "training-2.0.0": "training-1.1.0",
-    "training-2.1.0": "training-2.0.0",
-    "training-3.0.0": "training-2.1.0",
-    "training-3.1.0": "training-3.0.0",
-    "training-4.0.0": "training-3.1.0",
-    "training-4.1.0": "training-4.0.0",
-    "training-5.0.0": "training-4.1.0",
-    "training-5.1.0": "training-5.0.0",
-    "training-6.0.0": "training-5.1.0",
-    "training-6.1.0": "training-6.0.0",
-}
+
+
+def _neighbours() -> dict[str, str]:
+    """The neighbour each round is stated against, from the round registry: the round
+    before it, or, for a round older than the base 1.0.0, the round after it. A round
+    added to the registry is in it (never skipped)."""
+    names = available_rulesets()
+    base = names.index("training-1.0.0")
+    return {n: names[i + 1] if i < base else names[i - 1] for i, n in enumerate(names) if i != base}
+
+
+NEIGHBOUR = _neighbours()
 # Near copy: this many consecutive identical rule lines shared by two files.
 MAX_SHARED_RUN = 8
 

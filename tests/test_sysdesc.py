@@ -29,9 +29,9 @@ def test_round_files_inherit_and_state_changes_only() -> None:
     v06, v07, v10 = (sysdesc.round_schema(r) for r in ("v0.6", "v0.7", "v1.0"))
     assert "cooling" not in v06["required"] and "other_software_stack" not in v06["required"]
     assert len(v07["required"]) == V10_REQUIRED == len(v10["required"])
-    assert v10["title"].endswith("v1.0") and "x-inherits" not in v10
+    assert v10["title"].endswith("v1.0") and "extends" not in v10
     assert sysdesc.known_rounds()[:5] == ["v0.6", "v0.7", "v1.0", "v1.1", "v2.0"]
-    assert sysdesc.known_rounds()[-1] == "v6.1"
+    assert "v6.1" in sysdesc.known_rounds()
 
 
 def test_clean_description_passes(tmp_path: Path) -> None:

@@ -85,7 +85,7 @@ def score(
     sys.exit(_exit_code(report))
 
 
-# The JSON document and the Parquet files keep the shape scripts have read since issue 4.
+# The JSON document and the Parquet files keep the shape scripts read (docs/scores.md).
 FORM = tables.Form(json="json", parquet="pandas")
 
 
@@ -142,7 +142,7 @@ def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
 
 
 def json_document(report: Any) -> dict[str, Any]:
-    """The JSON shape scripts rely on (issue 4)."""
+    """The JSON shape scripts rely on (docs/scores.md)."""
     from ..results.scores import run_row
 
     scores = [

@@ -14,7 +14,7 @@ from .compare import CostReport, CostRow
 if TYPE_CHECKING:
     import pandas as pd
 
-# The fixed JSON row shape (issue 5), then the two honesty columns it lacks.
+# The fixed JSON row shape (docs/cost.md), then the two honesty columns it lacks.
 JSON_FIELDS = (
     "benchmark",
     "system",

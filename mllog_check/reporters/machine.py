@@ -1,4 +1,4 @@
-"""Machine formats: JSON (shape fixed by issue 3), JUnit XML, SARIF 2.1.0, CSV."""
+"""Machine formats: JSON (a fixed shape, tests/test_reporters.py), JUnit XML, SARIF 2.1.0, CSV."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ class Form:
 
     - ``json``: ``"orjson"`` (indent 2, strict JSON: NaN and infinities become null)
       or ``"json"`` (the json module, indent 1, ``Infinity`` kept and unknown objects
-      as their text: the score command's document, issue 4).
+      as their text: the score command's document, docs/scores.md).
     - ``parquet``: ``"arrow"`` (each column typed from its values, lists and dicts as
       text, mixed types as text; no pandas) or ``"pandas"`` (through a DataFrame: lists
       stay lists, integers with gaps become floats; the score command's files).

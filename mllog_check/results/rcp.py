@@ -91,14 +91,54 @@ class RcpResult:
 @cache
 def load_rcp(ruleset_folder: str) -> dict[str, Any]:
     """A round's reference data: the path the round registry names (schemas/rcp/
-    training_X.Y.Z.json, the project's copy), or a name in schemas/rcp/."""
+    training_X.Y.Z.json, the project's copy), or a name in schemas/rcp/. A file that
+    ``extends`` another round's states only its changes (``benchmarks`` replaced whole,
+    ``remove`` drops retired ones; mllog_check.datafiles). DataFileError when a file is
+    broken."""
     if ruleset_folder.endswith(".json"):
-        text = Path(ruleset_folder).read_text(encoding="utf-8")
-    else:
-        text = (schemas_dir() / "rcp" / f"{ruleset_folder}.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    assert isinstance(data, dict)
-    return data
+        return _resolved(Path(ruleset_folder), ())
+    return _resolved(schemas_dir() / "rcp" / f"{ruleset_folder}.json", ())
+
+
+def _resolved(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
+    from ..datafiles import EXTENDS, DataFileError, load_json, merge_named, validate
+    from ..rounds import RoundError, parse_round
+
+    data = load_json(path)
+    validate(data, schemas_dir() / "rcp" / "rcp.schema.json", path)
+    parent = data.pop(EXTENDS, None)
+    if parent is None:
+        return data
+    try:
+        parent_path = parse_round(str(parent)).files.get("rcp")
+    except RoundError as err:
+        raise DataFileError(f"{path}: extends: {err}") from None
+    if parent_path is None or parent_path in (*seen, path):
+        raise DataFileError(f"{path}: extends {parent!r}, which has no RCP data or loops back")
+    base = _resolved(parent_path, (*seen, path))
+    merged = {**base, **{k: v for k, v in data.items() if k not in ("benchmarks", "remove")}}
+    merged["benchmarks"] = merge_named(
+        dict(base["benchmarks"]), data.get("benchmarks"), data.get("remove"), str(path)
+    )
+    return merged
+
+
+def coverage(version: str) -> list[str]:
+    """What a round's RCP data and the round registry disagree on: a benchmark of the
+    round with no reference data (the RCP check could not run), or reference data for a
+    benchmark the round does not have. Empty for a round without RCP data."""
+    from ..rounds import parse_round
+
+    rnd = parse_round(version)
+    path = rnd.path("rcp")
+    if path is None:
+        return []
+    have = set(load_rcp(str(path))["benchmarks"])
+    wanted = {b.name for b in (rnd.benchmarks or {}).values() if b.rcp}
+    out = [f"round {rnd.version}: no RCP data for {name}" for name in sorted(wanted - have)]
+    out += [f"round {rnd.version}: RCP data for {name}, not a benchmark of the round"
+            for name in sorted(have - wanted)]  # fmt: skip
+    return out
 
 
 def minimum_mean(mean: float, stdev: float, n_ref: int, n_sub: int) -> float:

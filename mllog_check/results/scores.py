@@ -305,7 +305,11 @@ def score_set(
     notes = [outcome.reason, factor_note, unapplied]
     notes += sorted({r.compliance_note for r in runs} - {""})
     if division == "closed" and scoring.rcp_missing:
+        # Data named but absent from this build: never a pass (docs/rounds.md, exit 2).
         notes.append(f"RCP not checked: {scoring.rcp_missing}")
+        problems.append(_no_round(result_set.folder, f"RCP not checked: {scoring.rcp_missing}"))
+    elif division == "closed" and scoring.rcp and rcp_verdict is None and bench.rcp:
+        notes.append(f"RCP not checked: round {ruleset}'s RCP data has no entry for {bench.name}")
     score = replace(
         header,
         minutes=minutes,

@@ -1,7 +1,8 @@
 """Per-round scoring data (schemas/scoring/<round>.yaml), each round stated as changes.
 
-A round file names its ``base`` round; benchmarks merge key by key, ``remove``
-drops retired benchmarks. Nothing in these files is evaluated: targets are numbers.
+A round file names the round it ``extends``; benchmarks merge key by key, ``remove``
+drops retired benchmarks (mllog_check.datafiles: one inheritance for every data kind).
+Nothing in these files is evaluated: targets are numbers.
 
 A quality target is a set of bounds, every one of which the logged value must meet:
 ``min`` (>=), ``max`` (<=), ``above`` (>), ``below`` (<). The round's
@@ -61,6 +62,7 @@ class BenchmarkScoring:
     rcp_allowance: float = 0.0  # how far below the RCP minimum a mean may still pass
     direction: str = "up"  # quality improves going "up" (accuracy) or "down" (loss)
     key: str = "eval_accuracy"  # the quality record (HPC CosmoFlow and OC20: eval_error)
+    rcp: bool = True  # False: the rules define no RCP for it (registry: without_rcp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +98,8 @@ class RoundScoring:
 
 
 def _read(round_name: str) -> dict[str, Any]:
-    import yaml
-
+    from ..datafiles import DataFileError, load_yaml, validate
+    from ..prepared import schemas_dir
     from ..rounds import RoundError, parse_round
 
     try:
@@ -108,21 +110,33 @@ def _read(round_name: str) -> dict[str, Any]:
     if resource is None:
         why = rnd.missing("scoring") or f"round {rnd.version} has no scoring data"
         raise UnknownRound(why)
-    data = yaml.safe_load(resource.read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
+    try:
+        data = load_yaml(resource)
+        validate(data, schemas_dir() / "scoring" / "scoring.schema.json", resource)
+    except DataFileError as err:
+        raise ScoringDataError(str(err)) from None
+    if not isinstance(data, dict):
+        raise ScoringDataError(f"{resource}: a scoring file is a mapping")
     return data
 
 
 def _merged(round_name: str) -> dict[str, Any]:
+    from ..datafiles import EXTENDS, DataFileError, merge_named
+
     data = _read(round_name)
-    base = data.get("base")
-    merged = _merged(base) if base else {"benchmarks": {}}
-    benchmarks = {k: dict(v) for k, v in merged["benchmarks"].items()}
-    for name in data.get("remove", []):
-        benchmarks.pop(name, None)
-    for name, changes in (data.get("benchmarks") or {}).items():
-        benchmarks.setdefault(name, {}).update(changes)
-    merged = {**merged, **{k: v for k, v in data.items() if k not in ("base", "remove")}}
+    parent = data.get(EXTENDS)
+    merged = _merged(parent) if parent else {"benchmarks": {}}
+    try:
+        benchmarks = merge_named(
+            {k: dict(v) for k, v in merged["benchmarks"].items()},
+            data.get("benchmarks"),
+            data.get("remove"),
+            f"scoring of {round_name}",
+            update=True,
+        )
+    except DataFileError as err:
+        raise ScoringDataError(str(err)) from None
+    merged = {**merged, **{k: v for k, v in data.items() if k not in (EXTENDS, "remove")}}
     merged["benchmarks"] = benchmarks
     return merged
 
@@ -170,6 +184,50 @@ def scoring_for(ruleset: str) -> RoundScoring:
 
 CONVERGED_AT = frozenset({"epoch_num", "samples_count", "step_num", "train_samples"})
 
+# JSON Schema bounds of a rule's quality target -> target kinds (TARGET_KINDS).
+_BOUNDS = {"minimum": "min", "maximum": "max", "exclusiveMinimum": "above",
+           "exclusiveMaximum": "below"}  # fmt: skip
+_PLAIN = frozenset({*_BOUNDS, "type", "properties", "required"})
+
+
+def rule_target(rnd: Any, name: str) -> dict[str, Any]:
+    """The quality target the round's compliance rules state for a benchmark (the
+    closed section's ``eval_accuracy`` or ``aggregated_eval_accuracy`` ``target``), as
+    target bounds; {} when the rules state none or one that bounds cannot express. A
+    scoring file states only what differs from it (each target is stated once)."""
+    if not rnd.has_rules():
+        return {}
+    from ..rules import load_ruleset
+
+    section = load_ruleset(rnd.version).sections.get(f"closed_{name}")
+    if section is None:
+        return {}
+    for key in ("eval_accuracy", "aggregated_eval_accuracy"):
+        spec = section.keys.get(key)
+        if spec is not None and spec.target is not None:
+            return _bounds(spec.target.schema) or {}
+    return {}
+
+
+def _bounds(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """Target bounds of a JSON Schema fragment: a number's bounds, or per-item bounds of
+    an object's properties (one number when every item has the same); None otherwise."""
+    if set(schema) - _PLAIN:
+        return None
+    if "properties" not in schema:
+        return {_BOUNDS[k]: v for k, v in schema.items() if k in _BOUNDS}
+    items = {item: _bounds(sub) for item, sub in schema["properties"].items()}
+    if any(not b or "properties" in schema["properties"][i] for i, b in items.items()):
+        return None  # an item without bounds, or nested objects
+    out: dict[str, Any] = {}
+    for kind in sorted({k for b in items.values() if b for k in b}):
+        values = {item: b[kind] for item, b in items.items() if b and kind in b}
+        if len(values) != len(items):
+            return None  # a bound on some items only: not a target kind
+        same = set(values.values())
+        out[kind] = same.pop() if len(same) == 1 else values
+    return out
+
 
 def _benchmark(
     rnd: Any, name: str, defaults: dict[str, Any], b: dict[str, Any]
@@ -190,7 +248,7 @@ def _benchmark(
         name,
         int(runs),
         int(drop),
-        _target(round_name, name, defaults, b),
+        _target(round_name, name, defaults, b, rule_target(rnd, name)),
         metric=str(b.get("metric", "accuracy")),
         direction=str(b.get("direction", "up")),
         converged_at=converged_at,
@@ -198,17 +256,25 @@ def _benchmark(
         split_metrics=bool(b.get("split_metrics", False)),
         rcp_allowance=float(b.get("rcp_allowance", 0.0)),
         key=str(b.get("key", "eval_accuracy")),
+        rcp=known.rcp,
     )
 
 
 def _target(
-    round_name: str, name: str, defaults: dict[str, Any], bench: dict[str, Any]
+    round_name: str,
+    name: str,
+    defaults: dict[str, Any],
+    bench: dict[str, Any],
+    ruled: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    merged = {**defaults, **bench["target"]}
+    """The round's target defaults, then the rules' target (``rule_target``), then what
+    the scoring file states (null removes a bound)."""
+    own = bench.get("target") or {}
+    merged = {**defaults, **(ruled or {}), **own}
     target = {kind: t for kind, t in merged.items() if t is not None}  # null: no such bound
-    stated = {kind for kind, t in bench["target"].items() if t is not None}
+    stated = {kind for kind, t in {**(ruled or {}), **own}.items() if t is not None}
     if set(merged) - set(TARGET_KINDS) or not stated & set(TARGET_KINDS):
-        raise ScoringDataError(f"{round_name} {name}: target {bench['target']!r}: unknown kind")
+        raise ScoringDataError(f"{round_name} {name}: target {own!r}: unknown kind")
     if len({_shape(t) for t in target.values()} - {None}) > 1:
         raise ScoringDataError(
             f"{round_name} {name}: target {target!r}: thresholds differ in shape"

@@ -1,6 +1,6 @@
 """The compliance engine: one pass over a log's records against a compiled ruleset.
 
-Semantics follow the official checker's reading of its rule files (NOTES.md):
+Semantics follow the official checker's reading of its rule files (docs/rules.md):
 the chain common → division → benchmark → optimizer variant is chosen from the
 first value of each section's selector key; when several sections of the chain
 name a key, the deepest one's rule replaces the others (that is how closed BERT
@@ -76,7 +76,7 @@ class _State:
     """What the engine learns while walking one log's records.
 
     A plain class, not a dataclass: creating dataclasses costs a single-file check more
-    than its own work (issue 11.8, docs/design.md).
+    than its own work (docs/design.md, start-up time).
     """
 
     __slots__ = (

@@ -180,8 +180,9 @@ class Section:
 
     The key rules are compiled on first use: a log needs three or four of a round's
     sections, and compiling all of them cost a single-file check more than checking
-    (issue 11.8). Rule files given by path are compiled whole at load, so a broken one
-    fails there; the shipped ones are compiled whole by tests/test_rules_schema.py.
+    (docs/design.md, start-up time). Rule files given by path are compiled whole at
+    load, so a broken one fails there; the shipped ones are compiled whole by
+    tests/test_rules_schema.py.
     """
 
     __slots__ = ("_build", "_keys", "aggregate", "label", "name", "parent", "when")
@@ -318,12 +319,14 @@ def _read(path: Path) -> dict[str, Any]:
     cached on disk: shipped rounds come prepared (``resolved``)."""
     import json
 
-    import yaml
+    from ..datafiles import DataFileError, load_json, load_yaml
 
-    schema_path = rules_dir() / "ruleset.schema.json"
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    errors = validate_document(document, json.loads(schema_path.read_text(encoding="utf-8")))
+    try:
+        document = load_yaml(path)
+    except DataFileError as err:
+        raise RulesetError(str(err)) from None
+    errors = validate_document(document, load_json(rules_dir() / "ruleset.schema.json"))
+    errors = errors or unregistered_codes(document)
     if errors:
         raise RulesetError(f"{path}: " + "; ".join(errors))
     # YAML anchors share objects between sections; merge() edits sections in place, so
@@ -333,6 +336,24 @@ def _read(path: Path) -> dict[str, Any]:
     return document
 
 
+def unregistered_codes(document: dict[str, Any]) -> list[str]:
+    """Codes a rule file names (a key's ``warn_as``, an advisory's ``code``) that no
+    compliance rule registers: the engine could not report them (rules/codes.py)."""
+    from .codes import TABLE
+
+    found = []
+    for section, data in sorted((document.get("sections") or {}).items()):
+        for key, spec in sorted(((data or {}).get("keys") or {}).items()):
+            named = [("warn_as", (spec or {}).get("warn_as"))]
+            named += [("advisory code", a.get("code")) for a in (spec or {}).get("advisories", [])]
+            found += [
+                f"{section}.{key}: {what} {code} is not a registered compliance code"
+                for what, code in named
+                if code is not None and code not in TABLE
+            ]
+    return found
+
+
 def _resolve(
     name: str, here: Path, seen: tuple[str, ...], sources: list[Path] | None = None
 ) -> dict[str, Any]:
@@ -340,7 +361,7 @@ def _resolve(
     if sources is not None:
         sources.append(path)
     document = _read(path)
-    parent_name = document.get("extends")
+    parent_name = document.get("extends")  # datafiles.EXTENDS
     if parent_name is None:
         return document
     if parent_name in seen or parent_name == document["ruleset"]:
@@ -356,26 +377,26 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     base is changed in place instead of copied (copying every round's tensor lists
     again at each of the ten levels cost a third of a second per check).
     """
+    from ..datafiles import EXTENDS, DataFileError, merge_named
+
     merged = base
     merged["ruleset"] = child["ruleset"]
-    merged.pop("extends", None)
+    merged.pop(EXTENDS, None)
     merged.setdefault("params", {}).update(child.get("params", {}))
     sections: dict[str, Any] = merged.setdefault("sections", {})
-    for name in child.get("remove_sections", []):
-        if name not in sections:
-            raise RulesetError(f"{child['ruleset']}: remove_sections names unknown {name!r}")
-        del sections[name]
-    for name, change in child.get("sections", {}).items():
-        target = sections.setdefault(name, {})
-        for field_name in ("label", "parent", "when", "aggregate", "keys_from"):
-            if field_name in change:
-                target[field_name] = change[field_name]
-        keys = target.setdefault("keys", {})
-        for key in change.get("remove", []):
-            if key not in keys:
-                raise RulesetError(f"{child['ruleset']}: {name}.{key} removed but not inherited")
-            del keys[key]
-        keys.update(change.get("keys", {}))
+    try:
+        merge_named(sections, None, child.get("remove_sections"), child["ruleset"])
+        for name, change in child.get("sections", {}).items():
+            target = sections.setdefault(name, {})
+            for field_name in ("label", "parent", "when", "aggregate", "keys_from"):
+                if field_name in change:
+                    target[field_name] = change[field_name]
+            where = f"{child['ruleset']}: section {name}"
+            target["keys"] = merge_named(
+                target.setdefault("keys", {}), change.get("keys"), change.get("remove"), where
+            )
+    except DataFileError as err:
+        raise RulesetError(str(err)) from None
     for name, change in child.get("sections", {}).items():
         like = change.get("keys_from")
         if like is not None:  # copied now: a later round may drop or change the source

@@ -1,6 +1,6 @@
 """Cross-file consistency: what logs declare vs. their system description and folders.
 
-The official tools never compare these (NOTES.md, "Not checked at all"). Real cases:
+The official tools never compare these (docs/differences.md). Real cases:
 logs say closed where the JSON says open, status onprem vs preview, "division":
 "close", logs of one org naming another.
 """

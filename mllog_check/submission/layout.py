@@ -28,9 +28,9 @@ _KNOWN = frozenset({"scaling.json"})
 PARAMS = "package_checker_params"
 # results/<system>/privateid.json: the result summarizer's private system id (v5.0+).
 _SYSTEM_FILES = frozenset({"privateid.json"})
-# Energy measurements beside the results, from v4.0 (results/<s>/<b>/power/result_N/).
+# Energy measurements beside the results (results/<s>/<b>/power/result_N/), in the
+# rounds of the registry's `power_folder` policy (v4.0 on).
 POWER = "power"
-POWER_FROM = (4, 0)
 _TOP_DIRS = frozenset({"results", "systems", "benchmarks"})
 _TOP_DOCS = re.compile(r"^(readme|license|notice)(\.\w+)?$", re.IGNORECASE)
 # Editor and OS debris, wherever it sits (vim swap, emacs backup, macOS).
@@ -206,7 +206,7 @@ def _result_set(
     numbered: list[tuple[str, int, Path]] = []
     for path, is_dir in lister.entries(folder):
         match = RESULT_NAME.match(path.name)
-        if is_dir and path.name == POWER and _version(rnd.ruleset) >= POWER_FROM:
+        if is_dir and path.name == POWER and rnd.applies("power_folder"):
             result_set.power = path  # its content is the power checks' (MLE)
         elif is_dir:
             _stray(
@@ -234,10 +234,6 @@ def _result_set(
     result_set.files = [p for _, _, p in sorted(numbered)]  # result_2 before result_10
     _check_benchmark(layout, result_set, rnd)
     return result_set
-
-
-def _version(ruleset: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", ruleset)[:2])
 
 
 def _bypass_note(layout: OrgLayout, path: Path) -> None:

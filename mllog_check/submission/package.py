@@ -20,7 +20,7 @@ from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
 from .layout import OrgLayout, ResultSet, discover
-from .sysdesc import SystemDescription, load, position, round_version, validate
+from .sysdesc import SystemDescription, load, position, validate
 
 RUN_COLUMNS = (
     "org",
@@ -393,26 +393,26 @@ def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
             row["energy_j"] = energies[row["path"]]
 
 
-# mlcommons/logging#384 and training_policies#546 (Sept 2024): closed runs always log a
-# seed from v5.0; before, the official seed check (from v1.0) failed a run without a
-# seed only after one with a seed, in the order it sorts the file names.
-SEEDS_ALWAYS_FROM = (5, 0)
-SEEDS_CHECKED_FROM = (1, 0)
-
-
 def seed_presence(
     ruleset: str, desc: SystemDescription | None, seeded: list[tuple[str, bool]]
 ) -> list[Problem]:
-    """MLP040 where the round's official seed check fails a run for logging no seed."""
+    """MLP040 where the round's official seed check fails a run for logging no seed.
+
+    The registry's policies say which rounds check (``seeds_checked``: from v1.0, a run
+    without a seed fails only after one with a seed, in the order the official checker
+    sorts the file names) and from which every closed run must log one
+    (``seeds_always``: v5.0, mlcommons/logging#384)."""
+    from ..rounds import parse_round
+
     if desc is None or desc.get("division") != "closed":  # the official test, verbatim
         return []
-    version = round_version(ruleset)
-    if version < SEEDS_CHECKED_FROM:
+    rnd = parse_round(ruleset)
+    if not rnd.applies("seeds_checked"):
         return []
-    if version >= SEEDS_ALWAYS_FROM or _is_hpc(ruleset):
+    if rnd.applies("seeds_always"):
         bad = [path for path, has in seeded if not has]
         why = "logs no seed; from v5.0 every closed run must"
-        if _is_hpc(ruleset):
+        if rnd.is_hpc:
             why = "logs no seed; every closed MLPerf HPC run must (the official HPC checker)"
     else:
         bad, seen = [], False
@@ -422,14 +422,6 @@ def seed_presence(
                 bad.append(path)
         why = "logs no seed while a run before it (in file-name order) does"
     return [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad]
-
-
-def _is_hpc(ruleset: str) -> bool:
-    """MLPerf HPC rounds are judged by the only official tool that has their rules
-    (mlperf-logging 4.x), whose seed check fails every closed run without a seed."""
-    from ..rounds import parse_round
-
-    return parse_round(ruleset).is_hpc
 
 
 def _converged(rs: ResultSet, runs: list[Any], ruleset: str) -> dict[str, bool] | None:

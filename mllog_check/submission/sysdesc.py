@@ -1,8 +1,9 @@
 """System descriptions (`systems/<system>.json`): load with positions, validate per round.
 
 The schema of a round lives in ``schemas/system_description/<round>.json``; a round
-file names its parent in ``x-inherits`` and states only its changes
-(``x-required-add``, ``x-required-remove``, ``properties``).
+file names the round it ``extends`` and states only its changes (``x-required-add``,
+``x-required-remove``, ``properties``), merged as every kind of round data is
+(mllog_check.datafiles).
 
 What the round's official system-description check rejects is an error (MLP011): a
 missing required key (the official package checker reads descriptions from v1.0) and,
@@ -61,7 +62,8 @@ def load(path: Path, display: str | None = None) -> SystemDescription:
 @cache
 def round_schema(round_name: str) -> dict[str, Any]:
     """The merged JSON Schema of a round ('v1.0', '1.0.0', any spelling), following
-    x-inherits; the file is the one the round registry names."""
+    ``extends``; the file is the one the round registry names."""
+    from ..datafiles import EXTENDS, load_json, merge_named
     from ..rounds import parse_round
 
     rnd = parse_round(round_name)
@@ -69,15 +71,19 @@ def round_schema(round_name: str) -> dict[str, Any]:
     if path is None:
         why = rnd.missing("system_description") or f"round {rnd.version} has no system schema"
         raise FileNotFoundError(why)
-    own = json.loads(path.read_text(encoding="utf-8"))
-    parent_name = own.pop("x-inherits", None)
+    own = load_json(path)
+    parent_name = own.pop(EXTENDS, None)
     if parent_name is None:
         return dict(own)
-    merged = json.loads(json.dumps(round_schema(parent_name.removesuffix(".json"))))
-    required = [k for k in merged.get("required", []) if k not in own.pop("x-required-remove", [])]
-    required += [k for k in own.pop("x-required-add", []) if k not in required]
-    merged["required"] = required
-    merged.setdefault("properties", {}).update(own.pop("properties", {}))
+    merged = json.loads(json.dumps(round_schema(parent_name)))
+    where = f"{path}: x-required-remove"
+    required = dict.fromkeys(merged.get("required", []), True)
+    required = merge_named(required, None, own.pop("x-required-remove", None), where)
+    required.update(dict.fromkeys(own.pop("x-required-add", []), True))
+    merged["required"] = list(required)
+    merged["properties"] = merge_named(
+        merged.get("properties", {}), own.pop("properties", {}), None, str(path)
+    )
     merged.update(own)
     return merged
 
@@ -118,25 +124,15 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
     return sorted(problems)
 
 
-# The official check tests the status value from v4.1 (mlperf-logging 4.1.68 also for
-# 4.0; v4.0 results were published with status "available": docs/differences.md).
-STATUS_CHECKED_FROM = (4, 1)
-
-
-def round_version(round_name: str) -> tuple[int, ...]:
-    """'v4.0', '4.0.0' (any spelling of a round, mllog_check.rounds) -> (4, 0)."""
+def _official(error: Any, key: str, round_name: str) -> bool:
+    """Would the round's official system-description check reject this? (key presence,
+    and the status value, from the rounds the registry's policies say: v1.0 and v4.1)"""
     from ..rounds import parse_round
 
-    return parse_round(round_name).number[:2]
-
-
-def _official(error: Any, key: str, round_name: str) -> bool:
-    """Would the round's official system-description check reject this? (key presence
-    from v1.0; the status value from v4.1)"""
-    version = round_version(round_name)
+    rnd = parse_round(round_name)
     if error.validator == "required":
-        return version >= (1, 0)
-    return key == "status" and version >= STATUS_CHECKED_FROM
+        return rnd.applies("system_description_checked")
+    return key == "status" and rnd.applies("system_status_checked")
 
 
 def _message(error: Any, key: str) -> str:

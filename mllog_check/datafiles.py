@@ -1,0 +1,135 @@
+"""Reading the project's data files (round registry, rules, scoring, RCP, system schemas).
+
+YAML and JSON both keep the last of two equal keys in one mapping without a word, so
+a rule file that states ``checks:`` twice for one key silently loses a check. Every
+data file is read here, where a repeated key is an error naming the file, line and key
+(as yamllint's ``key-duplicates`` rule and check-jsonschema's strict reading do).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import MllogCheckError
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class DataFileError(MllogCheckError, ValueError):
+    """A data file that cannot be read, is not valid YAML/JSON or repeats a key."""
+
+
+def load_yaml(path: Path) -> Any:
+    """A YAML data file's content (safe loading: plain data only); DataFileError when it
+    cannot be read or parsed, or a mapping repeats a key."""
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        return yaml.load(text, Loader=_strict_loader())
+    except (OSError, ValueError, yaml.YAMLError) as err:
+        raise DataFileError(f"{path}: {err}") from None
+
+
+def load_json(path: Path) -> Any:
+    """A JSON data file's content; DataFileError when it cannot be read or parsed, or an
+    object repeats a key."""
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_pairs)
+    except (OSError, ValueError) as err:
+        raise DataFileError(f"{path}: {err}") from None
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+_LOADER: list[type] = []
+
+
+def _strict_loader() -> type:
+    """A SafeLoader (the C one when built) whose mappings refuse a repeated key."""
+    if _LOADER:
+        return _LOADER[0]
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class StrictLoader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    def mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # "<<": merged, not repeated
+                continue
+            key = loader.construct_object(key_node, deep=True)
+            if isinstance(key, list | dict):
+                continue  # unhashable: SafeLoader reports it
+            if key in seen:
+                mark = key_node.start_mark
+                raise ValueError(
+                    f"line {mark.line + 1}, column {mark.column + 1}: duplicate key {key!r}"
+                )
+            seen.add(key)
+        return loader.construct_mapping(node, deep=deep)
+
+    StrictLoader.add_constructor("tag:yaml.org,2002:map", mapping)
+    _LOADER.append(StrictLoader)
+    return StrictLoader
+
+
+# --- inheritance ------------------------------------------------------------------------
+#
+# Every kind of round data (rules, scoring, RCP, system descriptions) states a round as
+# the changes from another: ``extends`` names the round (any spelling) or file it starts
+# from; a named collection (rule sections and their keys, scoring benchmarks, RCP
+# benchmarks, schema properties) is merged by ``merge_named``, where removing a name the
+# parent does not have is an error (a typo would otherwise keep a retired entry).
+
+EXTENDS = "extends"
+
+
+def merge_named(
+    inherited: dict[str, Any],
+    changes: dict[str, Any] | None,
+    removed: list[str] | None,
+    where: str,
+    *,
+    update: bool = False,
+) -> dict[str, Any]:
+    """``inherited`` (changed in place and returned) less ``removed``, plus ``changes``:
+    each entry given replaces the inherited one whole, or with ``update`` its fields
+    replace the inherited entry's fields. DataFileError for a removal of an unknown name."""
+    for name in removed or ():
+        if name not in inherited:
+            raise DataFileError(f"{where}: removes {name!r}, which it does not inherit")
+        del inherited[name]
+    for name, entry in (changes or {}).items():
+        if update and isinstance(inherited.get(name), dict) and isinstance(entry, dict):
+            inherited[name] = {**inherited[name], **entry}
+        else:
+            inherited[name] = entry
+    return inherited
+
+
+def validate(data: Any, schema: Path, path: Path) -> None:
+    """DataFileError naming each place where ``data`` (read from ``path``) breaks its
+    kind's JSON Schema (schemas/scoring/scoring.schema.json, schemas/rcp/rcp.schema.json)."""
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(load_json(schema))
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        shown = [f"{'/'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}"
+                 for e in errors[:5]]  # fmt: skip
+        raise DataFileError(f"{path}: " + "; ".join(shown))
