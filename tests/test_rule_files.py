@@ -15,6 +15,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
+from mllog_check.rounds import parse_round
 from mllog_check.rules import available_rulesets, load_ruleset
 from mllog_check.rules.changes import changes, markdown
 from mllog_check.rules.loader import _resolve, canonical, rules_dir
@@ -23,13 +24,22 @@ RULE_FILES = sorted((ROOT / "schemas" / "rules").glob("training-*.yaml"))
 DOCS = ROOT / "docs" / "rules.md"
 
 
+BASES = {"training": "training-1.0.0", "hpc": "hpc-1.0.0"}  # each usage's own base
+
+
 def _neighbours() -> dict[str, str]:
-    """The neighbour each round is stated against, from the round registry: the round
-    before it, or, for a round older than the base 1.0.0, the round after it. A round
-    added to the registry is in it (never skipped)."""
-    names = available_rulesets()
-    base = names.index("training-1.0.0")
-    return {n: names[i + 1] if i < base else names[i - 1] for i, n in enumerate(names) if i != base}
+    """The neighbour each round is stated against, from the round registry, among the
+    rounds of its usage: the round before it, or, for a round older than the usage's base
+    (Training 1.0.0), the round after it. A round added to the registry is in it (never
+    skipped); a usage without a base here fails."""
+    found: dict[str, str] = {}
+    for usage in {parse_round(n).usage for n in available_rulesets()}:
+        names = [n for n in available_rulesets() if parse_round(n).usage == usage]
+        base = names.index(BASES[usage])
+        for i, n in enumerate(names):
+            if i != base:
+                found[n] = names[i + 1] if i < base else names[i - 1]
+    return found
 
 
 NEIGHBOUR = _neighbours()
@@ -118,8 +128,7 @@ def _docs_block(text: str, name: str) -> str:
 @pytest.mark.parametrize("name", sorted(NEIGHBOUR))
 def test_docs_list_each_rounds_changes(name: str) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    version = name.removeprefix("training-")
-    folder = "v" + version.rsplit(".", 1)[0]
+    folder = parse_round(name).folder
     assert f"### {folder}: `{name}` (extends `{NEIGHBOUR[name]}`)" in text
     expected = markdown(name)
     assert _docs_block(text, name) == expected, "update docs/rules.md with:\n" + expected
