@@ -341,9 +341,13 @@ def _check_result_set(
     report.problems.extend(unseeded)
     # MLP040 says it for the runs the official seed check fails (the results stage's
     # seed-missing says it again).
-    report.problems.extend(p for p in found if not (p.path in flagged and _seed_missing(p)))
+    found = [p for p in found if not (p.path in flagged and _seed_missing(p))]
+    # One file, one answer: a run the score drops (not compliant, or not timed because
+    # it has no run_stop) is what the official checker accepts under olympic scoring.
+    per_run = compliance + [p for p in found if _untimed(p)]
+    report.problems.extend(p for p in found if not _untimed(p))
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
-    report.problems.extend(tolerate(compliance) if valid else compliance)
+    report.problems.extend(tolerate(per_run) if valid else per_run)
     for row in rows:
         report.scores.append(
             {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark, **row}
@@ -360,6 +364,12 @@ def _seed_missing(problem: Problem) -> bool:
     from ..results import codes as mlr  # a results problem: the stage is there
 
     return problem.rule == mlr.SEED_MISSING.code
+
+
+def _untimed(problem: Problem) -> bool:
+    from ..results import codes as mlr  # a results problem: the stage is there
+
+    return problem.rule == mlr.RUN_INCOMPLETE.code
 
 
 def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
