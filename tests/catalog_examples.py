@@ -37,8 +37,12 @@ def score_example(example: str) -> list[Problem]:
     """Score a catalog example folder (relative to the project root): its problems."""
     from mllog_check.results import compute_scores
 
+    # An example below a round folder (fixtures/score/v3.0/...) is scored for that round.
+    folder = Path(example.strip().splitlines()[0])
+    rounds = [part for part in folder.parts if part.startswith("v") and part[1:2].isdigit()]
     with tempfile.TemporaryDirectory() as tmp:
-        return compute_scores([str(build(example, Path(tmp)))], ruleset="1.0.0").problems
+        tree = str(build(example, Path(tmp)))
+        return compute_scores([tree], ruleset=rounds[0] if rounds else "1.0.0").problems
 
 
 def power_example(folder: str) -> list[Problem]:

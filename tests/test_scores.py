@@ -242,6 +242,7 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "runs_counted",
         "raw_minutes",
         "scaling_factor",
+        "score_if_normalized",
         "rcp",
     }
     assert set(doc["scores"][0]["rcp"]) == {"verdict", "message", "scaling_factor"}
@@ -344,3 +345,54 @@ def test_stable_diffusion_convergence_joins_fid_and_clip_of_one_step() -> None:
     records += [ev(0.16, "CLIP", 2000), ev(70.0, "FID", 3000), ev(0.18, "CLIP", 3000)]
     assert evaluations(records, sd)[1] == (2000, {"FID": 80.0, "CLIP": 0.16})
     assert epochs_to_converge(records, sd) == 2000.0  # the first step meeting both
+
+
+def test_table_keeps_two_folders_sharing_a_system_name(tmp_path: Path) -> None:
+    """Rows are keyed by system folder: two folders described as one system_name both
+    show (the table dropped one; CSV kept both)."""
+    org = tmp_path / "Example"
+    shutil.copytree(SCORE / "olympic/Example", org)
+    results = org / "results"
+    shutil.copytree(results / "sys8", results / "sys8b")
+    shutil.copy(org / "systems/sys8.json", org / "systems/sys8b.json")
+    result = CliRunner().invoke(cli, ["score", str(org), "--ruleset", "1.0.0"])
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[:3] == ["org", "system", "system_name"]
+    rows = [line.split() for line in lines[2:4]]
+    assert [r[1] for r in rows] == ["sys8", "sys8b"] and all(
+        r[2:4] == ["Example", "8x"] for r in rows
+    )
+    assert "round" not in lines[1].split()
+
+
+def test_table_names_the_round_when_rounds_are_mixed() -> None:
+    args = ["score", str(SCORE / "olympic"), "--ruleset", "1.0.0"]
+    single = CliRunner().invoke(cli, args).stdout.splitlines()[1].split()
+    assert "round" not in single
+    mixed = CliRunner().invoke(cli, ["score", str(SCORE / "olympic"), str(SCORE / "v3.0")])
+    header = mixed.stdout.splitlines()[1].split()
+    assert "round" in header
+
+
+def test_runs_table_names_its_unit_column_and_failing_rcp_names_no_factor() -> None:
+    runs = CliRunner().invoke(
+        cli, ["score", "--runs", str(SCORE / "rcp_fail"), "--ruleset", "4.0.0"]
+    )
+    assert "epochs_or_samples" in runs.stdout.splitlines()[0].split()
+    (score,) = compute_scores([str(SCORE / "rcp_fail")], "4.0.0").scores
+    assert score.rcp_verdict == "Fail" and "normalization factor" not in score.rcp_message
+    assert score.scaling_factor == 1.0 and score.score_if_normalized is None
+    problems = compute_scores([str(SCORE / "rcp_fail")], "4.0.0").problems
+    assert all("normalization factor" not in p.message for p in problems)
+
+
+def test_pending_normalization_is_a_warning_and_a_column() -> None:
+    report = compute_scores([str(SCORE / "v3.0")], "auto")
+    (score,) = report.scores
+    assert score.ruleset == "3.0.0" and score.minutes == pytest.approx(12.0)
+    assert score.rcp_scaling_factor == pytest.approx(35.15 / 35, abs=1e-3)
+    assert score.score_if_normalized == pytest.approx(12.0 * score.rcp_scaling_factor)
+    assert [p.rule for p in report.problems] == ["MLR013"]
+    table = CliRunner().invoke(cli, ["score", str(SCORE / "v3.0")])
+    assert table.exit_code == 0
+    assert "would be 12.05" in table.stdout

@@ -113,6 +113,7 @@ def json_document(report: Any) -> dict[str, Any]:
             "runs_counted": s.runs_counted,
             "raw_minutes": s.raw_minutes,
             "scaling_factor": s.scaling_factor,
+            "score_if_normalized": s.score_if_normalized,
             "rcp": {
                 "verdict": s.rcp_verdict,
                 "message": s.rcp_message,
@@ -144,36 +145,56 @@ def json_document(report: Any) -> dict[str, Any]:
 
 
 def _scores_table(report: Any) -> list[tables.Table]:
-    """Minutes per system (rows) and benchmark (columns), then why a score is missing,
-    then the energy table."""
+    """Minutes per system folder (rows) and benchmark (columns), then why a score is
+    missing or what its RCP check says, then the energy table. Rows are keyed by folder:
+    two folders may share a system_name; the round is a column when rounds are mixed."""
     benchmarks = sorted({s.benchmark for s in report.scores})
+    mixed = len({s.ruleset for s in report.scores}) > 1
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
     for s in report.scores:
         key = (
             s.org,
-            s.system_name or s.system,
+            s.system,
+            s.system_name or "",
             s.division or "",
             s.availability or "",
             s.accelerators,
+            *((s.ruleset,) if mixed else ()),
         )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
         if s.rcp_verdict not in (None, "Pass"):
             cell += f" (RCP {s.rcp_verdict})"
         rows.setdefault(key, {})[s.benchmark] = cell
-    header = ("org", "system", "division", "availability", "accelerators", *benchmarks)
+    header = ("org", "system", "system_name", "division", "availability", "accelerators")
+    header += (*(("round",) if mixed else ()), *benchmarks)
     body = []
     for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
-        org, system, division, availability, accelerators = key
+        org, system, name, division, availability, accelerators, *chosen = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        body.append((org, system, division, availability, _count(accelerators), *cells))
+        described = (org, system, name, division, availability, _count(accelerators))
+        body.append((*described, *chosen, *cells))
+    title = "Time to train (minutes)"
+    footer = "".join(_notes(report))
+    minutes = tables.Table(header, body, right=benchmarks, title=title, footer=footer)
+    return [minutes, *_energy_table(report)]
+
+
+def _notes(report: Any) -> list[str]:
+    """Under the table: why a score is invalid, an RCP verdict other than Pass, and the
+    score the official tools would give once a pending normalization is written."""
     notes = []
     for s in report.scores:
+        where = f"{s.org}/{s.system}/{s.benchmark}"
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
             why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
-            notes.append(f"{s.org}/{s.system}/{s.benchmark}: {why}\n")
-    title = "Time to train (minutes)"
-    minutes = tables.Table(header, body, right=benchmarks, title=title, footer="".join(notes))
-    return [minutes, *_energy_table(report)]
+            notes.append(f"{where}: {why}\n")
+        if s.score_if_normalized is not None:
+            factor = s.rcp_scaling_factor or 1.0
+            notes.append(
+                f"{where}: no scaling.json; normalized (x{factor:.4f}, written by the "
+                f"official package checker) it would be {s.score_if_normalized:.2f}\n"
+            )
+    return notes
 
 
 def _energy_table(report: Any) -> list[tables.Table]:
@@ -207,7 +228,8 @@ def _count(value: int | None) -> str:
 
 def _runs_table(report: Any) -> list[tables.Table]:
     power = any(r.energy_j is not None for r in report.runs)
-    header = ["path", "minutes", "run_stop_status", "converged", "compliant", "epochs"]
+    header = ["path", "minutes", "run_stop_status", "converged", "compliant"]
+    header += ["epochs_or_samples"]
     header += ["batch", "seeds", *(["energy kWh"] if power else [])]
     body = []
     for r in report.runs:
