@@ -181,7 +181,8 @@ STATUS_MISMATCH = _p(
     "status-mismatch",
     W,
     "The submission_status a log declares differs from its system description's status "
-    "(a description's available agrees with onprem and cloud; beyond the official checker).",
+    "category (available, preview, research: onprem, cloud and available are one category; "
+    "beyond the official checker).",
     _clean('replace results/acme-8x/resnet/result_1.txt: "value": "onprem" => "value": "preview"'),
     why=(
         "The status (available, preview, research) decides the category a result is "
