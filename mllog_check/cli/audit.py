@@ -9,12 +9,12 @@ from typing import Any
 import click
 
 from ..reporters import AUDIT, offered
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 
 
 @click.command(options_metavar="[OPTIONS]")
 @click.argument("results_dirs", nargs=-1, required=True)
-@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@ruleset_option()
 @click.option(
     "--jobs",
     "-j",
@@ -52,8 +52,7 @@ def audit(
     from .. import reporters
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
-    check_round_name("audit", ruleset)
-    setting = round_setting("audit", ruleset)
+    setting = chosen_round("audit", ruleset)
     _needs_parquet()
     out = Path(out_dir)
     try:

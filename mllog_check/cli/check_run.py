@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import EXIT_USAGE, check_round_name, round_setting
+from . import EXIT_USAGE, chosen_round
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -29,8 +29,7 @@ def run_check(
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    check_round_name("check", ruleset)
-    setting = round_setting("check", ruleset)
+    setting = chosen_round("check", ruleset)
     try:  # never guess: no evidence, or rules not in this build, is a usage error
         run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
     except MllogCheckError as error:

@@ -9,7 +9,7 @@ import click
 
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
 from ..reporters import tables
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 
 
 @click.command()
@@ -66,12 +66,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name
 @click.option(
     "--allow-mixed", is_flag=True, help="Compare different divisions or rounds (footnoted)."
 )
-@click.option(
-    "--ruleset",
-    default="auto",
-    show_default=True,
-    help=RULESET_HELP,
-)
+@ruleset_option()
 def cost(
     paths: tuple[str, ...],
     price_files: tuple[str, ...],
@@ -100,8 +95,7 @@ def cost(
     """
     assumed = Assumptions(life_years, utilization, kwh_price, pue)
     _needs_extras(fmt, bool(plot_path or scale_plot))
-    check_round_name("cost", ruleset)
-    setting = round_setting("cost", ruleset)
+    setting = chosen_round("cost", ruleset)
     try:
         report = cost_report(
             list(paths),

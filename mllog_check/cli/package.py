@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..reporters import PACKAGE, offered
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 
 # From the one registry of problem formats (text and json are the package's own, with
 # the org's verdict; the others write one "file" per path that has problems).
@@ -16,7 +16,7 @@ FORMATS = offered(PACKAGE)
 
 @click.command()
 @click.argument("org_dir")
-@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@ruleset_option()
 @click.option("-v", "--verbose", is_flag=True, help="Say which round was chosen, and why.")
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."
@@ -39,8 +39,7 @@ def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool, ver
     from ..submission.layout import NotASubmission
     from ..submission.package import check_package
 
-    check_round_name("package", ruleset)
-    setting = round_setting("package", ruleset)
+    setting = chosen_round("package", ruleset)
     try:
         report = check_package(org_dir, ruleset, strict=strict, setting=setting)
     except (NotASubmission, RoundError) as err:

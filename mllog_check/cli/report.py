@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 
 
 @click.command()
@@ -18,12 +18,7 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
     show_default=True,
     help="The HTML file to write (styles, script and charts inside it).",
 )
-@click.option(
-    "--ruleset",
-    default="auto",
-    show_default=True,
-    help="Round's ruleset (auto: from a round folder in the path, else the logs).",
-)
+@ruleset_option()
 @click.option(
     "--prices",
     "price_files",
@@ -60,6 +55,9 @@ def report(
     from ..cost import CostError, PriceCatalogError
     from ..report import MissingDependency, ReportError, build_report
 
+    setting = chosen_round("report", ruleset)
+    if setting is not None:  # the project's round, as every command takes it
+        ruleset = setting.ruleset
     if fmt == "png" and not plots_dir:
         plots_dir = out.rsplit(".", 1)[0] + "_plots"
     try:

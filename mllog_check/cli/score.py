@@ -9,17 +9,12 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--ruleset",
-    default="auto",
-    show_default=True,
-    help=RULESET_HELP + " Exit 2 without evidence.",
-)
+@ruleset_option("Exit 2 without evidence.")
 @click.option(
     "--format",
     "fmt",
@@ -43,8 +38,7 @@ def score(
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
         sys.exit(EXIT_USAGE)
-    check_round_name("score", ruleset)
-    setting = round_setting("score", ruleset)
+    setting = chosen_round("score", ruleset)
     _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     if not report.scores:

@@ -63,7 +63,7 @@ class PackageReport:
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)  # placed: Problem.context
     missing_stages: list[str] = field(default_factory=list)
-    # Where the round came from (flag, config, folder, content, newest) and why.
+    # Where the round came from (flag, config, folder, content, date, newest) and why.
     ruleset_source: str = ""
     ruleset_reason: str = ""
     # Hashes of result files the checks skip (nested folders), for duplicate detection.
