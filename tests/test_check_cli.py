@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
 
@@ -106,3 +107,20 @@ def test_single_file_path_stays_light() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_reader_that_leaves_early_gets_no_traceback(corpus: Path, fmt: str) -> None:
+    """`check DIR | head -1`: the pipe closes while check still writes (BrokenPipeError);
+    exit quietly, as the commands click runs do."""
+    code = "from mllog_check.cli import main; main()"
+    args = [sys.executable, "-c", code, "check", str(corpus / "v1.0"), "--format", fmt]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as head does after its line
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 1

@@ -55,6 +55,21 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive only
         sys.exit(130)
+    except BrokenPipeError:  # `check DIR | head -1`: the reader left; exit as click does
+        _quiet_stdout()
+        sys.exit(1)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot raise again
+    (https://docs.python.org/3/library/signal.html#note-on-sigpipe)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind stdout: nothing to flush
+        pass
 
 
 RULESET_HELP = (
