@@ -33,7 +33,7 @@ def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
 class CheckRun:
     """The outcome of checking paths: verdicts, per-log choices and notes, an exit code."""
 
-    __slots__ = ("input_error", "messages", "verdicts")
+    __slots__ = ("input_error", "logs", "messages", "verdicts")
 
     def __init__(self) -> None:
         self.verdicts: list[LogVerdict] = []  # in input order
@@ -41,6 +41,7 @@ class CheckRun:
         # say which round each log got and why; the others (notes) are always shown.
         self.messages: list[tuple[bool, str]] = []
         self.input_error = False
+        self.logs = 0  # files read that hold MLPerf records
 
     def __repr__(self) -> str:
         return f"CheckRun(verdicts={self.verdicts!r}, messages={self.messages!r})"
@@ -50,8 +51,8 @@ class CheckRun:
 
     @property
     def exit_code(self) -> int:
-        if self.input_error or not self.verdicts:
-            return EXIT_USAGE
+        if self.input_error or not self.verdicts or not self.logs:
+            return EXIT_USAGE  # nothing read, or nothing read was an MLPerf log
         return EXIT_OK if all(v.passed for v in self.verdicts) else EXIT_PROBLEMS
 
 
@@ -88,6 +89,10 @@ def check_paths(
     for source in sources:
         result = parse_source(source)
         run.input_error |= result.input_error
+        if not result.records and not result.input_error:
+            run.verdicts.append(detect.not_a_log(result))  # README.md: MLC001 alone
+            continue
+        run.logs += 1
         if custom:
             run.messages.append((True, f"{result.path}: ruleset {ruleset} (from flag: --ruleset)"))
             run.verdicts.append(check_log(result, ruleset, strict=strict))

@@ -124,3 +124,18 @@ def test_a_reader_that_leaves_early_gets_no_traceback(corpus: Path, fmt: str) ->
     proc.wait(timeout=300)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     assert proc.returncode == 1
+
+
+def test_a_file_that_is_not_a_log_gets_mlc001_alone_and_exit_2(tmp_path: Path) -> None:
+    """`check README.md` gave MLC001, then a wall of MLC010 for the keys a log lacks."""
+    notes = tmp_path / "README.md"
+    notes.write_text("# Submission notes\n\nRun with 8 GPUs.\n")
+    for flag in ([], ["--ruleset", "5.1"]):
+        done = CliRunner().invoke(cli, ["check", str(notes), *flag])
+        codes = [line.split()[2] for line in done.output.splitlines() if ": error: " in line]
+        assert codes == ["MLC001"], done.output
+        assert done.exit_code == 2 and "(not an MLPerf log)" in done.output
+    # Beside a real log, the log's verdict decides (exit 1: one file fails).
+    log = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
+    done = CliRunner().invoke(cli, ["check", str(notes), str(log), "--ruleset", "1.0.0"])
+    assert done.exit_code == 1, done.output

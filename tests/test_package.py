@@ -272,3 +272,22 @@ def test_text_and_json_show_each_result_score(corpus: Path) -> None:
     )
     minutes = {(s["system"], s["benchmark"]): round(s["minutes"], 2) for s in doc["scores"]}
     assert minutes[("ipu-pod64-POPART-open", "bert")] == 9.39
+
+
+def test_a_missing_folder_and_a_round_folder_say_what_they_are(tmp_path: Path) -> None:
+    done = run_cli("package", str(tmp_path / "no" / "such"), "--ruleset", "auto")
+    assert done.returncode == 2 and "no such folder" in done.stderr
+    assert "cannot tell the round" not in done.stderr
+    round_dir = tmp_path / "v1.0"
+    shutil.copytree(PKG / "clean/Acme", round_dir / "Acme")
+    done = run_cli("package", str(round_dir))
+    assert done.returncode == 2
+    assert "not one org" in done.stderr and f"mllog-check audit {round_dir}" in done.stderr
+
+
+@pytest.mark.corpus
+def test_a_published_round_folder_hints_at_audit(corpus: Path) -> None:
+    done = run_cli("package", str(corpus / "v5.1"), "--ruleset", "auto")
+    assert done.returncode == 2
+    assert "3 org folders (AMD, GigaComputing, Oracle)" in done.stderr
+    assert "mllog-check audit" in done.stderr

@@ -55,6 +55,24 @@ def check_chosen(
     return check_log(result, rnd.version, strict=strict), choice
 
 
+def not_a_log(result: ParseResult) -> LogVerdict:
+    """The verdict of a readable file without a single MLPerf record: MLC001 alone (no
+    round is needed to say so, and no rule of one would add anything)."""
+    from . import LogVerdict
+    from .codes import NO_RECORDS
+    from .engine import NO_RECORDS_MESSAGE
+
+    problem = NO_RECORDS.problem(result.path, NO_RECORDS_MESSAGE)
+    return LogVerdict(
+        path=result.path,
+        passed=False,
+        division=None,
+        benchmark=None,
+        ruleset="",
+        problems=sorted([*result.problems, problem]),
+    )
+
+
 def parse_only(result: ParseResult, ruleset: str) -> LogVerdict:
     """The verdict of the parse alone (no compliance rules apply, or none could be chosen)."""
     from . import LogVerdict

@@ -101,12 +101,35 @@ class _Lister:
         return target == self.real_root or self.real_root in target.parents
 
 
-def discover(root: Path, rnd: Round) -> OrgLayout:
-    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+def require_org(root: Path) -> None:
+    """NotASubmission, saying why, unless ``root`` is an org folder (it has results/)."""
+    if not root.exists():
+        raise NotASubmission(f"{root}: no such folder")
     if not root.is_dir():
         raise NotASubmission(f"{root}: not a folder")
-    if not (root / "results").is_dir():
-        raise NotASubmission(f"{root}: no results/ folder (expected <Org>/results/<system>/...)")
+    if (root / "results").is_dir():
+        return
+    orgs = sorted(p.name for p in _subfolders(root) if (p / "results").is_dir())
+    if orgs:  # a round folder (v5.1/, training_results_v5.1/): its orgs are the packages
+        shown = ", ".join(orgs[:3]) + (", ..." if len(orgs) > 3 else "")
+        raise NotASubmission(
+            f"{root}: a folder of {len(orgs)} org folders ({shown}), not one org: "
+            f"`mllog-check audit {root}` checks them all, `mllog-check package "
+            f"{root / orgs[0]}` one of them"
+        )
+    raise NotASubmission(f"{root}: no results/ folder (expected <Org>/results/<system>/...)")
+
+
+def _subfolders(root: Path) -> list[Path]:
+    try:
+        return [p for p in root.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return []
+
+
+def discover(root: Path, rnd: Round) -> OrgLayout:
+    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+    require_org(root)
     layout = OrgLayout(root=root, org=root.resolve().name)
     lister = _Lister(root, layout.problems)
     for path, is_dir in lister.entries(root):

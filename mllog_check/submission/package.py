@@ -19,7 +19,7 @@ from ..problems import Context, Problem, Severity
 from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, set_anomalies
 from .consistency import Declared, check_result_set, same_org
-from .layout import OrgLayout, ResultSet, discover
+from .layout import OrgLayout, ResultSet, discover, require_org
 from .sysdesc import SystemDescription, load, position, round_version, validate
 
 RUN_COLUMNS = (
@@ -218,6 +218,7 @@ def check_package(
     verdict either way).
     """
     root = Path(root)
+    require_org(root)  # a missing folder or a round folder: say so, not its round
     choice = choose_round(root, ruleset, setting)
     rnd = choice.round
     missing = [why for kind in STAGE_DATA if (why := rnd.missing(kind))]
