@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 # the official checker writes compliance_checker.log into the folder it runs in.
 RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz")
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+# What a submitter must know before uploading a gzip log `check` accepted (docs/package.md).
+GZIP_NOTE = (
+    "a gzip log cannot be uploaded as is: the official package checker reads only plain "
+    "result_*.txt (decompress it; `package` does not count it as a run)"
+)
 
 
 def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
@@ -93,6 +98,8 @@ def check_paths(
             run.verdicts.append(detect.not_a_log(result))  # README.md: MLC001 alone
             continue
         run.logs += 1
+        if result.path.endswith(".gz"):
+            run.messages.append((False, f"{result.path}: note: {GZIP_NOTE}"))
         if custom:
             run.messages.append((True, f"{result.path}: ruleset {ruleset} (from flag: --ruleset)"))
             run.verdicts.append(check_log(result, ruleset, strict=strict))

@@ -255,3 +255,24 @@ def test_two_truncated_runs_fail_as_in_the_official_package_checker(
     errors = {(p.rule, Path(p.path).name) for p in report.problems if p.is_error}
     assert ("MLR002", "rgat") in errors
     assert {("MLR003", "result_3.txt"), ("MLR003", "result_7.txt")} <= errors
+
+
+@pytest.mark.corpus
+def test_a_gzip_result_log_is_explained_by_check_and_package(corpus: Path, tmp_path: Path) -> None:
+    """result_9.txt.gz passed the hook, then package called it a stray file and counted
+    9 runs without saying why: the official package checker reads plain result_*.txt."""
+    import gzip
+
+    org = _truncated_copy(tmp_path, corpus, ())
+    folder = org / "results/G893-SD1_dgl/rgat"
+    plain = folder / "result_9.txt"
+    packed = folder / "result_9.txt.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    plain.unlink()
+    hook = run_cli("check", str(packed), "--ruleset", "5.0.0")
+    assert hook.returncode == 0 and "a gzip log cannot be uploaded as is" in hook.stderr
+    report = check_package(org, "5.0.0")
+    by_rule = {p.rule: p for p in report.problems}
+    assert "official package checker reads only plain result_*.txt" in by_rule["MLP004"].message
+    assert "(1 gzip logs not counted)" in by_rule["MLP003"].message
+    assert not report.official_passed  # as the official checker: 9 files, not 10

@@ -50,6 +50,7 @@ class ResultSet:
     files: list[Path] = field(default_factory=list)
     power: Path | None = None  # the power/ folder beside the results (v4.0+)
     known: bool = True  # a benchmark of the round (the official checker skips others)
+    gzipped: list[Path] = field(default_factory=list)  # result_*.txt.gz: not read officially
 
     @property
     def key(self) -> tuple[str, str]:
@@ -213,6 +214,15 @@ def _result_set(
             continue
         elif path.name == PARAMS and not is_dir:
             _bypass_note(layout, path)
+        elif path.name.endswith(".txt.gz") and RESULT_NAME.match(path.name[:-3]):
+            # `check` reads it; the official package checker globs result_*.txt only.
+            result_set.gzipped.append(path)
+            msg = (
+                "stray file: a gzip result log; the official package checker reads only "
+                "plain result_*.txt, so this run is not counted: decompress it (gunzip) "
+                "before upload"
+            )
+            layout.problems.append(codes.STRAY.problem(str(path), msg))
         elif _CHECKER_LOG.search(path.name):
             _stray(layout, path, False, "a checker's log, not a result file")
         elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
@@ -263,9 +273,10 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
     if found == wanted:
         return
     scored = "" if rnd.exact_runs or found < wanted else f" (the summarizer scores {found})"
+    gz = f" ({len(rs.gzipped)} gzip logs not counted)" if rs.gzipped else ""
     msg = (
-        f"{found} result files for {rs.benchmark}; the {rnd.folder} package checker requires "
-        f"exactly {wanted}{scored}"
+        f"{found} result files for {rs.benchmark}{gz}; the {rnd.folder} package checker "
+        f"requires exactly {wanted}{scored}"
     )
     layout.problems.append(codes.RUN_COUNT.problem(str(rs.folder), msg))
 
