@@ -157,7 +157,7 @@ def _footer(report: CostReport) -> str:
     lines = ["", "Prices:", *(f"  {line}" for line in output.sources(report))]
     if any(r.total_per_run is not None for r in report.rows):
         lines += ["", "Cost per run assumes:"]
-        lines += [f"  {line}" for line in report.assumptions.lines()]
+        lines += [f"  {line}" for line in report.assumption_lines()]
         unknown = [r for r in report.rows if r.total_per_run is not None and r.energy_kwh is None]
         if unknown:
             lines.append(f"  {len(unknown)} result(s) without power logs: energy not in the total")

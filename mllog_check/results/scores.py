@@ -53,6 +53,7 @@ class Score:
     # No scaling.json shipped while the RCP check normalizes: the score the official
     # tools would give once their package checker has written one (MLR013); None else.
     score_if_normalized: float | None = None
+    nodes: int | None = None  # the system description's number_of_nodes
 
 
 @dataclass
@@ -167,6 +168,7 @@ def _blank(
         accelerators=system.accelerators,
         runs_total=runs_total,
         folder=result_set.folder,
+        nodes=system.nodes,
     )
 
 

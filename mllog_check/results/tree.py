@@ -43,6 +43,7 @@ class SystemDescription:
     division: str | None = None
     accelerators: int | None = None
     submitter: str | None = None
+    nodes: int | None = None  # number_of_nodes (cost: instances of a per-node price)
 
 
 def is_result_file(path: Path) -> bool:
@@ -131,6 +132,7 @@ def load_system(path: str | None) -> tuple[SystemDescription, list[Problem]]:
             division=_division(data),
             accelerators=_accelerators(data),
             submitter=_text(data.get("submitter")),
+            nodes=_positive(data.get("number_of_nodes")),
         ),
         [],
     )
@@ -162,6 +164,11 @@ def _accelerators(data: dict[str, object]) -> int | None:
     if nodes is None or per_node is None:
         return None
     return nodes * per_node
+
+
+def _positive(value: object) -> int | None:
+    number = _number(value)
+    return number if number is not None and number > 0 else None
 
 
 def _number(value: object) -> int | None:
