@@ -392,6 +392,12 @@ def test_runs_table_names_its_unit_column_and_failing_rcp_names_no_factor() -> N
     assert score.scaling_factor == 1.0 and score.score_if_normalized is None
     problems = compute_scores([str(SCORE / "rcp_fail")], "4.0.0").problems
     assert all("normalization factor" not in p.message for p in problems)
+    # RCP Missing (below every reference and faster than the smallest): MLR011 named
+    # "normalization factor 35.00 / 20.00" where nothing is normalized.
+    missing = compute_scores([str(SCORE / "rcp_below_fail")], "4.0.0")
+    assert missing.scores[0].rcp_verdict == "Missing"
+    (mlr011,) = [p for p in missing.problems if p.rule == "MLR011"]
+    assert "normalization factor" not in mlr011.message
 
 
 def test_pending_normalization_is_a_warning_and_a_column() -> None:
