@@ -276,3 +276,33 @@ def test_a_gzip_result_log_is_explained_by_check_and_package(corpus: Path, tmp_p
     assert "official package checker reads only plain result_*.txt" in by_rule["MLP004"].message
     assert "(1 gzip logs not counted)" in by_rule["MLP003"].message
     assert not report.official_passed  # as the official checker: 9 files, not 10
+
+
+@pytest.mark.corpus
+def test_a_run_filed_under_two_systems_is_reported_before_upload(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """The audit finds a published v5.1 org's logs filed under two systems; the package a
+    submitter runs said nothing. Byte-identical and edited copies (a header changed) of
+    v5.0 GigaComputing's rgat runs, filed as a second system."""
+    org = _truncated_copy(tmp_path, corpus, ())
+    copy = org / "results/G893-SD1_dgl_b/rgat"
+    shutil.copytree(org / "results/G893-SD1_dgl/rgat", copy)
+    shutil.copy(org / "systems/G893-SD1_dgl.json", org / "systems/G893-SD1_dgl_b.json")
+    edited = copy / "result_3.txt"
+    edited.write_text(
+        edited.read_text().replace(
+            '"key": "submission_platform"', '"key": "submission_platform" ', 1
+        )
+    )
+    report = check_package(org, "5.0.0")
+    found = sorted(Path(p.path).name for p in report.problems if p.rule == "MLP025")
+    assert found == [f"result_{n}.txt" for n in range(10)]
+    assert all(
+        "/G893-SD1_dgl_b/" in p.path and not p.is_error
+        for p in report.problems
+        if p.rule == "MLP025"
+    )
+    assert report.official_passed  # the official checker never compares systems
+    strict = check_package(org, "5.0.0", strict=True)
+    assert "MLP025" in {p.rule for p in strict.problems if p.is_error}

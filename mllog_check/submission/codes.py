@@ -228,6 +228,24 @@ BENCHMARK_MISMATCH = _p(
         "(docs/package.md)."
     ),
 )
+RUN_FILED_TWICE = _p(
+    "MLP025",
+    "run-filed-twice",
+    W,
+    "A run whose log has the same run_start and run_stop times and the same eval_accuracy "
+    "values as a log of another system folder of the org: one run filed under two systems "
+    "(byte-identical or edited copies; beyond the official checker).",
+    _clean(
+        "copy fixtures/package/clean/Acme/results/acme-8x -> results/acme-8x-copy",
+        "copy fixtures/package/clean/Acme/systems/acme-8x.json -> systems/acme-8x-copy.json",
+    ),
+    why=(
+        "Each result must come from its own runs on its system "
+        f"({SUBMISSION_RULES}); the audit finds such copies in published results (v5.1), "
+        "the package checker a submitter runs before upload says so first "
+        "(docs/package.md)."
+    ),
+)
 SEED_NOT_LOGGED = _p(
     "MLP040",
     "seed-not-logged",
@@ -436,6 +454,7 @@ BEYOND_OFFICIAL: frozenset[str] = frozenset(
         ORG_MISMATCH.code,
         PLATFORM_MISMATCH.code,
         BENCHMARK_MISMATCH.code,
+        RUN_FILED_TWICE.code,
         SYSDESC_ADVICE.code,
     }
 )

@@ -234,10 +234,13 @@ def check_package(
     report.problems.extend(layout.problems)
     stages = _Stages(ruleset, report)
     descs = _system_descriptions(layout, rnd, report)
+    signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
     for result_set in layout.result_sets:
         if not result_set.known:  # skipped, as by the official checker (MLP005 says so)
             continue
-        _check_result_set(layout, result_set, descs.get(result_set.system), stages, report, audit)
+        desc = descs.get(result_set.system)
+        _check_result_set(layout, result_set, desc, stages, report, audit, signatures)
+    report.problems.extend(runs_filed_twice(signatures))
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
@@ -305,6 +308,7 @@ def _check_result_set(
     stages: _Stages,
     report: PackageReport,
     audit: bool,
+    signatures: dict[tuple[Any, ...], list[tuple[str, str]]] | None = None,
 ) -> None:
     declared: list[Declared] = []
     seeds: list[tuple[str, Any, int]] = []
@@ -326,6 +330,9 @@ def _check_result_set(
         compliance.extend(found)
         log = Declared.from_records(str(path), result.records)
         declared.append(log)
+        signature = run_signature(result.records)
+        if signatures is not None and signature is not None:
+            signatures.setdefault(signature, []).append((rs.system, str(path)))
         if audit:
             facts = anomalies.run_facts(result.records)
             seeds.append((str(path), facts.seed, facts.seed_line))
@@ -359,6 +366,40 @@ def _check_result_set(
         converged = _converged(rs, runs, stages.ruleset)
         found_in_set = set_anomalies.detect(set_facts, converged)
         report.anomalies.extend(_placed(layout.org, rs, found_in_set))
+
+
+def run_signature(records: Iterable[Any]) -> tuple[Any, ...] | None:
+    """What makes two logs one run: run_start's and run_stop's times and the eval_accuracy
+    values in order (a copy edited elsewhere keeps them); None for an untimed log."""
+    start = stop = None
+    evals = []
+    for rec in records:
+        if rec.key == "run_start" and start is None:
+            start = rec.timestamp_ms
+        elif rec.key == "run_stop" and stop is None:
+            stop = rec.timestamp_ms
+        elif rec.key == "eval_accuracy":
+            evals.append(repr(rec.value))
+    if start is None or stop is None:
+        return None
+    return (start, stop, tuple(evals))
+
+
+def runs_filed_twice(signatures: dict[tuple[Any, ...], list[tuple[str, str]]]) -> list[Problem]:
+    """MLP025 on each log whose run is already filed under another system folder (within
+    one result set, the results stage's MLR042 says it)."""
+    problems = []
+    for found in signatures.values():
+        first_system, first_path = found[0]
+        for system, path in found[1:]:
+            if system == first_system:
+                continue
+            message = (
+                f"same run_start, run_stop and eval_accuracy values as {first_path} "
+                f"(system {first_system}): one run filed under two systems"
+            )
+            problems.append(codes.RUN_FILED_TWICE.problem(path, message))
+    return problems
 
 
 def _seed_missing(problem: Problem) -> bool:
