@@ -17,6 +17,8 @@ from .rounds import Choice, Setting
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from .problems import Problem
+    from .records import ParseResult
     from .rules import LogVerdict
 
 # Inside a directory, these files are result logs, as the official tools name them
@@ -107,8 +109,41 @@ def check_paths(
         verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found))
-        run.verdicts.append(verdict.replace(ruleset_source=found.source))
+        verdict = verdict.replace(ruleset_source=found.source)
+        mismatch = folder_mismatch(result)
+        if mismatch is not None:  # beyond the official checks: an error only with --strict
+            if strict:
+                from .problems import Severity
+
+                mismatch = mismatch.replace(severity=Severity.ERROR)
+            problems = sorted([*verdict.problems, mismatch])
+            verdict = verdict.replace(problems=problems, passed=verdict.passed and not strict)
+        run.verdicts.append(verdict)
     return run
+
+
+def folder_mismatch(result: ParseResult) -> Problem | None:
+    """MLP024 (a warning) for a log in a benchmark folder (``.../rgat/result_0.txt``) that
+    declares another benchmark: the package checks and scores it as the folder's, so the
+    hook says so before upload (docs/package.md)."""
+    from .rounds import all_rounds
+
+    folder = Path(result.path).parent.name.lower()
+    names = {n for rnd in all_rounds() if (b := rnd.benchmark(folder)) for n in b.all_names}
+    if not names:  # not a benchmark folder: nothing to compare with
+        return None
+    declared = next((r for r in result.records if r.key == "submission_benchmark"), None)
+    if declared is None or not isinstance(declared.value, str):
+        return None
+    if declared.value.strip().lower() in names:
+        return None
+    from .submission.codes import BENCHMARK_MISMATCH  # only when there is one to report
+
+    message = (
+        f"submission_benchmark is {declared.value!r}; its benchmark folder says {folder!r} "
+        "(the package checks and scores it as that folder's benchmark)"
+    )
+    return BENCHMARK_MISMATCH.problem(result.path, message, declared.line, 1)
 
 
 def _notes(path: str, found: Choice) -> list[str]:

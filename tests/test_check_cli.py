@@ -139,3 +139,24 @@ def test_a_file_that_is_not_a_log_gets_mlc001_alone_and_exit_2(tmp_path: Path) -
     log = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
     done = CliRunner().invoke(cli, ["check", str(notes), str(log), "--ruleset", "1.0.0"])
     assert done.exit_code == 1, done.output
+
+
+@pytest.mark.corpus
+def test_a_log_in_another_benchmarks_folder_is_said_by_the_hook(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """A compliant v5.1 llama2_70b_lora log filed in an rgat folder passed check silently
+    (package scores it as rgat): MLP024 warns, --strict fails. No corpus log in its own
+    folder gets it (measured over every round)."""
+    source = corpus / "v5.1/AMD/results/MI300X_EPYC_9575F_pytorch_llama2_70b/llama2_70b_lora"
+    folder = tmp_path / "Org/results/sys/rgat"
+    folder.mkdir(parents=True)
+    shutil.copy(source / "result_0.txt", folder / "result_0.txt")
+    log = str(folder / "result_0.txt")
+    done = CliRunner().invoke(cli, ["check", log, "--ruleset", "5.1.0"])
+    assert done.exit_code == 0
+    assert "warning: MLP024 submission_benchmark is 'llama2_70b_lora'" in done.output
+    strict = CliRunner().invoke(cli, ["check", log, "--ruleset", "5.1.0", "--strict"])
+    assert strict.exit_code == 1 and "error: MLP024" in strict.output
+    same = CliRunner().invoke(cli, ["check", str(source), "--ruleset", "5.1.0"])
+    assert same.exit_code == 0 and "MLP024" not in same.output
