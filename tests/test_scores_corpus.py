@@ -342,3 +342,27 @@ def _official_first_run(folder: Path) -> float | None:
         "resnet", folder.parent.name, False, str(folder), "training", "3.0.0"
     )[0]
     return score
+
+
+def test_an_org_outside_its_round_folder_is_scored_for_its_round(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
+    """v5.1 GigaComputing copied outside any round folder: each result set's round came
+    from its logs' content alone (the newest each benchmark allows: 5.1.0, 6.0.0 and
+    6.1.0 for one system's benchmarks); the run's date gives 5.1.0 to every one, and the
+    published scores."""
+    import shutil
+
+    org = tmp_path / "GigaComputing"
+    shutil.copytree(corpus / "v5.1" / "GigaComputing", org)
+    report = compute_scores([str(org)], "auto")
+    assert {s.ruleset for s in report.scores} == {"5.1.0"}
+    official = {
+        (r["system"], r["benchmark"]): float(r["official_score_min"])
+        for r in read_oracle(oracle, "scores_v5.1.csv")
+        if r["org"] == "GigaComputing" and r["official_score_min"]
+    }
+    ours = {(s.system, s.benchmark): s.minutes for s in report.scores}
+    assert set(ours) == set(official)
+    for key, minutes in official.items():
+        assert ours[key] == pytest.approx(minutes, abs=0.01), key
