@@ -2,6 +2,14 @@
 
     python benchmarks/audit_bench.py [--corpus ../shared/corpus] [--round v1.0]
     python benchmarks/audit_bench.py --round v5.1 --summarizer   # a whole current round
+    python benchmarks/audit_bench.py --record    # every Training round together (v0.5-v5.1)
+
+With --record: `mllog-check audit <corpus>` (the results repository root: every round
+together) against the time to read the same bytes (the floor: every file of the Training
+round folders read, split into lines and searched for the marker, in this process, warm
+cache, best of 3), the throughput against the issue's target (the whole published record,
+about 5 GB, in 30 s), and the peak memory (largest process) of one round against all of
+them: memory must stay flat in the number of rounds.
 
 With --summarizer the official side is what an analyst runs to get the audit's answers
 for every org: the package checker (verdicts) and the result summarizer (scores), one
@@ -33,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 20.0  # issue 13: a whole round at least 20x faster than the official tools
+# The whole published Training record (about 5 GB) in 30 s: a throughput of bytes/s.
+RECORD_BYTES, RECORD_SECONDS = 5e9, 30.0
 
 
 def _timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
@@ -54,7 +64,13 @@ def main() -> None:
         action="store_true",
         help="official side: package checker + result summarizer per org",
     )
+    parser.add_argument(
+        "--record", action="store_true", help="every Training round together vs the read floor"
+    )
     args = parser.parse_args()
+    if args.record:
+        _record(args.corpus)
+        return
     args.ruleset = args.ruleset or args.round.lstrip("v") + ".0"
     round_dir = args.corpus / args.round
     if not round_dir.is_dir():
@@ -116,6 +132,69 @@ def _compare(
         print(
             f"ratio official / mllog-check audit --jobs {jobs}: {ratio:.1f}x "
             f"(target {TARGET:g}x: {met})"
+        )
+
+
+def _training_rounds(corpus: Path) -> list[Path]:
+    from mllog_check.submission.audit import expand_repositories
+
+    return expand_repositories([corpus])[0]
+
+
+def _read_floor(rounds: list[Path]) -> tuple[int, float]:
+    """Bytes of every file of the rounds, and the best time to read, split and search them."""
+    files = [f for r in rounds for f in sorted(r.rglob("*")) if f.is_file() and not f.is_symlink()]
+    best, size = float("inf"), 0
+    for _ in range(3):
+        start = time.perf_counter()
+        size = 0
+        for f in files:
+            data = f.read_bytes()
+            size += len(data)
+            sum(1 for line in data.split(b"\n") if b":::ML" in line)
+        best = min(best, time.perf_counter() - start)
+    return size, best
+
+
+def _peak(cmd: list[str]) -> tuple[float, int]:
+    """Wall time and peak RSS (kB, the largest process: the parent or a worker)."""
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "subprocess.run(sys.argv[1:], capture_output=True, check=False); "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True)
+    seconds, rss = done.stdout.split()
+    return float(seconds), int(rss)
+
+
+def _record(corpus: Path) -> None:
+    rounds = _training_rounds(corpus)
+    size, floor = _read_floor(rounds)
+    print(
+        f"{len(rounds)} Training rounds ({rounds[0].name}-{rounds[-1].name}), {size / 1e6:.1f} MB"
+    )
+    print(f"read floor (read, split lines, find the marker): {floor:.2f} s")
+    base = [sys.executable, "-c", "from mllog_check.cli import main; main()", "audit"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for jobs in (1, 2):
+            cmd = [*base, str(corpus), "--jobs", str(jobs), "--out", f"{tmp}/all{jobs}"]
+            runs = sorted(_peak(cmd) for _ in range(3))
+            seconds, rss = runs[1]
+            rate = size / seconds
+            goal = RECORD_BYTES / RECORD_SECONDS
+            print(
+                f"audit of the whole record --jobs {jobs}: median {seconds:.2f} s "
+                f"({', '.join(f'{r[0]:.2f}' for r in runs)}), {rate / 1e6:.1f} MB/s, "
+                f"{seconds / floor:.1f}x the read floor; peak {rss / 1024:.0f} MB; "
+                f"target {goal / 1e6:.0f} MB/s (5 GB in 30 s): "
+                f"{'met' if rate >= goal else 'NOT met'}"
+            )
+        one = [*base, str(rounds[-1]), "--jobs", "2", "--out", f"{tmp}/one"]
+        _, rss_one = _peak(one)
+        print(
+            f"peak memory: one round ({rounds[-1].name}) {rss_one / 1024:.0f} MB, all "
+            f"{len(rounds)} rounds {rss / 1024:.0f} MB ({rss / rss_one:.2f}x)"
         )
 
 

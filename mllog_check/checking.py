@@ -96,8 +96,8 @@ def check_paths(
     for source in sources:
         result = parse_source(source)
         run.input_error |= result.input_error
-        if not result.records and not result.input_error:
-            run.verdicts.append(detect.not_a_log(result))  # README.md: MLC001 alone
+        if not result.records and not result.input_error:  # README.md: MLC001 alone
+            run.verdicts.append(_not_a_log(result, ruleset, setting))
             continue
         run.logs += 1
         if result.path.endswith(".gz"):
@@ -110,16 +110,22 @@ def check_paths(
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found))
         verdict = verdict.replace(ruleset_source=found.source)
-        mismatch = folder_mismatch(result)
-        if mismatch is not None:  # beyond the official checks: an error only with --strict
-            if strict:
-                from .problems import Severity
-
-                mismatch = mismatch.replace(severity=Severity.ERROR)
-            problems = sorted([*verdict.problems, mismatch])
-            verdict = verdict.replace(problems=problems, passed=verdict.passed and not strict)
-        run.verdicts.append(verdict)
+        run.verdicts.append(with_folder_check(result, verdict, strict))
     return run
+
+
+def with_folder_check(result: ParseResult, verdict: LogVerdict, strict: bool) -> LogVerdict:
+    """The verdict with MLP024 when the log's folder names another benchmark (beyond the
+    official checks: an error only with --strict); ``check`` and ``check --follow``."""
+    mismatch = folder_mismatch(result)
+    if mismatch is None:
+        return verdict
+    if strict:
+        from .problems import Severity
+
+        mismatch = mismatch.replace(severity=Severity.ERROR)
+    problems = sorted([*verdict.problems, mismatch])
+    return verdict.replace(problems=problems, passed=verdict.passed and not strict)
 
 
 def folder_mismatch(result: ParseResult) -> Problem | None:
@@ -144,6 +150,22 @@ def folder_mismatch(result: ParseResult) -> Problem | None:
         "(the package checks and scores it as that folder's benchmark)"
     )
     return BENCHMARK_MISMATCH.problem(result.path, message, declared.line, 1)
+
+
+def _not_a_log(result: ParseResult, ruleset: str, setting: Setting | None) -> LogVerdict:
+    """MLC001 alone, under the round a flag, setting or folder names when one does (the
+    verdict ``check_log`` gives with that round); no round needed otherwise."""
+    from .rounds import RoundError, choose
+    from .rules import detect
+
+    if ruleset.endswith(".yaml"):
+        return detect.not_a_log(result)
+    try:
+        found = choose(result.path, (), ruleset, setting)
+    except RoundError:
+        return detect.not_a_log(result)
+    rules = found.round.ruleset if found.round.has("rules") else ""
+    return detect.not_a_log(result, rules).replace(ruleset_source=found.source)
 
 
 def _notes(path: str, found: Choice) -> list[str]:

@@ -53,7 +53,10 @@ class Problem(Value):
     the module) cost more than the check (issue 11.8, docs/design.md).
     """
 
-    __slots__ = ("path", "line", "column", "rule", "severity", "message", "name", "text", "context")
+    __slots__ = (
+        "path", "line", "column", "rule", "severity", "message", "name", "text", "context",
+        "impact",
+    )  # fmt: skip
     path: str
     line: int
     column: int
@@ -64,6 +67,9 @@ class Problem(Value):
     text: str
     # Org, system and benchmark in an audited round (last: sorting by place is unchanged).
     context: Context
+    # An audit anomaly's severity for a reader (docs/audit.md, "Severity"): "score",
+    # "rules" or "info"; empty for what check and package report.
+    impact: str
 
     def __init__(
         self,
@@ -76,8 +82,9 @@ class Problem(Value):
         name: str = "",
         text: str = "",
         context: Context = NO_CONTEXT,
+        impact: str = "",
     ) -> None:
-        values = (path, line, column, rule, severity, message, name, text, context)
+        values = (path, line, column, rule, severity, message, name, text, context, impact)
         for slot, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, slot, value)
 
@@ -90,7 +97,7 @@ class Problem(Value):
         """Identity without ``text``: the same problem shown with other text is equal."""
         return (
             self.path, self.line, self.column, self.rule, self.severity, self.message,
-            self.name, self.context,
+            self.name, self.context, self.impact,
         )  # fmt: skip
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickling (audit --jobs) and copy
@@ -109,7 +116,8 @@ class Problem(Value):
         """The one row of a problem for CSV, Parquet and JSON, with ``columns`` in order.
 
         Columns: the fields, ``org``/``system``/``benchmark`` (its context), and the
-        audit's names ``code`` (the rule's code) and ``kind`` (the rule's name).
+        audit's names ``code`` (the rule's code), ``kind`` (the rule's name) and ``impact``
+        (an anomaly's severity: score, rules, info).
         """
         values: dict[str, Any] = {
             "path": self.path,
@@ -125,6 +133,7 @@ class Problem(Value):
             "org": self.context.org,
             "system": self.context.system,
             "benchmark": self.context.benchmark,
+            "impact": self.impact,
         }
         return {column: values[column] for column in columns}
 
@@ -141,6 +150,8 @@ def format_problem(p: Problem) -> str:
     editors and CI problem matchers read), then the offending text, indented, when known.
     """
     name = f" [{p.name}]" if p.name else ""
+    if p.impact:  # an audit anomaly: its severity beside its kind
+        name = f" [{p.name}, {p.impact}]"
     line = f"{p.location()}: {p.severity}: {p.rule} {p.message}{name}"
     return f"{line}\n    {p.text}" if p.text else line
 

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 ENV_REGISTRY = "MLLOG_CHECK_ROUNDS"
+TRAINING = "training"
+HPC = "hpc"
+USAGES = (TRAINING, HPC)
 FILE_KINDS = ("rules", "scoring", "rcp", "system_description")
 _MARKERS = {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}
 
@@ -68,6 +71,7 @@ class Round(Value):
         "benchmarks",
         "spellings",
         "files",
+        "usage",
         "published",
     )
 
@@ -79,9 +83,13 @@ class Round(Value):
         benchmarks: dict[str, Benchmark] | None,  # None: not known (v0.5)
         spellings: frozenset[str],  # normalized (lower case, "-" as "_")
         files: dict[str, Path | None],  # kind -> path (may not exist), None: the round has none
+        usage: str = TRAINING,  # "training" or "hpc" (the official tools' --usage)
         published: str | None = None,  # results publication date, YYYY-MM-DD (None: not yet)
     ) -> None:
-        self.version = version
+        # The round's key everywhere (flags, rulesets, choices): "1.0.0" for Training,
+        # "hpc-1.0.0" for HPC, whose release numbers repeat Training's.
+        self.version = version if usage == TRAINING else f"{usage}-{version}"
+        self.usage = usage
         self.generation = generation
         self.run_count = run_count
         self.benchmarks = benchmarks
@@ -98,24 +106,33 @@ class Round(Value):
         return _days_from_civil(year, month, day) * 86_400_000.0
 
     @property
+    def release(self) -> str:
+        """'1.0.0' for Training 1.0.0 and for HPC 1.0.0 (the official --ruleset)."""
+        return self.version.rsplit("-", 1)[-1]
+
+    @property
     def short(self) -> str:
         """'1.0' for 1.0.0."""
-        return self.version.rsplit(".", 1)[0] if self.version.endswith(".0") else self.version
+        return _short(self.release)
 
     @property
     def number(self) -> tuple[int, ...]:
-        """(1, 0, 0) for 1.0.0: rounds compare in this order."""
-        return tuple(int(part) for part in self.version.split("."))
+        """(1, 0, 0) for 1.0.0: rounds of one usage compare in this order."""
+        return tuple(int(part) for part in self.release.split("."))
 
     @property
     def folder(self) -> str:
-        """'v1.0': the round's folder in the MLCommons results repositories."""
-        return f"v{self.short}"
+        """'v1.0' ('hpc-v1.0'): the round's folder in the MLCommons results repositories."""
+        return _folder(self.usage, self.short)
 
     @property
     def ruleset(self) -> str:
-        """'training-1.0.0': the name of its compliance ruleset."""
-        return f"training-{self.version}"
+        """'training-1.0.0' ('hpc-1.0.0'): the name of its compliance ruleset."""
+        return f"{self.usage}-{self.release}"
+
+    @property
+    def is_hpc(self) -> bool:
+        return self.usage == HPC
 
     @property
     def exact_runs(self) -> bool:
@@ -170,17 +187,26 @@ class Registry(Value):
         self.rounds = rounds
         self.by_spelling = by_spelling
 
-    def get(self, text: str) -> Round:
-        found = self.by_spelling.get(_normal(text))
+    def get(self, text: str, usage: str | None = None) -> Round:
+        found = self.find(text, usage)
         if found is None:
             raise RoundError(
-                f"unknown ruleset {text.strip()!r}; known rounds: {', '.join(self.versions())} "
-                "(also written v1.0, 1.0, training-1.0.0) or 'auto'"
+                f"unknown ruleset {text.strip()!r}"
+                + (f" for usage {usage!r}" if usage else "")
+                + f"; known rounds: {', '.join(self.versions())} (also written v1.0, 1.0, "
+                "training-1.0.0, hpc-v3.0, hpc_3.0.0, or 3.0.0 with --usage hpc) or 'auto'"
             )
         return found
 
-    def find(self, text: str) -> Round | None:
-        return self.by_spelling.get(_normal(text))
+    def find(self, text: str, usage: str | None = None) -> Round | None:
+        """The round a name means; with ``usage`` (the official tools' ``--usage hpc
+        --ruleset 3.0.0``) a bare version names that usage's round."""
+        found = self.by_spelling.get(_normal(text))
+        if usage is None or (found is not None and found.usage == usage):
+            return found
+        if usage == TRAINING:
+            return None
+        return self.by_spelling.get(_normal(f"{usage}_{text.strip()}"))
 
     def versions(self) -> list[str]:
         return [r.version for r in self.rounds]
@@ -240,16 +266,21 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
     if not isinstance(entry, dict) or not isinstance(entry.get("version"), str):
         raise RegistryError(f"{source}: every round has a version string: {entry!r}")
     version = entry["version"]
-    short = version.rsplit(".", 1)[0] if version.endswith(".0") else version
-    names = {"version": version, "short": short, "folder": f"v{short}"}
-    spelling = data.get("spellings") or {}
+    usage = str(entry.get("usage", TRAINING))
+    if usage not in USAGES:
+        raise RegistryError(f"{source}: round {version}: usage is one of {', '.join(USAGES)}")
+    short = _short(version)
+    names = {"version": version, "short": short, "folder": _folder(usage, short)}
+    # A usage other than training states its own spellings and file names (usages:).
+    own = (data.get("usages") or {}).get(usage) or {} if usage != TRAINING else data
+    spelling = own.get("spellings") or {}
     spellings = {
         _normal(prefix + form.format(**names))
         for prefix in spelling.get("prefixes", [""])
         for form in spelling.get("versions", ["{version}"])
     }
     spellings |= {_normal(s) for s in entry.get("also", [])}
-    kinds = {**(data.get("files") or {}), **(entry.get("files") or {})}
+    kinds = {**(own.get("files") or {}), **(entry.get("files") or {})}
     files = {
         kind: None if kinds.get(kind) is None else _data_path(source, kinds[kind].format(**names))
         for kind in FILE_KINDS
@@ -263,8 +294,17 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
         benchmarks=None if benchmarks is None else _benchmarks(benchmarks, drops),
         spellings=frozenset(spellings),
         files=files,
+        usage=usage,
         published=_published(source, version, entry.get("dates")),
     )
+
+
+def _short(version: str) -> str:
+    return version.rsplit(".", 1)[0] if version.endswith(".0") else version
+
+
+def _folder(usage: str, short: str) -> str:
+    return f"v{short}" if usage == TRAINING else f"{usage}-v{short}"
 
 
 def _published(source: Path, version: str, dates: Any) -> str | None:
@@ -344,10 +384,21 @@ def all_rounds() -> tuple[Round, ...]:
     return registry().rounds
 
 
-def parse_round(text: str) -> Round:
+def parse_round(text: str, usage: str | None = None) -> Round:
     """The round a name means: '1.0', 'v1.0', '1.0.0', 'training-1.0.0',
-    'training_results_v1.0' ... (RoundError lists the known rounds)."""
-    return registry().get(text)
+    'training_results_v1.0', 'hpc-3.0', 'hpc_results_v3.0' ..., or with ``usage='hpc'``
+    '3.0.0' (RoundError lists the known rounds)."""
+    return registry().get(text, usage)
+
+
+def usage_of(text: str | None) -> str | None:
+    """A --usage value checked against the known usages (None: not given)."""
+    if text is None or not text.strip():
+        return None
+    usage = text.strip().lower()
+    if usage not in USAGES:
+        raise RoundError(f"unknown usage {text.strip()!r}; known: {', '.join(USAGES)}")
+    return usage
 
 
 def is_auto(text: str | None) -> bool:
@@ -473,6 +524,10 @@ def from_records(records: Sequence[Record]) -> Choice | None:
         return None
     if not candidates:
         raise RoundError(f"the log's content contradicts itself ({', '.join(reasons)})")
+    # Without an HPC benchmark named, the log is taken as Training (the official tools'
+    # default usage); HPC's benchmarks exist only in HPC rounds.
+    trained = [c for c in candidates if registry().get(c).usage == TRAINING]
+    candidates = trained or candidates
     said = " and ".join(reasons)
     if len(candidates) == 1:
         rnd = registry().get(candidates[0])
@@ -507,22 +562,26 @@ def run_time_ms(records: Sequence[Record]) -> float | None:
 def by_date(candidates: Sequence[str], when: float | None) -> tuple[Round, str] | None:
     """The round whose submission window holds a run at ``when`` (time_ms): the first of
     ``candidates`` whose results were published after it (a round's runs happen between
-    the previous round's publication and its own), else the oldest candidate not yet
-    dated. None when the log has no date or is newer than every candidate."""
+    the previous round's publication and its own), else the first candidate newer than
+    every dated one and not yet dated. None when the log has no date, no candidate is
+    dated, or the run is newer than every candidate."""
     if when is None:
         return None
     rounds = [registry().get(v) for v in candidates]
+    dated = [r for r in rounds if r.published is not None]
+    if not dated:
+        return None
     day = _iso_day(when)
-    for rnd in rounds:
+    for rnd in dated:
         published = rnd.published_ms
         if published is not None and when < published:
             return rnd, f"run dated {day}, before round {rnd.version}'s results ({rnd.published})"
+    last = dated[-1]
     for rnd in rounds:
-        if rnd.published is None:
-            newest = max((r for r in all_rounds() if r.published), key=lambda r: r.number)
+        if rnd.published is None and rnd.usage == last.usage and rnd.number > last.number:
             return rnd, (
-                f"run dated {day}, after round {newest.version}'s results ({newest.published}):"
-                f" {rnd.version} is the first round not yet published"
+                f"run dated {day}, after round {last.version}'s results ({last.published}):"
+                f" {rnd.version} is the first of them not yet published"
             )
     return None
 

@@ -37,12 +37,16 @@ def score_example(example: str) -> list[Problem]:
     """Score a catalog example folder (relative to the project root): its problems."""
     from mllog_check.results import compute_scores
 
-    # An example below a round folder (fixtures/score/v3.0/...) is scored for that round.
+    # An example below a round folder is scored for that round: fixtures/score/v3.0/...,
+    # MLPerf HPC's under fixtures/score/hpc-v1.0/ (docs/hpc.md).
     folder = Path(example.strip().splitlines()[0])
     rounds = [part for part in folder.parts if part.startswith("v") and part[1:2].isdigit()]
+    ruleset = rounds[0] if rounds else "1.0.0"
+    if "/hpc-v1.0/" in example:
+        ruleset = "hpc-1.0.0"
     with tempfile.TemporaryDirectory() as tmp:
         tree = str(build(example, Path(tmp)))
-        return compute_scores([tree], ruleset=rounds[0] if rounds else "1.0.0").problems
+        return compute_scores([tree], ruleset=ruleset).problems
 
 
 def power_example(folder: str) -> list[Problem]:

@@ -29,6 +29,42 @@ EXPECTED = {
     ("duplicate-log", "Beta/results/beta-1/resnet/result_0.txt"),
     ("org-mismatch", "Beta/results/beta-1/resnet/result_0.txt"),
     ("stray-file", "Acme/systems/.acme-16x.json.swp"),
+    ("shared-run-window", "Acme/results/acme-8x/resnet/result_0.txt"),
+}
+# What the plants above bring with them: the aborted and the truncated run fail the
+# package check (the folder then has 2 failing runs), Beta's log is a copy of an Acme run
+# (so acme-16x declares two platforms), and it names Acme against Beta's folder and, a
+# second finding, against Beta's system description.
+CONSEQUENCES = [
+    ("published-but-failing", "Acme/results/acme-16x/resnet"),
+    ("published-but-failing", "Acme/results/acme-16x/resnet/result_0.txt"),
+    ("declared-mismatch", "Acme/results/acme-16x/resnet/result_3.txt"),
+    ("org-mismatch", "Beta/results/beta-1/resnet/result_0.txt"),
+    # The fixture's result sets are written from one template, so runs of different
+    # results share their timed window (MLA018): Acme's acme-8x and Beta's beta-1.
+    *(
+        ("shared-run-window", f"{folder}/result_{n}.txt")
+        for folder, runs in (
+            ("Acme/results/acme-8x/resnet", (1, 4)),
+            ("Beta/results/beta-1/resnet", (0, 1, 2, 3, 4)),
+        )
+        for n in runs
+    ),
+]
+ORG_MISMATCHES = ["org folder says 'Beta'", "Beta/systems/beta-1.json (submitter) says 'Beta'"]
+# The line of each finding that points into a log (the others are about a whole file).
+LINES = {
+    ("lines-after-run-stop", "result_0.txt"): 30,
+    ("time-ms-zero", "result_1.txt"): 30,
+    ("time-zero", "result_1.txt"): 15,
+    ("time-constant", "result_2.txt"): 8,
+    ("time-backwards", "result_3.txt"): 16,
+    ("not-converged", "result_4.txt"): 29,
+    ("aborted-run", "result_0.txt"): 14,
+    ("repeated-seed", "result_2.txt"): 9,
+    ("published-but-failing", "result_4.txt"): 29,
+    ("org-mismatch", "result_0.txt"): 3,
+    ("declared-mismatch", "result_3.txt"): 6,
 }
 
 
@@ -39,20 +75,20 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_every_kind_is_found_once_where_planted() -> None:
     result = run_audit(ROUND, "1.0.0", jobs=1)
-    found = {(a.name, a.path) for a in result.anomalies}
-    assert found >= EXPECTED
+    # Exactly the plants and their consequences: a duplicate or an extra finding fails.
+    assert sorted((a.name, a.path) for a in result.anomalies) == sorted([*EXPECTED, *CONSEQUENCES])
+    orgs = [a.message for a in result.anomalies if a.name == "org-mismatch"]
+    assert sorted(m.rsplit("; ", 1)[1] for m in orgs) == sorted(ORG_MISMATCHES)
+    lines = {(a.name, a.path.rsplit("/", 1)[1]): a.line for a in result.anomalies if a.line}
+    assert lines == LINES
     # The package warnings' own kinds are planted in the package fixtures (catalog).
     elsewhere = {"declared-mismatch", "system-description-format", "unchecked-result"}
     elsewhere |= {"target-not-reached", "batch-size-differs", "runs-far-apart"}  # audit/sets
+    # Copies of real logs, edited (tests/test_audit_duplicates.py)
+    elsewhere |= {"shared-eval-curve", "duplicate-run-counted"}
     # Power kinds are planted in fixtures/audit/power (tests/test_power.py).
     elsewhere |= {k for k in codes.ANOMALY_KINDS if k.startswith("power-")}
     assert {kind for kind, _ in EXPECTED} == set(codes.ANOMALY_KINDS) - elsewhere
-    # Nothing planted in these files:
-    assert not {p for k, p in found if p.endswith("acme-16x/resnet/result_1.txt")}
-    lines = {
-        (a.name, a.line) for a in result.anomalies if a.path.endswith("acme-8x/resnet/result_0.txt")
-    }
-    assert ("lines-after-run-stop", 30) in lines
 
 
 def test_clean_round_has_no_anomaly(tmp_path: Path) -> None:
@@ -204,13 +240,11 @@ def test_an_org_that_cannot_be_checked_gets_a_row_not_a_traceback(
 def test_anomalies_across_the_runs_of_one_result() -> None:
     """MLA015-MLA017, one planted per run (fixtures/audit/sets)."""
     result = run_audit(FIXTURES / "audit/sets", "1.0.0", jobs=1)
-    found = {(a.name, a.path.rsplit("/", 1)[1], a.line) for a in result.anomalies}
-    assert found >= {
-        ("target-not-reached", "result_0.txt", 22),
-        ("batch-size-differs", "result_1.txt", 10),
-        ("runs-far-apart", "result_2.txt", 2),
-    }
-    planted = {"target-not-reached", "batch-size-differs", "runs-far-apart"}
-    assert not {a.path for a in result.anomalies if a.name in planted} & {
-        str(FIXTURES / f"audit/sets/Acme/results/acme-8x/resnet/result_{n}.txt") for n in (3, 4)
-    }
+    folder = "Acme/results/acme-8x/resnet"
+    # Exactly one per planted run, none on the clean runs 3 and 4 (paths are relative to
+    # the round, as in the audit's tables).
+    assert sorted((a.name, a.path, a.line) for a in result.anomalies) == [
+        ("batch-size-differs", f"{folder}/result_1.txt", 10),
+        ("runs-far-apart", f"{folder}/result_2.txt", 2),
+        ("target-not-reached", f"{folder}/result_0.txt", 22),
+    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES
 
 from mllog_check import parse_file, parse_text
@@ -38,6 +39,7 @@ def _stop_ms(text: str) -> int:
     return int(json.loads(line.split(" ", 1)[1])["time_ms"])
 
 
+@pytest.mark.corpus
 def test_trailer_keys_after_run_stop_are_not_reported(corpus: Path) -> None:
     """v2.0: Google BERT logs run_final, DLRM block_start/block_stop after run_stop."""
     v20 = corpus / "v2.0" / "Google" / "results"
@@ -51,6 +53,7 @@ def test_trailer_keys_after_run_stop_are_not_reported(corpus: Path) -> None:
     assert _kinds(detect(parse_text(GOOD + trailer).records), "lines-after-run-stop") == []
 
 
+@pytest.mark.corpus
 def test_what_changes_a_result_is_reported_once_per_file(corpus: Path) -> None:
     # v0.7 Google JAX SSD: evaluations after run_stop
     (found,) = _after(corpus / "v0.7/Google/results/tpu-v3-4096-JAX/ssd/result_0.txt")
@@ -78,6 +81,7 @@ def test_second_run_stop_and_hyperparameter_fixture() -> None:
     assert "hyperparameter global_batch_size" in found.message and "eval_accuracy" in found.message
 
 
+@pytest.mark.corpus
 def test_time_ms_zero_lines_are_anomalies(corpus: Path) -> None:
     """A line appended by hand at time_ms 0, as all 30 Intel v1.0 DLRM logs end with
     (those logs are not in the corpus: appended here to a real v1.0 DLRM log)."""
@@ -92,7 +96,7 @@ def test_time_ms_zero_lines_are_anomalies(corpus: Path) -> None:
     (found,) = _kinds(detect(result.records), "time-ms-zero")
     assert (found.line, found.message) == (
         last,
-        f"1 records with time_ms 0: submission_poc_name at line {last}",
+        f"1 records with time_ms 0: submission_poc_name at line {last} (all submission header)",
     )
     # Google v1.0 logs headers at time_ms 0: one row per file, first and last named
     google = corpus / "v1.0/Google/results/tpu-v4-1024-JAX/unet3d/result_4.txt"

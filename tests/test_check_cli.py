@@ -130,11 +130,12 @@ def test_a_file_that_is_not_a_log_gets_mlc001_alone_and_exit_2(tmp_path: Path) -
     """`check README.md` gave MLC001, then a wall of MLC010 for the keys a log lacks."""
     notes = tmp_path / "README.md"
     notes.write_text("# Submission notes\n\nRun with 8 GPUs.\n")
-    for flag in ([], ["--ruleset", "5.1"]):
+    for flag in ([], ["--ruleset", "5.1"], ["--ruleset", "v0.5"]):
         done = CliRunner().invoke(cli, ["check", str(notes), *flag])
         codes = [line.split()[2] for line in done.output.splitlines() if ": error: " in line]
         assert codes == ["MLC001"], done.output
-        assert done.exit_code == 2 and "(not an MLPerf log)" in done.output
+        assert done.exit_code == 2 and "FAIL" in done.output
+    assert "(not an MLPerf log)" in CliRunner().invoke(cli, ["check", str(notes)]).output
     # Beside a real log, the log's verdict decides (exit 1: one file fails).
     log = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
     done = CliRunner().invoke(cli, ["check", str(notes), str(log), "--ruleset", "1.0.0"])

@@ -25,6 +25,9 @@ ORACLE_ROUNDS = [
     "v4.1",
     "v5.0",
     "v5.1",
+    "hpc-v1.0",
+    "hpc-v2.0",
+    "hpc-v3.0",
 ]
 
 # Files on which the official parser crashes (oracle column official_crash), so there is

@@ -92,12 +92,14 @@ def check_acceptance(report: cost.CostReport) -> None:
     assert len(report.rows) == 4
 
 
+@pytest.mark.corpus
 def test_acceptance_from_official_scores(corpus: Path, oracle: Path) -> None:
     wanted = {f.split("/")[-1] for f in FOLDERS}
     scores = [s for s in oracle_scores(corpus, oracle) if s.system in wanted]
     check_acceptance(compare(scores, load_catalog(SAMPLE), "DGX A100 640GB", ["resnet", "bert"]))
 
 
+@pytest.mark.corpus
 def test_acceptance_from_the_logs(corpus: Path, oracle: Path) -> None:
     """mllog-check's own scores (mllog_check.results.compute_scores) give the same answer."""
     paths = [str(corpus / "v1.0" / f) for f in FOLDERS]
@@ -137,6 +139,7 @@ def readme_args(base: Path) -> list[str]:
     return [*(str(base / f) for f in FOLDERS), "--benchmark", "resnet", "--benchmark", "bert"]
 
 
+@pytest.mark.corpus
 def test_cli_json(oracle_backed: Path) -> None:
     code, out = run([*readme_args(oracle_backed), "--prices", SAMPLE, "--format", "json",
                      "--baseline", "DGX A100 640GB"])  # fmt: skip
@@ -149,6 +152,7 @@ def test_cli_json(oracle_backed: Path) -> None:
     assert pod["bert"]["price_source"] == "Graphcore MLPerf Training v1.0 announcement"
 
 
+@pytest.mark.corpus
 def test_cli_table_and_csv(oracle_backed: Path, tmp_path: Path) -> None:
     plot = tmp_path / "cost.svg"
     args = [*readme_args(oracle_backed), "--prices", SAMPLE, "--baseline", "DGX A100 640GB"]
@@ -164,6 +168,7 @@ def test_cli_table_and_csv(oracle_backed: Path, tmp_path: Path) -> None:
     assert len(out.splitlines()) == 5
 
 
+@pytest.mark.corpus
 def test_cli_refuses_open_vs_closed(oracle_backed: Path) -> None:
     pod64 = str(FIXTURES / "prices" / "hypothetical_pod64.csv")
     args = [
@@ -181,17 +186,20 @@ def test_cli_refuses_open_vs_closed(oracle_backed: Path) -> None:
     assert "mixed divisions (closed, open)" in doc["note"]
 
 
+@pytest.mark.corpus
 def test_cli_unreadable_path_exits_2(corpus: Path) -> None:
     code, out = run([str(corpus / "v1.0" / "Nobody"), "--prices", SAMPLE])
     assert code == 2 and "Nobody: no such results folder" in out
 
 
+@pytest.mark.corpus
 def test_cli_unpriced_system_is_listed_and_exits_1(oracle_backed: Path) -> None:
     code, out = run([str(oracle_backed / "Graphcore/results/ipu-pod64-TF1"), "--prices", SAMPLE])
     assert code == 1 and "no price for ipu-pod64-TF1 (IPU-POD64, resnet)" in out
     assert "no price" in out.splitlines()[1]
 
 
+@pytest.mark.corpus
 def test_open_vs_closed_from_the_logs(corpus: Path) -> None:
     """The refusal and --allow-mixed with mllog-check's own scores of the logs."""
     v10 = corpus / "v1.0"

@@ -47,6 +47,7 @@ def oracle_scores(corpus: Path, oracle: Path, org: str) -> list[FakeScore]:
     return out
 
 
+@pytest.mark.corpus
 def test_oracle_v51_cost_per_run_hourly_times_instances_times_hours(
     corpus: Path, oracle: Path
 ) -> None:
@@ -70,6 +71,7 @@ def test_oracle_v51_cost_per_run_hourly_times_instances_times_hours(
     assert one.cost_per_run == pytest.approx(128 * 84.83408541666665 / 60)
 
 
+@pytest.mark.corpus
 def test_oracle_v51_cost_from_the_logs(corpus: Path) -> None:
     """The issue's acceptance: `cost` over the v5.1 Oracle folder prints each result's cost."""
     folder = corpus / "v5.1" / "Oracle"
@@ -142,6 +144,7 @@ def run(args: list[str]) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.corpus
 def test_whole_org_folders_are_grouped_not_refused(corpus: Path) -> None:
     """Issue 10.8: `cost ORG_A ORG_B --prices F` compares like with like on its own."""
     v10 = corpus / "v1.0"
@@ -176,6 +179,7 @@ def test_whole_org_folders_are_grouped_not_refused(corpus: Path) -> None:
     assert code == 1 and "no price" in out and "refusing" not in err
 
 
+@pytest.mark.corpus
 def test_asked_for_cross_division_baseline_is_refused_without_allow_mixed(corpus: Path) -> None:
     v10 = corpus / "v1.0"
     args = [
@@ -191,6 +195,7 @@ def test_asked_for_cross_division_baseline_is_refused_without_allow_mixed(corpus
     assert pod["ratio_to_baseline"] is not None
 
 
+@pytest.mark.corpus
 def test_energy_from_real_power_logs_priced_per_kwh(corpus: Path, tmp_path: Path) -> None:
     """v5.0 Lenovo bert: the energy score (1,949,215.94 J, the official power score) at
     $0.15/kWh and PUE 1.3, with a hypothetical purchase price (test only)."""
@@ -217,6 +222,7 @@ def test_energy_from_real_power_logs_priced_per_kwh(corpus: Path, tmp_path: Path
     assert row["energy_kwh"] == pytest.approx(1949215.9387540054 / 3.6e6)
 
 
+@pytest.mark.corpus
 def test_a_multi_node_cloud_folder_costs_its_number_of_nodes_from_the_logs(
     corpus: Path, tmp_path: Path
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES
 
 from mllog_check import parse_text
@@ -29,6 +30,7 @@ def test_suggestions() -> None:
     assert did_you_mean("maskrnn", ["maskrcnn", "ssd"]) == ' (did you mean "maskrcnn"?)'
 
 
+@pytest.mark.corpus
 def test_missing_tensor_is_named_first_with_the_expected_count(corpus: Path) -> None:
     """A real v1.1 ResNet log (161 tensors) with conv0_weight removed: the message starts
     with what is missing, not with the 161 expected names."""
@@ -86,6 +88,7 @@ def test_misspelled_benchmark_folder_in_score_and_package(tmp_path: Path) -> Non
     assert messages and all('(did you mean "resnet"?)' in m for m in messages)
 
 
+@pytest.mark.corpus
 def test_misspelled_benchmark_option_of_cost(corpus: Path) -> None:
     from click.testing import CliRunner
 

@@ -265,6 +265,7 @@ def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
     assert {p.rule for p in check_package(org, strict=True).problems if p.is_error} == {"MLP021"}
 
 
+@pytest.mark.corpus
 def test_text_and_json_show_each_result_score(corpus: Path) -> None:
     text = run_cli("package", str(corpus / "v1.0" / "Graphcore"))
     assert text.returncode == 1  # the IPU-POD64 closed BERT RCP failure

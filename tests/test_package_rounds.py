@@ -4,7 +4,6 @@ or the difference is documented (docs/differences.md, "Package")."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -44,8 +43,9 @@ def _corpus() -> Path | None:
 @pytest.fixture(scope="module")
 def official(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
     """Verdicts of 4.1.68's package checker, one call per org, filled on demand."""
-    if importlib.util.find_spec("mlperf_logging") is None:
-        pytest.skip("the official mlperf-logging package (test extras) is not installed")
+    from conftest import has_module, require
+
+    require(has_module("mlperf_logging"), "the official mlperf-logging package is not installed")
     return {}
 
 

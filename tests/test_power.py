@@ -42,6 +42,7 @@ def _energy_score(folder: Path, drop: int = 1) -> tuple[float | None, list[float
     return (None if score is None else score * factor), energies  # type: ignore[misc]
 
 
+@pytest.mark.corpus
 def test_energy_equals_the_official_power_score_on_every_corpus_power_result(
     corpus: Path, oracle: Path
 ) -> None:
@@ -54,6 +55,7 @@ def test_energy_equals_the_official_power_score_on_every_corpus_power_result(
         assert score == pytest.approx(float(row["official_power"]), rel=1e-9), row["benchmark"]
 
 
+@pytest.mark.corpus
 def test_corpus_power_logs_parse_as_the_official_parser_reads_them(corpus: Path) -> None:
     from mlperf_logging.compliance_checker.mlp_parser import parse_file as official
 
@@ -68,6 +70,7 @@ def test_corpus_power_logs_parse_as_the_official_parser_reads_them(corpus: Path)
         ]
 
 
+@pytest.mark.corpus
 def test_corpus_power_results_have_no_power_problems(corpus: Path) -> None:
     folders = sorted({p.parent for p in (corpus / "v5.0").glob("*/results/*/*/power")})
     assert len(folders) == 4
@@ -254,6 +257,7 @@ def test_package_and_audit_show_energy_and_power_anomalies(tmp_path: Path) -> No
     assert {"energy_j", "energy_method"} <= set(header)
 
 
+@pytest.mark.corpus
 def test_score_stage_energy_equals_the_official_power_score(corpus: Path, oracle: Path) -> None:
     """The same agreement through the score stage (olympic order by its run times)."""
     from mllog_check.results.scores import score_set
@@ -306,6 +310,7 @@ def _mutate(text: str, rng: random.Random) -> str:
     return "".join(lines)
 
 
+@pytest.mark.corpus
 def test_mutated_real_power_logs_never_raise(corpus: Path, tmp_path: Path) -> None:
     source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/bert"
     rng = random.Random(20261130)
@@ -320,6 +325,7 @@ def test_mutated_real_power_logs_never_raise(corpus: Path, tmp_path: Path) -> No
         assert all(p.rule[:3] in {"MLE", "MLS"} for p in report.problems)
 
 
+@pytest.mark.corpus
 def test_package_of_the_v50_lenovo_folder_shows_the_official_energy(
     corpus: Path, oracle: Path
 ) -> None:

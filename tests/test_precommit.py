@@ -7,14 +7,18 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, has_module, needs
 
 pytestmark = pytest.mark.slow
 
+# pre-commit and the hook's mllog-check come from the interpreter running the tests
+# (its venv's bin/), never from whatever PATH finds first.
+BIN = Path(sys.executable).parent
 GOOD = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
 BAD = FIXTURES / "check" / "closed_resnet_lars.fail.MLC020.txt"
 
@@ -42,7 +46,7 @@ def _git(repo: Path, *args: str) -> None:
 
 def _pre_commit(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["pre-commit", "run", "--all-files", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -50,8 +54,8 @@ def _pre_commit(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[
     )
 
 
-@pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-commit not installed")
-@pytest.mark.skipif(shutil.which("mllog-check") is None, reason="mllog-check not installed")
+@needs(has_module("pre_commit"), "pre-commit not installed beside the interpreter")
+@needs((BIN / "mllog-check").is_file(), f"mllog-check not installed in {BIN}")
 def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
     repo = tmp_path / "submission"
     logs = repo / "results" / "dgx" / "resnet"
@@ -67,6 +71,7 @@ def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
     shutil.copy(GOOD, logs / "result_0.txt")
     (logs / "notes.txt").write_text("not a log: the hook must not look at it\n")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    env["PATH"] = os.pathsep.join([str(BIN), env.get("PATH", "")])  # the hook's mllog-check
     _git(repo, "init", "-q")
     _git(repo, "add", ".")
     passed = _pre_commit(repo, env)

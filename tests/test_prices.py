@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, require
 
 from mllog_check.cli import cli
 from mllog_check.cost.prices import PriceCatalogError, load_catalog, load_catalogs
@@ -33,8 +33,7 @@ def test_sample_csv_and_yaml_are_twins() -> None:
 
 def test_sample_matches_reference_prices() -> None:
     reference = ROOT.parent / "shared" / "reference" / "prices.csv"
-    if not reference.is_file():
-        pytest.skip("shared/reference/prices.csv not beside the project")
+    require(reference.is_file(), "shared/reference/prices.csv not beside the project")
     import csv
 
     with open(reference, newline="", encoding="utf-8") as handle:

@@ -8,7 +8,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, shared_rounds
 
 from mllog_check.results import compute_scores
 from mllog_check.results.rcp import (
@@ -124,14 +124,13 @@ def test_rcp_message_names_every_number() -> None:
     assert "reference mean 35.15" in message and "reference at batch size 3264" in message
 
 
+@pytest.mark.corpus
 def test_project_rcp_data_equals_the_published_reference_data(corpus: Path) -> None:
     shared = corpus.parent / "reference" / "rcp"
-    if not shared.is_dir():
-        pytest.skip("shared reference data not found")
-    from mllog_check.rounds import parse_round
-
-    for folder in sorted(shared.iterdir()):
-        if parse_round(folder.name).path("rcp") is None:
+    assert shared.is_dir(), f"shared reference data not found at {shared}"
+    files = references = 0
+    for folder, rnd in shared_rounds(shared, at_least=10 + 3):  # with hpc_1.0.0..3.0.0
+        if rnd.path("rcp") is None:
             continue  # a round whose RCP data this build does not have yet (docs/rounds.md)
         ours = load_rcp(folder.name)["benchmarks"]
         for source in sorted(folder.glob("rcps_*.json")):
@@ -143,6 +142,10 @@ def test_project_rcp_data_equals_the_published_reference_data(corpus: Path) -> N
                 assert mine[name]["batch_size"] == record["BS"]
                 counted = record.get("Epochs to converge", record.get("samples to converge"))
                 assert mine[name]["converged_at"] == counted
+                references += 1
+            files += 1
+    # today's figures (Training, then HPC): a walk that compares nothing must not pass
+    assert files >= 90 + 10 and references >= 551 + 40, (files, references)
 
 
 def test_shipped_t_critical_values_are_scipys() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, PENDING_USAGES, ROOT, pending_folders, shared_rounds
 
 import mllog_check
 from mllog_check import rounds
@@ -167,6 +167,7 @@ def test_registry_matches_the_official_lists_and_scoring_data() -> None:
     assert registry.versions() == [
         "0.5.0", "0.6.0", "0.7.0", "1.0.0", "1.1.0", "2.0.0", "2.1.0", "3.0.0", "3.1.0",
         "4.0.0", "4.1.0", "5.0.0", "5.1.0", "6.0.0", "6.1.0",
+        "hpc-0.7.0", "hpc-1.0.0", "hpc-2.0.0", "hpc-3.0.0",
     ]  # fmt: skip
     v06 = rounds.parse_round("0.6")
     assert v06.benchmarks is not None and "ncf" not in v06.benchmarks
@@ -211,13 +212,38 @@ def test_registry_benchmarks_equal_each_rule_files_allowed_list() -> None:
 @pytest.mark.corpus
 def test_registry_benchmarks_equal_the_official_allowed_lists(corpus: Path) -> None:
     """Each round's benchmark folders in the corpus are benchmarks of that round."""
-    for round_dir in sorted(corpus.iterdir()):
-        rnd = rounds.parse_round(round_dir.name)
+    checked = 0
+    for round_dir, rnd in shared_rounds(corpus, at_least=13 + 4):
         if rnd.benchmarks is None:
             continue
-        folders = {p.parent.name for p in round_dir.glob("*/results/*/*/result_*.txt")}
+        # HPC: <org>/results/<system>/<strong|weak>/<benchmark>/ (v0.7: no scaling level)
+        layout = "*/results/*/*/*/result_*.txt" if rnd.is_hpc else "*/results/*/*/result_*.txt"
+        folders = {p.parent.name for p in round_dir.glob(layout)}
+        if rnd.is_hpc and not folders:
+            folders = {p.parent.name for p in round_dir.glob("*/results/*/*/result_*.txt")}
         unknown = {f for f in folders if rnd.benchmark(f) is None}
         assert not unknown, (round_dir.name, unknown)
+        checked += len(folders)
+    # today: 70 Training benchmark folder names and 10 HPC ones over the rounds with a list
+    assert checked >= 70 + 10, checked
+
+
+@pytest.mark.corpus
+def test_every_shared_folder_names_a_round_of_its_usage(corpus: Path) -> None:
+    """Training and HPC folders of the shared data (corpus, RCP data, official rules) each
+    name a round of the registry, of their own usage; none is set aside any more."""
+    assert PENDING_USAGES == ()
+    shared = corpus.parent
+    seen: dict[str, int] = {}
+    for base in (corpus, shared / "reference" / "rcp", shared / "reference" / "official-rules"):
+        assert pending_folders(base) == []
+        for sub in sorted(p for p in base.iterdir() if p.is_dir()):
+            rnd = rounds.parse_round(sub.name)
+            expected = "hpc" if sub.name.lower().startswith("hpc") else "training"
+            assert rnd.usage == expected, sub
+            seen[rnd.usage] = seen.get(rnd.usage, 0) + 1
+    # today: corpus hpc-v0.7..v3.0, RCP and official rules hpc_1.0.0..3.0.0
+    assert seen["hpc"] >= 4 + 3 + 3 and seen["training"] >= 13 + 12 + 14, seen
 
 
 def test_one_round_parser_in_the_code() -> None:

@@ -54,6 +54,7 @@ def test_iter_records_equals_parse_file(tmp_path: Path) -> None:
         assert stream.count + stream.result.line_error_count == stream.result.marker_lines
 
 
+@pytest.mark.corpus
 def test_iter_records_on_a_real_log_and_an_unreadable_one(corpus: Path, tmp_path: Path) -> None:
     log = corpus / "v1.0/NVIDIA/results/dgxa100_ngc21.05_merlin_hugectr/dlrm/result_0.txt"
     assert list(iter_records(log)) == parse_file(log).records

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
-import pytest
-from conftest import ROOT
+from conftest import ROOT, has_module, needs, require
 
 PATHS = ["mllog_check", "tests", "benchmarks", "scripts", "grammars", "schemas", "fixtures"]
 
@@ -16,19 +14,23 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff not installed (test extras)")
+# The linters of the interpreter running the tests, never whatever PATH finds first.
+RUFF = needs(has_module("ruff"), "ruff not installed beside the interpreter (test extras)")
+
+
+@RUFF
 def test_ruff_lint() -> None:
-    result = _run("ruff", "check", *PATHS)
+    result = _run(sys.executable, "-m", "ruff", "check", *PATHS)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff not installed (test extras)")
+@RUFF
 def test_ruff_format() -> None:
-    result = _run("ruff", "format", "--check", *PATHS)
+    result = _run(sys.executable, "-m", "ruff", "format", "--check", *PATHS)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_mypy() -> None:
-    pytest.importorskip("mypy")
+    require(has_module("mypy"), "mypy not installed beside the interpreter (test extras)")
     result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -224,6 +224,7 @@ def test_score_formats_agree_with_power_logs() -> None:
     assert "Energy to train" in _score(args)["table", False].decode()
 
 
+@pytest.mark.corpus
 def test_score_formats_agree_on_the_corpus(corpus: Path) -> None:
     assert _score_agrees([str(corpus / "v1.0" / "Graphcore")]) >= 10
 
@@ -259,6 +260,7 @@ def test_cost_formats_agree_on_a_fixture() -> None:
     assert _cost_agrees([str(FIXTURES / "score" / "olympic"), "--ruleset", "1.0.0"]) == 1
 
 
+@pytest.mark.corpus
 def test_cost_formats_agree_on_the_corpus(corpus: Path) -> None:
     assert _cost_agrees([str(corpus / "v1.0" / "Graphcore")]) >= 2
 
@@ -287,6 +289,7 @@ def test_audit_files_agree_on_a_fixture(tmp_path: Path) -> None:
     assert counts["anomalies"] == len(result.anomalies) > 0 and counts["runs"] > 0
 
 
+@pytest.mark.corpus
 def test_audit_files_agree_on_the_corpus(corpus: Path, tmp_path: Path) -> None:
     write_outputs(run_audit(corpus / "v0.7", jobs=2), tmp_path)
     counts = _audit_agrees(tmp_path)

@@ -73,7 +73,8 @@ def _quiet_stdout() -> None:
 
 
 RULESET_HELP = (
-    "Round, in any spelling (5.1.0, 5.1, v5.1, training-5.1.0), or 'auto' (default): "
+    "Round, in any spelling (5.1.0, 5.1, v5.1, training-5.1.0; MLPerf HPC: hpc-3.0, "
+    "hpc_3.0.0, or 3.0.0 with --usage hpc), or 'auto' (default): "
     "[tool.mllog-check] ruleset in the nearest pyproject.toml, else a round folder in the "
     "path (v5.1/, training_results_v5.1/), else the logs' content and the run's date (the "
     "round whose submission window holds it; the newest the content allows when no date "
@@ -113,6 +114,27 @@ def round_setting(command: str, flag: str | None) -> Any:
 
             from_setting(setting)  # an unknown round in the file is a usage error now
         return setting
+    except RoundError as err:
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.exit(EXIT_USAGE)
+
+
+USAGE_HELP = (
+    "What the logs are: training or hpc, as the official tools' --usage; with it a bare "
+    "--ruleset names that usage's round (--usage hpc --ruleset 3.0.0 is hpc-3.0.0)."
+)
+
+
+def with_usage(command: str, flag: str, usage: str | None) -> str:
+    """The --ruleset a --usage qualifies ('3.0.0' with hpc -> 'hpc-3.0.0'); exit 2 for an
+    unknown usage or a round the usage does not have. auto and rule-file paths pass."""
+    from ..rounds import RoundError, is_auto, parse_round, usage_of
+
+    try:
+        known = usage_of(usage)
+        if known is None or is_auto(flag) or flag.endswith(".yaml"):
+            return flag
+        return parse_round(flag, known).version
     except RoundError as err:
         sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)

@@ -9,12 +9,21 @@ from typing import Any
 import click
 
 from ..reporters import AUDIT, offered
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
+from . import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    USAGE_HELP,
+    chosen_round,
+    ruleset_option,
+    with_usage,
+)
 
 
 @click.command(options_metavar="[OPTIONS]")
 @click.argument("results_dirs", nargs=-1, required=True)
 @ruleset_option()
+@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option(
     "--jobs",
     "-j",
@@ -35,23 +44,41 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
     type=click.Choice(offered(AUDIT)),
     default="text",
     show_default=True,
-    help="Stdout: text (a verdict per org, anomalies by kind), or every problem and "
-    "anomaly in that format (the 'wrote' line then goes to stderr).",
+    help="Stdout: text (a verdict per org, the ranked results, the anomalies of severity "
+    "score and rules), or every problem and anomaly in that format (the 'wrote' line then "
+    "goes to stderr).",
+)
+@click.option(
+    "--info",
+    "show_info",
+    is_flag=True,
+    help="Text: list anomalies of severity info too (framework habits, placeholders, "
+    "clock skew; counted either way). Other formats and the files always hold them.",
 )
 def audit(
-    results_dirs: tuple[str, ...], ruleset: str, jobs: int | None, out_dir: str, fmt: str
+    results_dirs: tuple[str, ...],
+    ruleset: str,
+    jobs: int | None,
+    out_dir: str,
+    fmt: str,
+    show_info: bool,
+    usage: str | None = None,
 ) -> None:
-    """Audit RESULTS_DIR (one folder per org): runs and scores tables (CSV, Parquet),
-    an anomaly report (CSV, JSON), per-org verdicts and every problem (CSV).
+    """Audit RESULTS_DIR (one folder per org): a ranked results table (CSV, Parquet,
+    JSON), runs and scores tables (CSV, Parquet), an anomaly report with each anomaly's
+    severity (score, rules, info; CSV, JSON), per-org verdicts and every problem (CSV).
 
-    Several round folders may be given (v1.0 v1.1 ...): logs duplicated across rounds
-    are found too, and paths start with the round folder's name.
+    Several round folders may be given (v1.0 v1.1 ...), or a results repository root
+    holding them: they are audited together, so that runs re-used across rounds,
+    systems and orgs are found; paths start with the round folder's name.
 
-    Exit 0 clean, 1 anomalies or failing orgs, 2 usage or input error.
+    Exit 0 clean (known habits, severity info, aside), 1 anomalies or failing orgs,
+    2 usage or input error.
     """
     from .. import reporters
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
+    ruleset = with_usage("audit", ruleset, usage)
     setting = chosen_round("audit", ruleset)
     _needs_parquet()
     out = Path(out_dir)
@@ -65,7 +92,8 @@ def audit(
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
     written = write_outputs(result, out)
-    reporters.write(fmt, AUDIT, result, sys.stdout)
+    options = {"info": show_info} if fmt == "text" else {}
+    reporters.write(fmt, AUDIT, result, sys.stdout, **options)
     click.echo(f"wrote {len(written)} files to {out}", err=fmt != "text")
     if any(org["missing_stages"] for org in result.orgs):  # not checked: never a pass
         sys.exit(EXIT_USAGE)

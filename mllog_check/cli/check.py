@@ -38,7 +38,7 @@ def _command(function: Callable[..., None]) -> click.Command:
 
 @_command
 def check(**params: Any) -> None:
-    """Check MLPerf Training result logs (files, directories, '-') for compliance.
+    """Check MLPerf Training and HPC result logs (files, directories, '-') for compliance.
 
     Directories are walked in sorted order for result_*.txt files (gzip too; --include
     adds other names).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..reporters import CHECK, names
 from ..values import Value
-from . import RULESET_HELP
+from . import RULESET_HELP, USAGE_HELP
 
 
 class Option(Value):
@@ -49,6 +49,7 @@ OPTIONS: tuple[Option, ...] = (
         RULESET_HELP + " A rule file path (.yaml) is used as given. 0.5.0: parse checks only.",
         default="auto",
     ),
+    Option(("--usage",), "usage", USAGE_HELP, choices=("training", "hpc")),
     Option(
         ("--include",),
         "include",
@@ -62,6 +63,27 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         ("--strict",), "strict", "Checks beyond the official ones (MLC1xx) fail too.", is_flag=True
+    ),
+    Option(
+        ("--follow",),
+        "follow",
+        "Check one log while it grows (tail -F: waits for lines, survives truncation and "
+        "rotation; '-' reads a pipe): problems on stderr as soon as certain, a status "
+        "line, and check's report on stdout at the end (docs/follow.md).",
+        is_flag=True,
+    ),
+    Option(
+        ("--fail-fast",),
+        "fail_fast",
+        "With --follow: exit 1 at the first certain error (e.g. || scancel $SLURM_JOB_ID).",
+        is_flag=True,
+    ),
+    Option(
+        ("--until",),
+        "until",
+        "With --follow: end when the run ends (after run_stop), exiting as check would "
+        "on the finished file.",
+        choices=("run_stop",),
     ),
     Option(
         ("--format",),

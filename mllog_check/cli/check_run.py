@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import EXIT_USAGE, chosen_round
+from . import EXIT_USAGE, chosen_round, with_usage
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -19,6 +19,10 @@ def run_check(
     fmt: str,
     verbose: bool,
     include: tuple[str, ...],
+    follow: bool = False,
+    fail_fast: bool = False,
+    until: str | None = None,
+    usage: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -29,7 +33,15 @@ def run_check(
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    ruleset = with_usage("check", ruleset, usage)
+    if (fail_fast or until) and not follow:
+        err.write("mllog-check check: --fail-fast and --until go with --follow\n")
+        return EXIT_USAGE
     setting = chosen_round("check", ruleset)
+    if follow:
+        from .follow import run_follow
+
+        return run_follow(paths, ruleset, strict, fmt, verbose, fail_fast, until, setting, out, err)
     try:  # never guess: no evidence, or rules not in this build, is a usage error
         run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
     except MllogCheckError as error:

@@ -7,7 +7,15 @@ import sys
 import click
 
 from ..reporters import PACKAGE, offered
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
+from . import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    USAGE_HELP,
+    chosen_round,
+    ruleset_option,
+    with_usage,
+)
 
 # From the one registry of problem formats (text and json are the package's own, with
 # the org's verdict; the others write one "file" per path that has problems).
@@ -17,6 +25,7 @@ FORMATS = offered(PACKAGE)
 @click.command()
 @click.argument("org_dir")
 @ruleset_option()
+@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("-v", "--verbose", is_flag=True, help="Say which round was chosen, and why.")
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."
@@ -27,7 +36,15 @@ FORMATS = offered(PACKAGE)
     is_flag=True,
     help="Checks beyond the round's official package checker (consistency, advice) fail too.",
 )
-def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool, verbose: bool) -> None:
+def package(
+    org_dir: str,
+    ruleset: str,
+    fmt: str,
+    quiet: bool,
+    strict: bool,
+    verbose: bool,
+    usage: str | None = None,
+) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
 
@@ -39,6 +56,7 @@ def package(org_dir: str, ruleset: str, fmt: str, quiet: bool, strict: bool, ver
     from ..submission.layout import NotASubmission
     from ..submission.package import check_package
 
+    ruleset = with_usage("package", ruleset, usage)
     setting = chosen_round("package", ruleset)
     try:
         report = check_package(org_dir, ruleset, strict=strict, setting=setting)

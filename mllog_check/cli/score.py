@@ -9,7 +9,15 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
+from . import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    USAGE_HELP,
+    chosen_round,
+    ruleset_option,
+    with_usage,
+)
 
 
 @click.command()
@@ -22,13 +30,20 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
     default="table",
     show_default=True,
 )
+@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 def score(
-    paths: tuple[str, ...], ruleset: str, fmt: str, show_runs: bool, output: str | None
+    paths: tuple[str, ...],
+    ruleset: str,
+    fmt: str,
+    show_runs: bool,
+    output: str | None,
+    usage: str | None = None,
 ) -> None:
     """Score result folders: a results repository, an org, its results/, a system or a
-    system/benchmark folder. Problems (MLR rules) go to stderr.
+    system/benchmark folder (MLPerf HPC: system/strong|weak/benchmark; weak scaling gets
+    its own table). Problems (MLR rules) go to stderr.
 
     Exit 0 when every score is valid and nothing is wrong, 1 when a score is invalid or
     a problem was found, 2 on usage or input errors.
@@ -38,10 +53,11 @@ def score(
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
         sys.exit(EXIT_USAGE)
+    ruleset = with_usage("score", ruleset, usage)
     setting = chosen_round("score", ruleset)
     _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
-    if not report.scores:
+    if not report.scores and not report.weak:
         pass  # nothing to write; the exit code and stderr say why
     elif output is not None:
         tables.write_file(fmt, _tables(report, fmt, show_runs), output)
@@ -70,11 +86,12 @@ def _exit_code(report: Any) -> int:
     from ..parsing.syntax_rules import INPUT_ERROR
 
     unread = any(p.rule == INPUT_ERROR.code and p.is_error for p in report.problems)
-    if unread or not report.scores:
-        if not report.scores:
+    if unread or not (report.scores or report.weak):
+        if not (report.scores or report.weak):
             click.echo("error: no result_*.txt files found", err=True)
         return EXIT_USAGE
-    if any(p.is_error for p in report.problems) or not all(s.valid for s in report.scores):
+    valid = all(s.valid for s in [*report.scores, *report.weak])
+    if any(p.is_error for p in report.problems) or not valid:
         return EXIT_PROBLEMS
     return EXIT_OK
 
@@ -82,11 +99,22 @@ def _exit_code(report: Any) -> int:
 def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
     """What format ``fmt`` writes: the human tables, or the rows of scores or runs."""
     if fmt == "table":
-        return _runs_table(report) if show_runs else _scores_table(report)
+        if show_runs:
+            return _runs_table(report)
+        strong = _scores_table(report) if report.scores else []
+        return [*strong, *_weak_table(report)]
     from ..results.scores import run_table, score_table
+    from ..results.weak import weak_table
 
-    columns, rows = run_table(report) if show_runs else score_table(report)
-    return [tables.Table(columns, rows, FORM, document=json_document(report))]
+    document = json_document(report)
+    if show_runs:
+        return [tables.Table(*run_table(report), FORM, document=document)]
+    out = [tables.Table(*score_table(report), FORM, document=document)] if report.scores else []
+    # Weak scaling (MLPerf HPC) after the strong block with its own header, as the official
+    # summarizer's CSV has it; JSON holds both in one document, Parquet one table.
+    if report.weak and not (out and (fmt == "json" or tables.FORMATS[fmt].binary)):
+        out.append(tables.Table(*weak_table(report), FORM, document=document))
+    return out
 
 
 def json_document(report: Any) -> dict[str, Any]:
@@ -135,7 +163,12 @@ def json_document(report: Any) -> dict[str, Any]:
         *(("energy_j",) if power else ()),
     )
     runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
-    return {"scores": scores, "runs": runs}
+    document: dict[str, Any] = {"scores": scores, "runs": runs}
+    if report.weak:  # MLPerf HPC weak scaling (docs/hpc.md); absent otherwise
+        from ..results.weak import weak_table
+
+        document["weak_scaling"] = weak_table(report)[1]
+    return document
 
 
 def _scores_table(report: Any) -> list[tables.Table]:
@@ -189,6 +222,39 @@ def _notes(report: Any) -> list[str]:
                 f"official package checker) it would be {s.score_if_normalized:.2f}\n"
             )
     return notes
+
+
+def _weak_table(report: Any) -> list[tables.Table]:
+    """MLPerf HPC weak scaling: the tuple (T, M, S, time to train all) per result."""
+    if not report.weak:
+        return []
+    body = []
+    for w in report.weak:
+        minutes = f"{w.minutes:.2f}" if w.minutes is not None else "invalid"
+        if w.rcp_verdict not in (None, "Pass"):
+            minutes += f" (RCP {w.rcp_verdict})"
+        rate = "" if w.models_per_minute is None else f"{w.models_per_minute:.3f}"
+        body.append(
+            (
+                w.org,
+                w.system_name or w.system,
+                w.division or "",
+                w.benchmark,
+                _count(w.accelerators),
+                f"{w.models}/{w.models_total}",
+                _count(w.instance_scale),
+                minutes,
+                rate,
+            )
+        )
+    header = ("org", "system", "division", "benchmark", "T", "M", "S", "minutes", "models/min")
+    notes = [f"{w.org}/{w.system}/{w.benchmark}: {w.reason}\n" for w in report.weak if w.reason]
+    title = (
+        "Weak scaling (T accelerators in the system, M models trained, S accelerators per "
+        "model, minutes to train all)"
+    )
+    right = ("T", "M", "S", "minutes", "models/min")
+    return [tables.Table(header, body, right=right, title=title, footer="".join(notes))]
 
 
 def _energy_table(report: Any) -> list[tables.Table]:

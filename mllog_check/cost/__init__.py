@@ -69,9 +69,21 @@ def cost_report(
     if unread:
         raise CostError("; ".join(f"{p.location()}: {p.message}" for p in sorted(unread)))
     picked = all(_inside_results(p) for p in paths)
+    scores = [*scored.scores, *_per_model(scored)]
     return compare(
-        scored.scores, prices, baseline, benchmarks, allow_mixed, divisions, assumptions, picked
+        scores, prices, baseline, benchmarks, allow_mixed, divisions, assumptions, picked
     )
+
+
+def _per_model(scored: Any) -> list[Any]:
+    """MLPerf HPC weak-scaling results priced per model (docs/hpc.md): their own group,
+    "<benchmark> (weak, per model)", the system's time to train all divided by M."""
+    weak = getattr(scored, "weak", None)
+    if not weak:
+        return []
+    from ..results.weak import per_model_scores
+
+    return list(per_model_scores(weak))
 
 
 def _inside_results(path: str) -> bool:

@@ -13,6 +13,7 @@ from .scanner import Scanner, scan_chunks, stream_chunks
 
 __all__ = [
     "RecordStream",
+    "finish_parse",
     "iter_records",
     "parse_bytes",
     "parse_file",
@@ -132,6 +133,11 @@ def _unexpanded(problems: list[Problem]) -> Iterator[ParseResult]:
 
 def _input_problem(path: str, message: str) -> Problem:
     return rules.INPUT_ERROR.problem(path, message)
+
+
+def finish_parse(result: ParseResult, state: ReadState) -> None:
+    """The file-level findings once an input ended (``check --follow`` feeds lines itself)."""
+    _finish(result, state)
 
 
 def _finish(result: ParseResult, state: ReadState) -> None:

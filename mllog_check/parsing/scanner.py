@@ -512,3 +512,9 @@ def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
         if _CANDIDATE in line:
             scanner.line(line, number)
     return line_no + len(lines)
+
+
+def scan_lines(scanner: Scanner, block: bytes, line_no: int) -> int:
+    """Scan a block of whole lines (a growing log's, ``follow/live.py``) numbered from
+    ``line_no``; returns the number of the line after the block."""
+    return _scan_block(scanner, block, line_no)

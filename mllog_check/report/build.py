@@ -72,9 +72,11 @@ class Page:
     glossary: list[dict[str, Any]]
     cost: list[dict[str, Any]] = field(default_factory=list)
     cost_notes: list[str] = field(default_factory=list)
+    # MLPerf HPC weak scaling: its rows (data.weak) and one chart per benchmark
+    weak_charts: list[Chart] = field(default_factory=list)
 
     def charts(self) -> list[Chart]:
-        out = [c for b in self.benchmarks for c in b.charts]
+        out = [c for b in self.benchmarks for c in b.charts] + list(self.weak_charts)
         out += [c for s in self.sets for c in s.curves]
         return out + [c for section in self.cost for c in section["charts"]]
 
@@ -96,7 +98,9 @@ def build_page(data: ReportData) -> Page:
             view.charts.append(energy)
         benchmarks.append(view)
     groups, glossary = problem_groups(data)
-    return Page(data, sets, benchmarks, groups, glossary)
+    page = Page(data, sets, benchmarks, groups, glossary)
+    page.weak_charts = weak_charts(data)
+    return page
 
 
 def _speed(view: ResultSetView) -> tuple[bool, float, Key]:
@@ -115,6 +119,7 @@ def _org_label(org: str, folder: str) -> str:
 
 
 def _result_sets(data: ReportData) -> list[ResultSetView]:
+    weak_folders = {w.get("folder") for w in data.weak}  # shown as weak scaling instead
     by_key: dict[Key, ResultSetView] = {}
     for score in data.scores:
         folder = score.get("folder") or ""
@@ -122,6 +127,8 @@ def _result_sets(data: ReportData) -> list[ResultSetView]:
         by_key[key] = ResultSetView(key, slug("rs", *key), folder, score)
     for run in data.runs:
         folder = os.path.dirname(run["path"])
+        if folder in weak_folders:
+            continue
         key = (_org_label(run["org"], folder), run["system"], run["benchmark"])
         if key not in by_key:
             by_key[key] = ResultSetView(key, slug("rs", *key), folder, {"valid": False})
@@ -294,6 +301,60 @@ def time_chart(benchmark: str, views: list[ResultSetView]) -> Chart:
         "count (not compliant, not converged)."
     )
     return chart
+
+
+def weak_charts(data: ReportData) -> list[Chart]:
+    """MLPerf HPC weak scaling, one chart per benchmark: models trained against minutes
+    since the first model started, a line per system (docs/hpc.md)."""
+    charts = []
+    for benchmark in sorted({w["benchmark"] for w in data.weak}):
+        chart = Chart(
+            slug("weak", benchmark),
+            "curve",
+            "weak scaling: models trained over time",
+            "minutes since the first model started",
+            "models trained",
+        )
+        rows = [w for w in data.weak if w["benchmark"] == benchmark]
+        for index, weak in enumerate(rows):
+            chart.series.append(_weak_series(data, weak, index))
+        chart.caption = (
+            "Each step is a model whose run stops (compliant models only, as the score "
+            "counts them); the line ends at the time to train all. Throughput: models per "
+            "minute."
+        )
+        chart.context = benchmark
+        charts.append(chart)
+    return charts
+
+
+def _weak_series(data: ReportData, weak: dict[str, Any], index: int) -> Series:
+    folder = weak.get("folder") or ""
+    counted = [r for r in data.runs if os.path.dirname(r["path"]) == folder and counted_model(r)]
+    times = []
+    for run in counted:
+        curve = data.curves.get(run["path"])
+        if curve is not None and curve.start_ms is not None and curve.stop_ms is not None:
+            times.append((curve.start_ms, curve.stop_ms, os.path.basename(run["path"])))
+    label = f"{weak['org']} · {weak.get('system_name') or weak['system']}"
+    if not times:
+        return Series(label, [], index, line=True)
+    first = min(t[0] for t in times)
+    points = [Point(0.0, 0.0, f"{label}: first model starts")]
+    for count, (_, stop, name) in enumerate(sorted(times, key=lambda t: t[1]), start=1):
+        minutes = (stop - first) / 60_000.0
+        points.append(
+            Point(minutes, float(count), f"{label}: {name} done, {count} at {fmt(minutes)} min")
+        )
+    rate = weak.get("models_per_minute")
+    tip = f"{label}: {weak.get('models')} models of {weak.get('instance_scale')} accelerators"
+    tip += f", {fmt(rate)} models/min" if rate else ""
+    return Series(label, points, index, line=True, tip=tip)
+
+
+def counted_model(run: dict[str, Any]) -> bool:
+    """A weak-scaling model the score counts: compliant and timed."""
+    return run.get("compliance") in ("pass", True) and run.get("minutes") is not None
 
 
 def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
@@ -506,6 +567,8 @@ def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[st
         code = a.get("code") or ""
         info = _info(catalog, code)
         severity = str(info.severity) if info else "warning"
+        if a.get("impact") == "info":  # a known habit (docs/audit.md): with the info group
+            severity = "info"
         message = f"{a['kind']}: {a['message']}"
         entry = {"path": a["path"], "line": a["line"], "message": message, "what": "anomaly"}
         items[severity][code].append(entry)

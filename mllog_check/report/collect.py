@@ -37,6 +37,8 @@ class ReportData:
     orgs: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)  # package.RUN_COLUMNS and more
     scores: list[dict[str, Any]] = field(default_factory=list)  # results.Score fields
+    # MLPerf HPC weak-scaling results (results.weak.WeakScore fields; docs/hpc.md)
+    weak: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[dict[str, Any]] = field(default_factory=list)  # row(ANOMALY_COLUMNS)
     problems: list[dict[str, Any]] = field(default_factory=list)  # row(PROBLEM_ROW)
     curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
@@ -108,7 +110,7 @@ def _add_audited(
 ) -> None:
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
-    from ..submission.audit import duplicate_logs, org_folders
+    from ..submission.audit import finish, org_folders
     from ..submission.package import ANOMALY_COLUMNS
 
     tasks: list[tuple[str, str]] = []
@@ -117,28 +119,35 @@ def _add_audited(
         tasks.extend((str(org), chosen) for org in org_folders(root))
     tasks.extend((str(org), _folder_ruleset(org, ruleset)) for org in orgs)
     results, curves = run_pool(tasks, data.base, jobs)
-    found = []
+    anomalies, runs, copies = [], [], []
     for rows in sorted(results, key=lambda r: r.org):
         data.orgs.append(rows.summary)
         data.runs.extend(rows.runs)
-        data.scores.extend(rows.scores)
-        data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in rows.anomalies)
+        for score in rows.scores:
+            (data.weak if score.get("scaling") == "weak" else data.scores).append(score)
         data.problems.extend(p.row(PROBLEM_ROW) for p in rows.problems)
-        found.extend(rows.runs + rows.copies)
+        anomalies.extend(rows.anomalies)
+        runs.extend(rows.runs)
+        copies.extend(rows.copies)
     data.rulesets.extend(chosen for _, chosen in tasks)
-    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in duplicate_logs(found))
+    bases = dict.fromkeys((r.org for r in results), data.base)  # as the audit's (one base)
+    found = finish(anomalies, runs, copies, bases)
+    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in found)
     data.curves.update(curves)
 
 
 def _logs(org: str, ruleset: str) -> list[tuple[str, str, str]]:
-    """(path, benchmark, ruleset) of the result files of the published layout."""
+    """(path, benchmark, ruleset) of the result files of the published layout (MLPerf
+    HPC: results/<system>/<strong|weak>/<benchmark>/)."""
     found = sorted(Path(org).glob("results/*/*/result_*.txt*"))
+    found += sorted(Path(org).glob("results/*/strong/*/result_*.txt*"))
+    found += sorted(Path(org).glob("results/*/weak/*/result_*.txt*"))
     return [(str(p), p.parent.name, ruleset) for p in found if not p.is_symlink()]
 
 
 def _size(path: str) -> int:
     try:
-        return sum(p.stat().st_size for p in Path(path).glob("results/*/*/result_*"))
+        return sum(p.stat().st_size for p in Path(path).glob("results/**/result_*"))
     except OSError:
         return 0
 
@@ -196,6 +205,11 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
         row["folder"] = rel(row["folder"])
         data.scores.append(row)
         data.rulesets.append(score.ruleset)
+    for weak in report.weak:
+        row = dataclasses.asdict(weak)
+        row["folder"] = rel(row["folder"])
+        data.weak.append(row)
+        data.rulesets.append(weak.ruleset)
     from ..results.scores import run_row
 
     for run in report.runs:
@@ -225,9 +239,12 @@ def _finish(data: ReportData, jobs: int | None) -> None:
     data.orgs.sort(key=lambda o: o["org"])
     data.runs.sort(key=lambda r: r["path"])
     data.scores.sort(key=lambda s: (s["org"], s["system"], s["benchmark"]))
+    data.weak.sort(key=lambda s: (s["org"], s["system"], s["benchmark"]))
     data.anomalies.sort(key=lambda a: (a["path"], a["line"], a["kind"]))
     data.problems.sort(key=lambda p: (p["path"], p["line"], p["column"], p["rule"]))
-    rulesets = {(s["org"], s["system"], s["benchmark"]): s.get("ruleset") for s in data.scores}
+    rulesets = {
+        (s["org"], s["system"], s["benchmark"]): s.get("ruleset") for s in data.scores + data.weak
+    }
     only = data.rulesets[0] if len(data.rulesets) == 1 else ""
     items = [
         (

@@ -21,14 +21,25 @@ def _score(row: dict[str, Any]) -> Any:
     return Score(**{k: v for k, v in row.items() if k in names})
 
 
+def _per_model(rows: list[dict[str, Any]]) -> list[Any]:
+    """MLPerf HPC weak-scaling results priced per model, as the cost command does."""
+    if not rows:
+        return []
+    from ..results.weak import WeakScore, per_model_scores
+
+    names = {f.name for f in dataclasses.fields(WeakScore)}
+    return list(
+        per_model_scores([WeakScore(**{k: v for k, v in r.items() if k in names}) for r in rows])
+    )
+
+
 def add_costs(page: Page, price_files: list[str]) -> None:
     from ..cost import CostError, compare, load_catalogs
     from ..cost.output import full_note, sources
 
     prices = load_catalogs(price_files)
     groups: dict[tuple[str, str], list[Any]] = {}
-    for row in page.data.scores:
-        score = _score(row)
+    for score in [*map(_score, page.data.scores), *_per_model(page.data.weak)]:
         division = str(score.division or "unknown").lower()
         groups.setdefault((division, score.ruleset), []).append(score)
     unpriced = []

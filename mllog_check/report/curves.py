@@ -96,7 +96,9 @@ def read_curve(path: str, benchmark: str, ruleset: str = "") -> RunCurve:
     stop_at = next((i for i, r in enumerate(records) if r.key == "run_stop"), len(records))
     before = records[:stop_at]
     start_ms = None if start is None else float(start.timestamp_ms)
-    points = tuple(_point(r, start_ms, field) for r in before if r.key in QUALITY_KEYS)
+    # The benchmark's quality record: eval_error for MLPerf HPC CosmoFlow and OC20
+    keys = {*QUALITY_KEYS, getattr(scoring, "key", "eval_accuracy")}
+    points = tuple(_point(r, start_ms, field) for r in before if r.key in keys)
     batch = next((_number(r.value) for r in records if r.key == "global_batch_size"), None)
     stop = records[stop_at] if stop_at < len(records) else None
     status = stop.metadata.get("status") if stop and isinstance(stop.metadata, dict) else None

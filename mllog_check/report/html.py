@@ -68,6 +68,7 @@ def render(page: Page, out: str | Path, title: str | None = None) -> str:
 
     env.filters["loghref"] = loghref
     from ..cost import NOTE
+    from .ranked import ranked_rows
 
     folder = files("mllog_check.report").joinpath("templates")
     return str(
@@ -79,6 +80,7 @@ def render(page: Page, out: str | Path, title: str | None = None) -> str:
             css=_inline(env.get_template("report.css").render()),
             js=_inline(folder.joinpath("report.js").read_text("utf-8")),
             cost_note=NOTE,
+            ranked=ranked_rows(page.data),
         )
     )
 

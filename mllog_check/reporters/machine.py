@@ -29,11 +29,19 @@ def as_dict(files: Sequence[Any]) -> dict[str, Any]:
                 "ruleset": f.ruleset,
                 # flag, config, folder, content, date or newest (of what the content allows)
                 "ruleset_source": getattr(f, "ruleset_source", "") or None,
-                "problems": [p.row(JSON_COLUMNS) for p in sorted(f.problems)],
+                "problems": [_json_row(p) for p in sorted(f.problems)],
             }
             for f in ordered(files)
         ]
     }
+
+
+def _json_row(p: Problem) -> dict[str, Any]:
+    """A problem's JSON row; an audit anomaly's also has its severity (``impact``)."""
+    row = p.row(JSON_COLUMNS)
+    if p.impact:
+        row["impact"] = p.impact
+    return row
 
 
 def write_json(files: Sequence[Any], out: TextIO) -> None:
@@ -73,10 +81,14 @@ def write_csv(files: Sequence[Any], out: TextIO) -> None:
     import csv
 
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    # The audit's anomalies have a severity (impact): a column then, none for check.
+    columns: tuple[str, ...] = CSV_COLUMNS
+    if any(p.impact for f in files for p in f.problems):
+        columns = (*CSV_COLUMNS, "impact")
+    writer.writerow(columns)
     for f in ordered(files):
         for p in sorted(f.problems):
-            writer.writerow(p.row(CSV_COLUMNS).values())
+            writer.writerow(p.row(columns).values())
 
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -134,10 +146,13 @@ def _sarif_result(p: Problem, rule_index: int) -> dict[str, Any]:
     location: dict[str, Any] = {"artifactLocation": {"uri": p.path}}
     if p.line > 0:
         location["region"] = {"startLine": p.line, "startColumn": max(p.column, 1)}
-    return {
+    result = {
         "ruleId": p.rule,
         "ruleIndex": rule_index,
         "level": _LEVEL[p.severity],
         "message": {"text": p.message},
         "locations": [{"physicalLocation": location}],
     }
+    if p.impact:  # an audit anomaly's severity (docs/audit.md)
+        result["properties"] = {"impact": p.impact}
+    return result

@@ -76,6 +76,13 @@ def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
         if row["minutes"] is None:
             out.write(f"score {where}: invalid: {row['reason']}\n")
             continue
+        if "models" in row:  # MLPerf HPC weak scaling (docs/hpc.md)
+            out.write(
+                f"weak-scaling score {where}: {row['models']} models of "
+                f"{row['instance_scale']} accelerators in {row['minutes']:.2f} min "
+                f"({row['models_per_minute']:.3f} models/min)\n"
+            )
+            continue
         rcp = f", RCP {row['rcp_verdict']}" if row.get("rcp_verdict") else ""
         if row.get("rcp_verdict") and row.get("rcp_message"):
             rcp += f" ({row['rcp_message']})"
@@ -131,15 +138,44 @@ def _official(report: Any) -> str:
     return "not evaluated" if report.missing_stages else "pass"
 
 
-def audit_text(result: Any, out: TextIO) -> None:
-    """A line per org (its verdict and counts), then the anomalies by kind."""
-    kinds: dict[str, int] = {}
-    for anomaly in result.anomalies:
-        kinds[anomaly.name] = kinds.get(anomaly.name, 0) + 1
+def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
+    """A line per org (its verdict and counts), the results with anomalies of severity
+    score or rules, ranked, and those anomalies; ``info`` ones are counted (listed too
+    with ``info``). Severity: docs/audit.md."""
+    shown = ("score", "rules", "info") if info else ("score", "rules")
     for org in result.orgs:
         verdict = "PASS" if org["passed"] else "FAIL"
         extra = f" ({org['failure']})" if org["failure"] else ""
         counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
         out.write(f"{verdict} {org['org']}: {counts}{extra}\n")
-    summary = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
-    out.write(f"anomalies: {summary}\n")
+    ranked = [r for r in getattr(result, "results", []) if r["worst"] in shown]
+    if ranked:
+        out.write("results, ranked (anomalies by severity: score, rules, info):\n")
+    for row in ranked:
+        out.write(f"{_result_line(row)}\n")
+    listed = [a for a in result.anomalies if (a.impact or "rules") in shown]
+    write_problems(listed, out)
+    by_impact: dict[str, dict[str, int]] = {}
+    for anomaly in result.anomalies:
+        kinds = by_impact.setdefault(anomaly.impact or "rules", {})
+        kinds[anomaly.name] = kinds.get(anomaly.name, 0) + 1
+    parts = []
+    for impact in ("score", "rules", "info"):
+        kinds = by_impact.get(impact, {})
+        named = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        hidden = " (not listed: --info lists them)" if kinds and impact not in shown else ""
+        parts.append(f"{impact} {sum(kinds.values())}" + (f" ({named}){hidden}" if named else ""))
+    out.write(f"anomalies: {'; '.join(parts)}\n")
+    for folder in getattr(result, "skipped", []):
+        out.write(f"not audited: {folder} (names no Training round of this build)\n")
+
+
+def _result_line(row: dict[str, Any]) -> str:
+    minutes = row.get("minutes")
+    score = "no score" if minutes is None else f"{minutes:.2f} min"
+    again = row.get("minutes_without_copies")
+    if row.get("copies"):
+        score += f" (without copies: {'invalid' if again is None else f'{again:.2f} min'})"
+    counts = ", ".join(f"{row[f'anomalies_{k}']} {k}" for k in ("score", "rules", "info"))
+    where = f"{row['org']} {row['system']}/{row['benchmark']}"
+    return f"{row['rank']:>4}. {where}: {score}; {counts}; worst {row['worst_kind']}"

@@ -47,5 +47,6 @@ def write_github(files: Sequence[Any], out: TextIO) -> None:
             props = [f"file={_escape(p.path, True)}"]
             if p.line > 0:
                 props += [f"line={p.line}", f"col={max(p.column, 1)}"]
-            props.append(f"title={_escape(f'{p.rule} {p.name}'.strip(), True)}")
+            title = f"{p.rule} {p.name}".strip() + (f" ({p.impact})" if p.impact else "")
+            props.append(f"title={_escape(title, True)}")
             out.write(f"::{levels[p.severity]} {','.join(props)}::{_escape(p.message)}\n")

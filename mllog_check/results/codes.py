@@ -247,3 +247,47 @@ STRAY_FOLDER = _rule(
         "result."
     ),
 )
+
+# --- MLPerf HPC weak scaling (docs/hpc.md) ---------------------------------------------
+WEAK_TOO_FEW_MODELS = _rule(
+    "MLR050",
+    "weak-too-few-models",
+    Severity.ERROR,
+    "MLPerf HPC weak scaling: fewer models counted (compliant, with run_start and "
+    "run_stop) than the benchmark's run count (5 DeepCAM and OC20, 10 CosmoFlow and "
+    "OpenFold); the result has no score.",
+    "hpc-v1.0/weak_ok",
+    "hpc-v1.0/weak_too_few",
+    why=(
+        "The official result summarizer gives a weak-scaling result its tuple only when at "
+        f"least the benchmark's run count of models converged ({LOGGING}, "
+        "result_summarizer; docs/hpc.md)."
+    ),
+)
+WEAK_SCALE_DIFFERS = _rule(
+    "MLR051",
+    "weak-instance-scale-differs",
+    Severity.ERROR,
+    "MLPerf HPC weak scaling: the models log different sizes (number_of_nodes × "
+    "accelerators_per_node); the score's S is one size for all.",
+    "hpc-v1.0/weak_ok",
+    "hpc-v1.0/weak_scale_differs",
+    why=(
+        "S, the accelerators per model, is one number of the weak-scaling tuple: the "
+        f"official result summarizer asserts every counted log agrees and stops otherwise "
+        f"({LOGGING}; docs/hpc.md)."
+    ),
+)
+MODEL_NOT_COUNTED = _rule(
+    "MLR052",
+    "weak-model-not-counted",
+    Severity.WARNING,
+    "MLPerf HPC weak scaling: a model's log does not count toward M (fails compliance, "
+    "never reaches the target, or lacks run_start or run_stop), and why.",
+    "hpc-v1.0/weak_ok",
+    "hpc-v1.0/weak_one_skipped",
+    why=(
+        "The official result summarizer skips such a log with a line on its console "
+        "only; a reviewer should see which models are left out of M (docs/hpc.md)."
+    ),
+)

@@ -96,7 +96,8 @@ def epochs_to_converge(
         reached = [s for s, v in evaluations(records, scoring) if target_reached(scoring.target, v)]
         numbers = [n for n in (_number(s) for s in reached) if n is not None]
         return min(numbers) if numbers else None
-    last_eval = max((i for i, r in enumerate(records) if r.key == "eval_accuracy"), default=-1)
+    key = scoring.key if scoring is not None else "eval_accuracy"
+    last_eval = max((i for i, r in enumerate(records) if r.key == key), default=-1)
     if field == "train_samples":
         after = [_number(r.value) for r in records[last_eval + 1 :] if r.key == "train_samples"]
         after = [s for s in after if s is not None]
@@ -117,7 +118,7 @@ def evaluations(records: list[Record], scoring: BenchmarkScoring) -> list[tuple[
     of one step (metadata ``converged_at`` field), one per metadata ``metric``, are joined
     into one dict value; an aggregated_eval_accuracy dict value counts as it is."""
     if not scoring.split_metrics:
-        return [(None, r.value) for r in records if r.key == "eval_accuracy"]
+        return [(None, r.value) for r in records if r.key == scoring.key]
     joined: dict[Any, dict[str, Any]] = {}
     for record in records:
         if record.key not in QUALITY_KEYS:

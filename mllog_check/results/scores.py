@@ -20,6 +20,7 @@ from .runs import Run, build_run
 from .scoring import RoundScoring, UnknownRound, scoring_for
 from .seeds import check_seeds
 from .tree import ResultSet, SystemDescription, discover, load_system
+from .weak import WeakScore, score_weak_set
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,8 @@ class ScoreReport:
     scores: list[Score] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # MLPerf HPC weak-scaling results (results/<system>/weak/<benchmark>/: docs/hpc.md)
+    weak: list[WeakScore] = field(default_factory=list)
 
 
 def compute_scores(
@@ -93,6 +96,12 @@ def compute_scores(
             why = "; ".join(n for n in (missing, choice.note) if n)
             report.scores.append(_unscored(result_set, system, chosen, why))
             report.problems.append(_no_round(result_set.folder, missing))
+            continue
+        if result_set.scaling == "weak":
+            weak, runs, found = score_weak_set(result_set, results, chosen, system)
+            report.weak.append(weak)
+            report.runs.extend(runs)
+            report.problems.extend(found)
             continue
         score, runs, found = score_set(result_set, results, chosen, system)
         if choice.note:  # the newest of several rounds: never silently
@@ -202,15 +211,14 @@ def _compliance(
     return bool(verdict.passed), ""
 
 
-def score_set(
+def build_runs(
     result_set: ResultSet,
     results: list[ParseResult],
     ruleset: str,
-    system: SystemDescription,
     verdicts: Mapping[str, bool] | None = None,
-) -> tuple[Score, list[Run], list[Problem]]:
-    """Score one result set. ``verdicts`` (path -> passed) are compliance verdicts the
-    caller already has (the package checker), so that no log is checked twice."""
+) -> tuple[RoundScoring | None, list[Run]]:
+    """The round's scoring data (None without) and one Run per result file, each with its
+    compliance verdict (``verdicts``: those the caller already has)."""
     try:
         scoring: RoundScoring | None = scoring_for(ruleset)
     except UnknownRound:
@@ -235,6 +243,20 @@ def score_set(
                 note,
             )
         )
+    return scoring, runs
+
+
+def score_set(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    ruleset: str,
+    system: SystemDescription,
+    verdicts: Mapping[str, bool] | None = None,
+) -> tuple[Score, list[Run], list[Problem]]:
+    """Score one result set. ``verdicts`` (path -> passed) are compliance verdicts the
+    caller already has (the package checker), so that no log is checked twice."""
+    scoring, runs = build_runs(result_set, results, ruleset, verdicts)
+    bench = scoring.benchmark(result_set.benchmark) if scoring else None
     division = _division(runs, system)
     header = _blank(result_set, system, ruleset, division, len(runs))
     if scoring is None:
@@ -263,15 +285,23 @@ def score_set(
             rcp_verdict, rcp_message = rcp.verdict, rcp.message
             normalization = rcp.normalization if rcp.passed else None
             problems.extend(rcp.problems(result_set.folder))
+    unapplied = ""
+    if normalization is not None and not scoring.normalize_score:
+        if normalization > 1.0:
+            unapplied = f"RCP normalization factor {normalization:.4f} not applied (round's rule)"
+        normalization = None
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
     factor, factor_note, pending = _scaling(result_set.folder, normalization)
+    if factor_note.startswith("scaled by"):
+        unapplied = ""  # the published factor applies
     minutes = None if outcome.mean is None else outcome.mean * factor
     if_normalized = None
     if pending is not None and minutes is not None:
         if_normalized = minutes * pending
         problems.append(_normalization_pending(result_set.folder, minutes, pending))
-    notes = [outcome.reason, factor_note, *sorted({r.compliance_note for r in runs} - {""})]
+    notes = [outcome.reason, factor_note, unapplied]
+    notes += sorted({r.compliance_note for r in runs} - {""})
     if division == "closed" and scoring.rcp_missing:
         notes.append(f"RCP not checked: {scoring.rcp_missing}")
     score = replace(
@@ -342,17 +372,21 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
             problems.append(codes.COUNTED_DESPITE_STATUS.problem(run.path, message))
         if run.counted or run.minutes is None:
             continue
-        if status != "success":
-            why = f"run_stop status {status!r}" if status else "run_stop has no status"
-        elif not run.converged:
-            why = "the quality target is never reached before run_stop"
-        elif result.error_count:
-            why = f"{result.error_count} unparseable line(s)"
-        else:
-            why = f"fails the {ruleset} compliance rules"
-        message = f"run not counted: {why}"
+        message = f"run not counted: {not_counted_reason(run, result, ruleset)}"
         problems.append(codes.RUN_NOT_COUNTED.problem(run.path, message))
     return problems
+
+
+def not_counted_reason(run: Run, result: ParseResult, ruleset: str) -> str:
+    """Why a timed run does not count (the first reason of: status, target, parse, rules)."""
+    status = run.run_stop_status
+    if status != "success":
+        return f"run_stop status {status!r}" if status else "run_stop has no status"
+    if not run.converged:
+        return "the quality target is never reached before run_stop"
+    if result.error_count:
+        return f"{result.error_count} unparseable line(s)"
+    return f"fails the {ruleset} compliance rules"
 
 
 def _duplicates(runs: list[Run]) -> list[Problem]:

@@ -60,6 +60,7 @@ class BenchmarkScoring:
     split_metrics: bool = False  # one record per metric, named by metadata "metric"
     rcp_allowance: float = 0.0  # how far below the RCP minimum a mean may still pass
     direction: str = "up"  # quality improves going "up" (accuracy) or "down" (loss)
+    key: str = "eval_accuracy"  # the quality record (HPC CosmoFlow and OC20: eval_error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,10 @@ class RoundScoring:
 
     # Why the RCP check cannot run although the round has one (its data not in this build).
     rcp_missing: str | None = None
+    # Whether a result faster than the RCP reference mean has its score multiplied by the
+    # normalization factor (Training v2.1+). The official HPC summarizer computes the
+    # score before its RCP check writes scaling.json: the factor is said, not applied.
+    normalize_score: bool = True
 
 
 def _read(round_name: str) -> dict[str, Any]:
@@ -153,6 +158,7 @@ def scoring_for(ruleset: str) -> RoundScoring:
         approximate_compliance=data.get("approximate_compliance"),
         rcp_method=str(data.get("rcp_method", "trimmed")),
         rcp_missing=rnd.missing("rcp"),
+        normalize_score=bool(data.get("normalize_score", True)),
         aliases={
             other: bench.name
             for bench in (rnd.benchmarks or {}).values()
@@ -191,6 +197,7 @@ def _benchmark(
         first_reaching=bool(b.get("first_reaching", False)),
         split_metrics=bool(b.get("split_metrics", False)),
         rcp_allowance=float(b.get("rcp_allowance", 0.0)),
+        key=str(b.get("key", "eval_accuracy")),
     )
 
 

@@ -4,8 +4,9 @@ Accepts a results repository root (one folder per org, or one folder per round
 holding orgs), an org folder, its ``results/`` folder, a system folder or a
 system/benchmark folder. A result set is every folder that directly holds
 ``result_*.txt`` files; org and system come from the published layout
-``<org>/results/<system>/<benchmark>/``. Links leaving the tree are never
-followed (``inputs.walk``).
+``<org>/results/<system>/<benchmark>/``, or MLPerf HPC's
+``<org>/results/<system>/<strong|weak>/<benchmark>/`` (docs/hpc.md). Links leaving the
+tree are never followed (``inputs.walk``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ..parsing.syntax_rules import INPUT_ERROR
 from ..problems import Problem
 
 _RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
+# MLPerf HPC's scaling level between the system and the benchmark folder.
+SCALINGS = ("strong", "weak")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,7 @@ class ResultSet:
     folder: str
     files: tuple[str, ...]
     system_json: str | None  # path of <org>/systems/<system>.json when present
+    scaling: str | None = None  # HPC: "strong" or "weak" (the folder level); None: Training
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,27 +76,34 @@ def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
         if _stray(folder):
             from .codes import STRAY_FOLDER
 
-            message = "result files outside <org>/results/<system>/<benchmark>/: not scored"
+            message = (
+                "result files outside <org>/results/<system>/<benchmark>/ (HPC: "
+                "<system>/<strong|weak>/<benchmark>/): not scored (nor read by the official "
+                "summarizer)"
+            )
             problems.append(STRAY_FOLDER.problem(str(folder), message))
             continue
         sets.append(_result_set(folder, files))
-    sets.sort(key=lambda s: (s.org, s.system, s.benchmark, s.folder))
+    sets.sort(key=lambda s: (s.org, s.system, s.scaling or "", s.benchmark, s.folder))
     return sets, sorted(set(problems))
 
 
 def _stray(folder: Path) -> bool:
-    """Below a ``results`` folder, only results/<system>/<benchmark> holds scored runs
-    (a published v1.0 tree has a stray copy at results/<system>/resnet/bert/)."""
+    """Below a ``results`` folder, only results/<system>/<benchmark> (HPC:
+    results/<system>/<strong|weak>/<benchmark>) holds scored runs (a published v1.0 tree
+    has a stray copy at results/<system>/resnet/bert/; HPC orgs keep extra models in
+    weak/<benchmark>/pruned_results/)."""
     parts = folder.resolve().parts
     if "results" not in parts:
         return False
-    last = len(parts) - 1 - parts[::-1].index("results")
-    return len(parts) - last != 3
+    depth = len(parts) - (len(parts) - 1 - parts[::-1].index("results"))
+    return not (depth == 3 or (depth == 4 and parts[-2] in SCALINGS))
 
 
 def _result_set(folder: Path, files: list[Path]) -> ResultSet:
     absolute = folder.resolve()
-    system_dir = absolute.parent
+    scaling = absolute.parent.name if absolute.parent.name in SCALINGS else None
+    system_dir = absolute.parent.parent if scaling else absolute.parent
     results_dir = system_dir.parent
     # <org>/results/<system>/<benchmark>: anything else keeps the folder names we have.
     org_dir = results_dir.parent if results_dir.name == "results" else results_dir
@@ -105,6 +116,7 @@ def _result_set(folder: Path, files: list[Path]) -> ResultSet:
         folder=str(folder),
         files=tuple(ordered),
         system_json=str(system_json) if system_json.is_file() else None,
+        scaling=scaling,
     )
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "LogVerdict",
     "RulesetError",
     "UnknownRuleset",
+    "assemble",
     "available_rulesets",
     "check_file",
     "check_log",
@@ -72,8 +73,26 @@ def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = Fal
     rules = load_ruleset(canonical(ruleset))
     # An unreadable input has only its input error: rules on no records would just add noise.
     found = [] if result.input_error else engine.run(rules, result.path, result.records)[0]
-    found += engine.unreadable_records(result.problems)
-    found += _round_mismatch(result, rules.name)
+    first = {k: _first_text(result, k) for k in ("submission_division", "submission_benchmark")}
+    return assemble(result, found, result.generation(), rules.name, first, strict=strict)
+
+
+def assemble(
+    result: ParseResult,
+    found: list[Problem],
+    generation: str | None,
+    ruleset: str,
+    first: dict[str, str | None],
+    *,
+    strict: bool = False,
+) -> LogVerdict:
+    """The verdict of a parse (``result``: its problems and input error) and the rules'
+    problems (``found``), from what the records told: the generation most use and the
+    first division and benchmark (text). ``check`` and ``check --follow`` both end here."""
+    from . import engine
+
+    found = found + engine.unreadable_records(result.problems)
+    found += _round_mismatch(result.path, generation, ruleset)
     problems = list(result.problems) + found
     if strict:
         problems = engine.promote(problems)
@@ -81,9 +100,9 @@ def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = Fal
     return LogVerdict(
         path=result.path,
         passed=not result.input_error and not any(p.severity is Severity.ERROR for p in problems),
-        division=_first_text(result, "submission_division"),
-        benchmark=_first_text(result, "submission_benchmark"),
-        ruleset=rules.name,
+        division=first.get("submission_division"),
+        benchmark=first.get("submission_benchmark"),
+        ruleset=ruleset,
         problems=problems,
     )
 
@@ -97,13 +116,12 @@ def check_file(path: str, ruleset: str = "1.0.0", *, strict: bool = False) -> Lo
     return check_log(parse_file(path), ruleset, strict=strict)
 
 
-def _round_mismatch(result: ParseResult, ruleset: str) -> list[Problem]:
+def _round_mismatch(path: str, generation: str | None, ruleset: str) -> list[Problem]:
     """One warning when the log's syntax exists only in other rounds (a v0.6 log checked
     with the 1.0.0 rules): the many errors that follow have one cause."""
     from ..rounds import marker_of, registry, rounds_of_generation
     from . import codes
 
-    generation = result.generation()
     if generation is None:
         return []
     allowed = rounds_of_generation(generation)
@@ -115,7 +133,7 @@ def _round_mismatch(result: ParseResult, ruleset: str) -> list[Problem]:
         f"the log's {marker_of(generation)} syntax belongs to round {' / '.join(allowed)}, not "
         f"{version}: check it with --ruleset {allowed[0]} (or auto)"
     )
-    return [codes.ROUND_MISMATCH.problem(result.path, message)]
+    return [codes.ROUND_MISMATCH.problem(path, message)]
 
 
 def _first_text(result: ParseResult, key: str) -> str | None:

@@ -55,9 +55,10 @@ def check_chosen(
     return check_log(result, rnd.version, strict=strict), choice
 
 
-def not_a_log(result: ParseResult) -> LogVerdict:
+def not_a_log(result: ParseResult, ruleset: str = "") -> LogVerdict:
     """The verdict of a readable file without a single MLPerf record: MLC001 alone (no
-    round is needed to say so, and no rule of one would add anything)."""
+    round is needed to say so, and no rule of one would add anything); ``ruleset`` the
+    round's rules when one was chosen (``check_log`` gives the same verdict then)."""
     from . import LogVerdict
     from .codes import NO_RECORDS
     from .engine import NO_RECORDS_MESSAGE
@@ -68,7 +69,7 @@ def not_a_log(result: ParseResult) -> LogVerdict:
         passed=False,
         division=None,
         benchmark=None,
-        ruleset="",
+        ruleset=ruleset,
         problems=sorted([*result.problems, problem]),
     )
 

@@ -29,23 +29,37 @@ if TYPE_CHECKING:
 
 def chain(ruleset: Ruleset, records: list[Record]) -> list[Section]:
     """Sections that apply, root first, chosen by the first value of each selector key."""
-    selectors = {s.when[0] for s in ruleset.sections.values() if s.when}
+    selectors = selector_keys(ruleset)
     first: dict[str, Any] = {}
     for rec in records:
         if rec.key in selectors and rec.key not in first:
             first[rec.key] = rec.value
             if len(first) == len(selectors):
                 break
+    return chain_of(ruleset, first)
+
+
+def selector_keys(ruleset: Ruleset) -> set[str]:
+    """The keys whose first value chooses sections (division, benchmark, optimizer...)."""
+    return {s.when[0] for s in ruleset.sections.values() if s.when}
+
+
+def chain_of(ruleset: Ruleset, first: dict[str, Any]) -> list[Section]:
+    """The chain the first values of the selector keys choose (a key absent: no child)."""
     found: list[Section] = []
     level = ruleset.roots()
     while level:
         found.extend(level)
-        level = [
-            child
-            for parent in level
-            for child in ruleset.children(parent.name)
-            if child.when is not None and _same(first.get(child.when[0], _MISSING), child.when[1])
-        ][:1]
+        # One child per selector key: HPC's closed DeepCAM applies its optimizer
+        # (opt_name) and its scheduler (scheduler_type) variants side by side.
+        chosen: dict[str, Section] = {}
+        for parent in level:
+            for child in ruleset.children(parent.name):
+                if child.when is None or child.when[0] in chosen:
+                    continue
+                if _same(first.get(child.when[0], _MISSING), child.when[1]):
+                    chosen[child.when[0]] = child
+        level = list(chosen.values())
     return found
 
 
@@ -130,23 +144,48 @@ NO_RECORDS_MESSAGE = "no :::MLLOG records in the file: not an MLPerf result log"
 def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Problem], list[Section]]:
     """All compliance problems of one log (unsorted) and the chain of sections applied."""
     sections = chain(ruleset, records)
-    specs: dict[str, KeySpec] = {}
-    for section in sections:
-        specs.update(section.keys)
-    state = _State(
-        path,
-        specs,
-        float(ruleset.params.get("backwards_tolerance_ms", 1000)),
-        str(ruleset.params.get("header_until", "run_start")),
-        frozenset(ruleset.params.get("warn_only_keys", ())),
-        ruleset.name,
-    )
-    if not records:  # not a log: its missing keys would only bury this one answer
-        state.report(codes.NO_RECORDS, None, NO_RECORDS_MESSAGE)
-        return state.problems, sections
+    engine = Engine(ruleset, path, sections)
+    feed = engine.feed
     for rec in records:
+        feed(rec)
+    return engine.finish(), sections
+
+
+class Engine:
+    """One log's check fed record by record (``check`` feeds a whole file, ``check
+    --follow`` a growing one: one path, so both give the same problems).
+
+    ``problems`` grows as each record is judged; ``finish()`` adds the judgements that
+    need the whole log (occurrences, quality target, one_of groups, header conflicts,
+    timestamps); ``judge_end()`` gives them without ending the check.
+    """
+
+    __slots__ = ("count", "sections", "state")
+
+    def __init__(self, ruleset: Ruleset, path: str, sections: list[Section]) -> None:
+        specs: dict[str, KeySpec] = {}
+        for section in sections:
+            specs.update(section.keys)
+        self.sections = sections
+        self.count = 0
+        self.state = _State(
+            path,
+            specs,
+            float(ruleset.params.get("backwards_tolerance_ms", 1000)),
+            str(ruleset.params.get("header_until", "run_start")),
+            frozenset(ruleset.params.get("warn_only_keys", ())),
+            ruleset.name,
+        )
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self.state.problems
+
+    def feed(self, rec: Record) -> None:
+        state = self.state
+        self.count += 1
         _timestamps(state, rec)
-        spec = specs.get(rec.key)
+        spec = state.specs.get(rec.key)
         if spec is not None:
             _record(state, spec, rec)
         else:
@@ -155,14 +194,37 @@ def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Proble
             state.seen.setdefault(rec.key, []).append(rec)
         if rec.key not in state.first_ts or rec.timestamp_ms < state.first_ts[rec.key]:
             state.first_ts[rec.key] = rec.timestamp_ms
+
+    def finish(self) -> list[Problem]:
+        """Every problem of the log: those found so far and the end-only judgements."""
+        _end(self.state, self.sections, self.count)
+        return self.state.problems
+
+    def judge_end(self) -> list[Problem]:
+        """What ``finish()`` would add if the log ended now; the check goes on."""
+        state = self.state
+        copy = _State(state.path, state.specs, state.tolerance_ms, state.header_until)
+        for name in _State.__slots__:
+            setattr(copy, name, getattr(state, name))
+        copy.problems = []
+        copy.seen = {key: list(found) for key, found in state.seen.items()}
+        copy.reached = set(state.reached)
+        copy.collected = {key: list(found) for key, found in state.collected.items()}
+        _end(copy, self.sections, self.count)
+        return copy.problems
+
+
+def _end(state: _State, sections: list[Section], count: int) -> None:
+    if not count:  # not a log: its missing keys would only bury this one answer
+        state.report(codes.NO_RECORDS, None, NO_RECORDS_MESSAGE)
+        return
     for section in sections:
         if section.aggregate is not None:
-            _aggregate(state, section.aggregate, records)
+            _aggregate(state, section.aggregate)
     _finish(state, sections)
-    return state.problems, sections
 
 
-def _aggregate(state: _State, agg: Aggregate, records: list[Record]) -> None:
+def _aggregate(state: _State, agg: Aggregate) -> None:
     """The official stable-diffusion BEGIN block: one virtual record per evaluation point.
 
     It reads metadata[group] of every source record naming a metric; without it the

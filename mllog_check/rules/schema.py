@@ -146,7 +146,7 @@ def _supported(schema: Any) -> bool:
         return False
     for keyword, arg in schema.items():
         if keyword in _LEAF:
-            if keyword == "type" and arg not in _TYPES:
+            if keyword == "type" and (not isinstance(arg, str) or arg not in _TYPES):
                 return False
         elif keyword in _SUB:
             if not _supported(arg):

@@ -145,6 +145,9 @@ def _after_stop(records: Sequence[Record], path: str) -> list[Problem]:
         what.append(f"{kind}{key} at line {found[0].line}{more}")
     shown = ", ".join(what[:5]) + (", …" if len(what) > 5 else "")
     msg = f"after run_stop (line {records[stop].line}), records that change a result: {shown}"
+    stop_ms = records[stop].timestamp_ms
+    if all(r.timestamp_ms == stop_ms and r.key not in RESULT_KEYS for r in after):
+        msg += " (all at the run_stop millisecond)"  # a habit (submission/impact.py)
     return [codes.LINES_AFTER_STOP.problem(path, msg, after[0].line)]
 
 
@@ -167,7 +170,13 @@ def _time_ms_zero(records: Sequence[Record], path: str) -> list[Problem]:
     if len(zero) > 1:
         where = f"first {where}, last {last.key} at line {last.line}"
     msg = f"{len(zero)} records with time_ms 0: {where}"
+    if all(_is_header(r.key) for r in zero):
+        msg += " (all submission header)"  # a habit (submission/impact.py)
     return [codes.TIME_MS_ZERO.problem(path, msg, head.line)]
+
+
+def _is_header(key: str) -> bool:
+    return key.startswith("submission_")
 
 
 def _time_constant(records: Sequence[Record], path: str) -> list[Problem]:
@@ -202,7 +211,28 @@ def _backwards(records: Sequence[Record], path: str) -> list[Problem]:
         f"time goes backwards {len(jumps)} times among timed records "
         f"(worst {worst:.1f} s, line {b.line})"
     )
+    start, stop = first(records, "run_start"), first(records, "run_stop")
+    where = {_jump_place(pair, start, stop) for pair in jumps}
+    if "training" not in where:  # a habit (submission/impact.py): the timed run stands
+        msg += f"; the training timeline runs forward ({', '.join(sorted(where))})"
     return [codes.TIME_BACKWARDS.problem(path, msg, first_jump.line)]
+
+
+EVAL_KEYS = frozenset({"eval_start", "eval_stop", "eval_accuracy"})
+
+
+def _jump_place(pair: tuple[Record, Record], start: Record | None, stop: Record | None) -> str:
+    """Where a step back in time happens: at evaluation records (offline evaluation, or
+    an evaluation stamped at its start), before run_start, after run_stop, or inside the
+    training timeline (the only place that moves the time to train)."""
+    before, after = pair
+    if start is not None and after.line <= start.line:
+        return "before run_start"
+    if stop is not None and after.line > stop.line:
+        return "after run_stop"
+    if before.key in EVAL_KEYS or after.key in EVAL_KEYS:
+        return "at evaluation records"
+    return "training"
 
 
 def _run_end(records: Sequence[Record], path: str) -> list[Problem]:

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import MllogCheckError
 from ..problems import Context, Problem
 from ..rounds import Setting
-from . import codes
+from . import codes, fingerprints, impact, ranking
 from .package import ANOMALY_COLUMNS, RUN_COLUMNS, anomaly_order, check_package
 
 ORG_COLUMNS = (
@@ -62,10 +62,15 @@ class AuditResult:
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     copies: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)  # ranking.RESULT_COLUMNS
+    # Sub-folders of a results repository that name no round of this build (HPC rounds).
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        return not self.anomalies and all(o["passed"] for o in self.orgs)
+        """Every org passed and no anomaly but known habits (severity info)."""
+        worth = [a for a in self.anomalies if a.impact != impact.INFO]
+        return not worth and all(o["passed"] for o in self.orgs)
 
 
 def org_folders(results_dir: Path) -> list[Path]:
@@ -96,13 +101,20 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         summary = _summary(org, False, 0, 0, 0, 0, 0, "", failure)
         return OrgRows(org, summary)
     counts = report.counts()
-    runs = [{**row, "path": rel(row["path"])} for row in report.runs]
-    copies = [{**row, "path": rel(row["path"])} for row in report.copies]
-    scores = [
+    # Rows name the org as orgs.csv does: with its round folder when rounds are audited
+    # together (v1.0/Google), so that a result's key (org, system, benchmark) is unique.
+    runs = [{**row, "path": rel(row["path"]), "org": org} for row in report.runs]
+    copies = [{**row, "path": rel(row["path"]), "org": org} for row in report.copies]
+    scores = [  # the org as the runs name it (with its round folder when several)
         {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
+        | {"org": org}
         for s in report.scores
     ]
-    found = [a.replace(path=rel(a.path), message=_strip(a.message, base)) for a in report.anomalies]
+    found = [
+        a.replace(path=rel(a.path), message=_strip(a.message, base), context=_in(a.context, org))
+        for a in report.anomalies
+    ]
+    found = impact.classify(found)
     problems = [
         p.replace(path=rel(p.path), message=_strip(p.message, base), context=Context(org))
         for p in report.problems
@@ -119,6 +131,10 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         "",
     )
     return OrgRows(org, summary, runs, scores, found, problems, copies)
+
+
+def _in(context: Context, org: str) -> Context:
+    return context.replace(org=org) if context.org else context
 
 
 def _summary(
@@ -163,9 +179,10 @@ def run_audit(
     (``v1.0/Google/results/...``). ``on_done(org, done, total)`` after each org.
     """
     if isinstance(results_dirs, str | Path):
-        roots = [Path(results_dirs)]
+        given = [Path(results_dirs)]
     else:
-        roots = [Path(d) for d in results_dirs]
+        given = [Path(d) for d in results_dirs]
+    roots, skipped = expand_repositories(given)
     tasks: list[tuple[str, str, str]] = []
     chosen_all = []
     for root in roots:
@@ -174,6 +191,7 @@ def run_audit(
         base = root if len(roots) == 1 else root.parent
         tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
     result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
+    result.skipped = skipped
     for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)
@@ -181,10 +199,35 @@ def run_audit(
         result.anomalies.extend(item.anomalies)
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
-    result.anomalies.extend(duplicate_logs(result.runs + result.copies))
-    result.anomalies.sort(key=anomaly_order)
+    bases = {rel_org(org_dir, base): base for org_dir, _, base in tasks}
+    result.anomalies = finish(result.anomalies, result.runs, result.copies, bases)
+    result.results = ranking.results_table(result.scores, result.anomalies)
     result.runs.sort(key=lambda r: r["path"])
     return result
+
+
+def expand_repositories(folders: list[Path]) -> tuple[list[Path], list[str]]:
+    """Folders to audit: a results repository root (no org folder, sub-folders named
+    after rounds: ``v4.0``, ``training_results_v4.1``) stands for all its rounds, in
+    round order, audited together so that re-use across rounds is found. Also the
+    sub-folders that name no round of this build (``hpc-v3.0``), to say so."""
+    from ..rounds import registry
+
+    roots: list[Path] = []
+    skipped: list[str] = []
+    for folder in folders:
+        if not folder.is_dir() or org_folders(folder):
+            roots.append(folder)
+            continue
+        subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+        named = [(registry().find(p.name), p) for p in subs]
+        rounds = sorted((rnd.number, p) for rnd, p in named if rnd is not None)
+        if not rounds:
+            roots.append(folder)  # neither: round_of_folder says why
+            continue
+        roots.extend(p for _, p in rounds)
+        skipped.extend(str(p) for rnd, p in named if rnd is None and org_folders(p))
+    return roots, skipped
 
 
 def round_of_folder(root: Path, ruleset: str | None, setting: Setting | None = None) -> str:
@@ -263,6 +306,24 @@ def _prewarm(ruleset: str) -> None:
         scoring_for(ruleset)
     except Exception:  # as above
         pass
+    with contextlib.suppress(Exception):  # every round's rule keys (lines-after-run-stop)
+        from .anomalies import hyperparameter_keys
+
+        hyperparameter_keys()
+
+
+def finish(
+    found: list[Problem],
+    runs: list[dict[str, Any]],
+    copies: list[dict[str, Any]],
+    bases: dict[str, str],
+) -> list[Problem]:
+    """The workers' anomalies with those across results (identical logs, shared
+    fingerprints), each with its severity, power logs rolled up, in table order: what
+    ``run_audit`` and the report (``report/collect.py``) show. ``bases``: org (as rows
+    name it) -> the folder its paths are relative to."""
+    found = [*found, *duplicate_logs(runs + copies), *near_duplicates(runs, bases)]
+    return sorted(ranking.roll_up_power(impact.classify(found)), key=anomaly_order)
 
 
 def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
@@ -284,8 +345,55 @@ def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
     return out
 
 
+result_key = ranking.key_of  # the result a row belongs to (ranking.KEY_COLUMNS)
+
+
+def rel_org(org_dir: str, base: str) -> str:
+    """An org as the audit's rows name it (``audit_org``)."""
+    return _relativizer(base)(str(Path(org_dir)))
+
+
+# (runs column, what the message calls it, anomaly kind) of the fingerprints, in order.
+_FINGERPRINTS = (
+    ("window", "run_start/run_stop time_ms", codes.SHARED_WINDOW),
+    ("eval_curve_sha1", "evaluation curve", codes.SHARED_CURVE),
+)
+
+
+def near_duplicates(runs: list[dict[str, Any]], bases: dict[str, str]) -> list[Problem]:
+    """Runs sharing a fingerprint with a run of another result, files not identical:
+    one anomaly per run after the first in path order, naming the first, the lines that
+    differ. Copies inside one result are the workers' (``copies``); identical files are
+    ``duplicate_logs``'s."""
+    rows = [{**r, "window": fingerprints.window(r["run_start_ms"], r["run_stop_ms"])} for r in runs]
+    out: list[Problem] = []
+    told: set[str] = set()  # a run named once, by the first fingerprint it shares
+    for column, what, info in _FINGERPRINTS:
+        for group in fingerprints.shared(rows, column):
+            for i, row in enumerate(group):
+                other = next((o for o in group[:i] if _apart(o, row)), None)
+                if other is None or row["path"] in told:
+                    continue
+                told.add(row["path"])
+                diff = fingerprints.differing_lines(_where(other, bases), _where(row, bases))
+                msg = f"the same {what} as {other['path']} (another result); {diff}"
+                where = Context(row["org"], row["system"], row["benchmark"])
+                out.append(info.problem(row["path"], msg, context=where))
+    return out
+
+
+def _apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two runs of different results whose files differ."""
+    return result_key(a) != result_key(b) and a.get("body_sha1") != b.get("body_sha1")
+
+
+def _where(row: dict[str, Any], bases: dict[str, str]) -> Path:
+    return Path(bases.get(row["org"], "")) / row["path"]
+
+
 # The files an audit writes, in this order: (table, format).
 OUTPUT_FILES = (
+    ("results", "csv"),
     ("runs", "csv"),
     ("scores", "csv"),
     ("anomalies", "csv"),
@@ -294,6 +402,8 @@ OUTPUT_FILES = (
     ("runs", "parquet"),
     ("scores", "parquet"),
     ("anomalies", "json"),
+    ("results", "parquet"),
+    ("results", "json"),
 )
 
 
@@ -310,6 +420,7 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
             ANOMALY_COLUMNS, [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
         ),
         "orgs": tables.Table(ORG_COLUMNS, result.orgs),
+        "results": tables.Table(ranking.RESULT_COLUMNS, result.results),
         "problems": tables.Table(
             PROBLEM_COLUMNS, [p.row(PROBLEM_COLUMNS) for p in result.problems]
         ),

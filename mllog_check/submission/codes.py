@@ -529,6 +529,56 @@ RUNS_APART = _a(
         "another campaign or a clock in another unit (docs/audit.md)."
     ),
 )
+_R0 = "Acme/results/acme-8x/resnet/result_0.txt"
+_COPY_16X = (
+    "copy fixtures/audit/clean/Acme/results/acme-8x -> Acme/results/acme-16x",
+    "copy fixtures/audit/clean/Acme/systems/acme-8x.json -> Acme/systems/acme-16x.json",
+    'replace Acme/results/acme-16x/resnet/result_0.txt: "value": "acme-8x" => "value": "acme-16x"',
+)
+SHARED_WINDOW = _a(
+    "MLA018",
+    "shared-run-window",
+    "A run shares its run_start and run_stop time_ms with a run of another result (another "
+    "system, org or round) although the files differ: one run published twice, edited. The "
+    "message names both files and the lines that differ.",
+    bad=_round(*_COPY_16X),
+    why=(
+        "No two runs start and stop at the same milliseconds; a re-filed copy counts one "
+        "run in two results (docs/audit.md)."
+    ),
+)
+SHARED_CURVE = _a(
+    "MLA019",
+    "shared-eval-curve",
+    "A run logs the same evaluation curve (eval_accuracy values with their epochs or "
+    "samples, at least two) as a run of another result, with another timed window: one "
+    "run's convergence re-used with its times rewritten.",
+    bad=_round(
+        *_COPY_16X,
+        f'replace {_R0}: "value": 0.78 => "value": 0.781234',
+        'replace Acme/results/acme-16x/resnet/result_0.txt: "value": 0.78 => "value": 0.781234',
+        'replace Acme/results/acme-16x/resnet/result_0.txt: "time_ms": 1621000060001, '
+        '"event_type": "INTERVAL_START" => "time_ms": 1621000061001, "event_type": '
+        '"INTERVAL_START"',
+    ),
+    why=(
+        "Evaluation values with many digits do not repeat across runs; the same curve "
+        "means the same run (docs/audit.md)."
+    ),
+)
+DUPLICATE_COUNTED = _a(
+    "MLA020",
+    "duplicate-run-counted",
+    "Two runs of one result set are one run (same record sequence, timed window or "
+    "evaluation curve): the score counts it twice. The message shows the published score "
+    "and the score recomputed without the copy.",
+    bad=_round(
+        f"copy fixtures/audit/clean/{_R0} -> Acme/results/acme-8x/resnet/result_1.txt",
+        'replace Acme/results/acme-8x/resnet/result_1.txt: "key": "seed", "value": 1 => '
+        '"key": "seed", "value": 7',
+    ),
+    why=("The olympic mean assumes independent runs; a copy weighs one run twice (docs/audit.md)."),
+)
 TIME_MS_ZERO = _a(
     "MLA030",
     "time-ms-zero",
@@ -567,6 +617,9 @@ ANOMALY_KINDS: dict[str, RuleInfo] = {
         TARGET_NOT_REACHED,
         BATCH_DIFFERS,
         RUNS_APART,
+        SHARED_WINDOW,
+        SHARED_CURVE,
+        DUPLICATE_COUNTED,
     )
 }
 # Package warnings the audit shows as anomalies of their own kind.

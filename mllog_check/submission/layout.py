@@ -1,8 +1,9 @@
 """The folder layout of one submitter: <Org>/{results,systems,benchmarks}.
 
 Only reads directory listings (never writes, never follows a link that leaves the
-tree). Result files are ``results/<system>/<benchmark>/result_*.txt``; system
-descriptions ``systems/<system>.json`` (training_policies, "Submission").
+tree). Result files are ``results/<system>/<benchmark>/result_*.txt`` (MLPerf HPC:
+``results/<system>/<strong|weak>/<benchmark>/``, docs/hpc.md); system descriptions
+``systems/<system>.json`` (training_policies, "Submission").
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ class ResultSet:
     power: Path | None = None  # the power/ folder beside the results (v4.0+)
     known: bool = True  # a benchmark of the round (the official checker skips others)
     gzipped: list[Path] = field(default_factory=list)  # result_*.txt.gz: not read officially
+    scaling: str | None = None  # MLPerf HPC: "strong" or "weak"; None for Training
 
     @property
     def key(self) -> tuple[str, str]:
@@ -177,6 +179,9 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
         if system not in layout.systems:
             msg = f"no system description systems/{system}.json for results/{system}"
             layout.problems.append(codes.MISSING_SYSDESC.problem(str(system_dir), msg))
+        if rnd.is_hpc and rnd.benchmarks and _scaled(lister, system_dir):
+            _hpc_results(layout, lister, system_dir, rnd)
+            continue
         for bench_dir, sub_is_dir in lister.entries(system_dir):
             if not sub_is_dir and bench_dir.name in _SYSTEM_FILES:
                 continue
@@ -189,10 +194,39 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
             layout.result_sets.append(_result_set(layout, lister, system, bench_dir, rnd))
 
 
+# MLPerf HPC's scaling level: results/<system>/<strong|weak>/<benchmark>/ (docs/hpc.md)
+SCALINGS = ("strong", "weak")
+
+
+def _scaled(lister: _Lister, system_dir: Path) -> bool:
+    """Whether a system folder uses HPC's scaling level (v0.7 HPC has none)."""
+    return any(is_dir and p.name in SCALINGS for p, is_dir in lister.entries(system_dir))
+
+
+def _hpc_results(layout: OrgLayout, lister: _Lister, system_dir: Path, rnd: Round) -> None:
+    for scaling_dir, is_dir in lister.entries(system_dir):
+        if not is_dir and scaling_dir.name in _SYSTEM_FILES:
+            continue
+        if not is_dir or scaling_dir.name not in SCALINGS:
+            _stray(layout, scaling_dir, is_dir, "only strong/ and weak/ belong here (HPC)")
+            continue
+        for bench_dir, sub_is_dir in lister.entries(scaling_dir):
+            if not sub_is_dir:
+                _stray(layout, bench_dir, False, "only <benchmark> folders belong here")
+                continue
+            rs = _result_set(layout, lister, system_dir.name, bench_dir, rnd, scaling_dir.name)
+            layout.result_sets.append(rs)
+
+
 def _result_set(
-    layout: OrgLayout, lister: _Lister, system: str, folder: Path, rnd: Round
+    layout: OrgLayout,
+    lister: _Lister,
+    system: str,
+    folder: Path,
+    rnd: Round,
+    scaling: str | None = None,
 ) -> ResultSet:
-    result_set = ResultSet(system, folder.name, folder)
+    result_set = ResultSet(system, folder.name, folder, scaling=scaling)
     numbered: list[tuple[str, int, Path]] = []
     for path, is_dir in lister.entries(folder):
         match = RESULT_NAME.match(path.name)
@@ -267,6 +301,14 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
         rs.known = False
         return
     found = len(rs.files)
+    if rs.scaling == "weak":  # HPC weak scaling: at least N models (the official checker)
+        if found < wanted:
+            msg = (
+                f"{found} result files for weak-scaling {rs.benchmark}; the {rnd.folder} "
+                f"package checker requires at least {wanted}"
+            )
+            layout.problems.append(codes.RUN_COUNT.problem(str(rs.folder), msg))
+        return
     # The official package checker wants exactly N result_*.txt in every round ("must be
     # an exact number"); the scoring data's minimum from v1.1 is the summarizer's, which
     # scores a folder with more runs (`score` follows it).

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..problems import Problem
 from ..records import Record
-from . import codes
+from . import codes, fingerprints
 
 # Runs of one submission are taken within days; the corpus's widest honest spread is
 # under a week (v5.1 Oracle flux1: 6.5 days), the next ones are 33 days and more.
@@ -36,10 +36,14 @@ class SetFacts:
     batch_line: int
     stop_line: int
     stop_status: str | None
+    window: str = ""  # run_start-run_stop time_ms (fingerprints.window)
+    curve: str = ""  # the evaluation curve's hash (fingerprints.curve_hash)
+    body: str = ""  # the record sequence's hash (anomalies.body_hash)
 
 
-def facts(path: str, records: Sequence[Record]) -> SetFacts:
+def facts(path: str, records: Sequence[Record], body: str = "") -> SetFacts:
     first = next((r for r in records if _positive(r.timestamp_ms)), None)
+    start = next((r for r in records if r.key == "run_start"), None)
     batch = next((r for r in records if r.key == "global_batch_size"), None)
     stop = next((r for r in records if r.key == "run_stop"), None)
     status = None
@@ -54,6 +58,12 @@ def facts(path: str, records: Sequence[Record]) -> SetFacts:
         batch_line=batch.line if batch is not None else 0,
         stop_line=stop.line if stop is not None else 0,
         stop_status=status,
+        window=fingerprints.window(
+            start.timestamp_ms if start is not None else None,
+            stop.timestamp_ms if stop is not None else None,
+        ),
+        curve=fingerprints.curve_hash(records),
+        body=body,
     )
 
 

@@ -1,0 +1,118 @@
+"""Reading a log as it grows, as ``tail -F`` does: new bytes, truncation, rotation, pipes.
+
+``FileTail.poll()`` returns what was appended since the last call (at most ``CHUNK``
+bytes) and whether the file started over: truncated in place (``>`` again, logrotate's
+copytruncate) or replaced by a new file at the path (rotation, a job's restart). A
+replaced file's last bytes are read before the new one. A path that does not exist yet
+is waited for. ``PipeTail`` reads a pipe (``-``) without blocking longer than a poll.
+Nothing here sleeps: the caller polls (``check --follow``: every ``POLL_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..inputs import CHUNK
+
+TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+POLL_SECONDS = 0.1  # the latency budget is 1 s (docs/follow.md); polling costs ~nothing
+
+
+class Poll:
+    """One poll's outcome: the bytes read, the file started over, the input ended."""
+
+    __slots__ = ("data", "restarted", "ended", "waiting")
+
+    def __init__(
+        self, data: bytes = b"", restarted: bool = False, ended: bool = False, waiting: bool = False
+    ) -> None:
+        self.data = data
+        self.restarted = restarted  # what follows is a new log (truncated or replaced)
+        self.ended = ended  # a pipe closed: no more input
+        self.waiting = waiting  # the path does not exist (yet)
+
+
+class FileTail:
+    """A file path followed across truncation and replacement."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._file: BinaryIO | None = None
+        self._identity: tuple[int, int] | None = None
+        self.offset = 0
+
+    def poll(self) -> Poll:
+        if self._file is None:
+            if not self._open():
+                return Poll(waiting=True)
+            restarted = self._opened_before
+            self._opened_before = True
+            if restarted:
+                return Poll(self._read(), restarted=True)
+        data = self._read()
+        if data:
+            return Poll(data)
+        return self._changed()
+
+    _opened_before = False
+
+    def _open(self) -> bool:
+        try:
+            file = open(self.path, "rb")  # noqa: SIM115 - kept open across polls
+        except OSError:
+            return False
+        info = os.fstat(file.fileno())
+        self._file, self._identity, self.offset = file, (info.st_dev, info.st_ino), 0
+        return True
+
+    def _read(self) -> bytes:
+        assert self._file is not None
+        data = self._file.read(CHUNK)
+        self.offset += len(data)
+        return data
+
+    def _changed(self) -> Poll:
+        """Nothing new at the end: the path may name another file, or this one shrank."""
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return Poll()  # moved away, the new one not there yet: keep the old one
+        if (info.st_dev, info.st_ino) != self._identity:
+            self.close()  # replaced: its last bytes were read before this poll
+            if not self._open():
+                return Poll(waiting=True)
+            return Poll(self._read(), restarted=True)
+        if info.st_size < self.offset:  # truncated in place
+            assert self._file is not None
+            self._file.seek(0)
+            self.offset = 0
+            return Poll(self._read(), restarted=True)
+        return Poll()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class PipeTail:
+    """A pipe or terminal (stdin): bytes as they come, the end when it closes."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.fd = stream.fileno()
+
+    def poll(self, timeout: float = POLL_SECONDS) -> Poll:
+        import select
+
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return Poll()
+        data = os.read(self.fd, CHUNK)
+        return Poll(data) if data else Poll(ended=True)
+
+    def close(self) -> None:
+        pass

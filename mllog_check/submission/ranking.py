@@ -1,0 +1,142 @@
+"""One row per result, ranked by what its anomalies do (the audit's results table), and
+the roll-up of power-log anomalies to one per cause per result (docs/audit.md)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..problems import Problem
+from .impact import IMPACTS, RANK, worst
+
+# What names a result: a row's values of these columns, in order. The org carries its
+# round folder when rounds are audited together (v5.1/Oracle). Other trees (HPC) may
+# name results by more columns: they are added here.
+KEY_COLUMNS = ("org", "system", "benchmark")
+RESULT_COLUMNS = (
+    "rank",
+    *KEY_COLUMNS,
+    "division",
+    "minutes",
+    "copies",
+    "minutes_without_copies",
+    "valid",
+    "worst",
+    "worst_kind",
+    *(f"anomalies_{name}" for name in IMPACTS),
+    "anomalies",
+)
+Key = tuple[str, ...]
+
+
+def key_of(row: dict[str, Any]) -> Key:
+    """The result a row (runs, scores, results tables) belongs to."""
+    return tuple(row[column] for column in KEY_COLUMNS)
+
+
+class _Facts:
+    """What the table reads of an anomaly: a Problem, or its row (ANOMALY_COLUMNS)."""
+
+    __slots__ = ("org", "system", "benchmark", "path", "kind", "impact")
+
+    def __init__(self, anomaly: Problem | dict[str, Any]) -> None:
+        if isinstance(anomaly, Problem):
+            where = anomaly.context
+            self.org, self.system, self.benchmark = where.org, where.system, where.benchmark
+            self.path, self.kind, self.impact = anomaly.path, anomaly.name, anomaly.impact
+        else:
+            self.org, self.system = anomaly["org"], anomaly["system"]
+            self.benchmark, self.path = anomaly["benchmark"], anomaly["path"]
+            self.kind, self.impact = anomaly["kind"], anomaly.get("impact") or ""
+
+
+def result_of(anomaly: Problem | dict[str, Any] | _Facts) -> Key | None:
+    """The result (org, system, benchmark) an anomaly belongs to, or None (an org's or a
+    system's own files). A result folder's path names its benchmark."""
+    where = anomaly if isinstance(anomaly, _Facts) else _Facts(anomaly)
+    if where.benchmark:
+        return (where.org, where.system, where.benchmark)
+    parts = where.path.split("/")
+    if "results" in parts:
+        tail = parts[parts.index("results") + 1 :]
+        if len(tail) >= 2 and where.system == tail[0]:
+            return (where.org, tail[0], tail[1])
+    return None
+
+
+def results_table(
+    scores: list[dict[str, Any]], anomalies: Sequence[Problem | dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A row per result (scored, or named by an anomaly), ranked: worst severity first,
+    then the number of anomalies of each severity; rank 1 is the result to read first.
+    Anomalies are Problems or their rows (the report's)."""
+    rows: dict[Key, dict[str, Any]] = {}
+    for score in scores:
+        named: Key = key_of(score)
+        rows[named] = _row(named, score)
+    found: dict[Key, list[_Facts]] = {}
+    for anomaly in anomalies:
+        facts = _Facts(anomaly)
+        key = result_of(facts)
+        if key is not None:
+            found.setdefault(key, []).append(facts)
+            rows.setdefault(key, _row(key, {}))
+    for key, mine in found.items():
+        counts = Counter(a.impact for a in mine)
+        row = rows[key]
+        for name in IMPACTS:
+            row[f"anomalies_{name}"] = counts.get(name, 0)
+        row["anomalies"] = len(mine)
+        row["worst"] = worst([a.impact for a in mine if a.impact])
+        kinds = Counter(a.kind for a in mine if a.impact == row["worst"])
+        row["worst_kind"] = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[0] if kinds else ""
+    ordered = sorted(rows.values(), key=_order)
+    for i, row in enumerate(ordered, 1):
+        row["rank"] = i
+    return ordered
+
+
+def _row(key: Key, score: dict[str, Any]) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(RESULT_COLUMNS)
+    row.update(zip(KEY_COLUMNS, key, strict=True), worst="", worst_kind="")
+    for column in ("division", "minutes", "minutes_without_copies", "valid"):
+        row[column] = score.get(column)
+    row["copies"] = score.get("copies") or 0  # runs of the result that copy another
+    for name in IMPACTS:
+        row[f"anomalies_{name}"] = 0
+    row["anomalies"] = 0
+    return row
+
+
+def _order(row: dict[str, Any]) -> tuple[Any, ...]:
+    severity = RANK.get(row["worst"], len(IMPACTS))
+    counts = tuple(-row[f"anomalies_{name}"] for name in IMPACTS)
+    return (severity, *counts, *key_of(row))
+
+
+# A power log: <result folder>/power/result_N/<node or switch>.txt (docs/power.md).
+_POWER = re.compile(r"/power/[^/]+/[^/]+$")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def roll_up_power(anomalies: Iterable[Problem]) -> list[Problem]:
+    """Anomalies of power-log files: one per cause (kind and message, numbers aside) per
+    result, at its first file, saying how many files show it; the others unchanged."""
+    out: list[Problem] = []
+    groups: dict[tuple[Any, ...], list[Problem]] = {}
+    for anomaly in anomalies:
+        if _POWER.search(anomaly.path):
+            cause = (result_of(anomaly), anomaly.name, _NUMBER.sub("N", anomaly.message))
+            groups.setdefault(cause, []).append(anomaly)
+        else:
+            out.append(anomaly)
+    for group in groups.values():
+        group.sort()
+        head = group[0]
+        if len(group) > 1:
+            more = f" (the same in {len(group)} power log files of this result)"
+            head = head.replace(message=head.message + more)
+        out.append(head)
+    return out

@@ -1,0 +1,133 @@
+"""Near-duplicate runs (MLA018-MLA020) on copies of real corpus logs with one line
+edited, and the score of a result set with a duplicated run, recomputed."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+from pathlib import Path
+
+import pytest
+
+from mllog_check.submission.audit import run_audit
+
+ORG = "GigaComputing"
+SYSTEM = "G593-ZD1_dgl"
+GNN = f"{ORG}/results/{SYSTEM}/gnn"
+
+
+def _org(corpus: Path, tmp_path: Path) -> Path:
+    """A copy of the v4.1 GigaComputing submission (10 gnn runs per result)."""
+    root = tmp_path / "v4.1"
+    shutil.copytree(corpus / "v4.1" / ORG, root / ORG)
+    return root
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def _seed_line(text: str) -> str:
+    return next(line for line in text.splitlines() if '"key": "seed"' in line)
+
+
+@pytest.mark.corpus
+def test_a_copy_in_one_result_set_is_counted_and_the_score_recomputed(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """As in the published record: one run twice in a result set, only a seed line after
+    run_stop differing (result_3 replaced by result_0 plus that line)."""
+    root = _org(corpus, tmp_path)
+    folder = root / GNN
+    text = (folder / "result_0.txt").read_text()
+    seed = _seed_line(text).replace('"value": ', '"value": 1', 1)
+    (folder / "result_3.txt").write_text(text.rstrip("\n") + "\n" + seed + "\n")
+    result = run_audit(root, jobs=1)
+    (found,) = [a for a in result.anomalies if a.name == "duplicate-run-counted"]
+    assert found.path == f"{GNN}/result_3.txt" and found.impact == "score"
+    assert f"a copy of {GNN}/result_0.txt (the same run_start/run_stop time_ms" in found.message
+    lines = text.count("\n")
+    assert f"nothing after line {lines} vs line {lines + 1} (seed)" in found.message
+    # both numbers: the published score (10 runs, result_0 twice) and without the copy
+    minutes = {r["path"].rsplit("/", 1)[1]: r["minutes"] for r in result.runs if GNN in r["path"]}
+    published = statistics.fmean(sorted(minutes.values())[1:-1])
+    without = statistics.fmean(
+        sorted(m for name, m in minutes.items() if name != "result_3.txt")[1:-1]
+    )
+    assert round(published, 2) != round(without, 2)
+    assert f"score {published:.2f} min; without the copies {without:.2f} min" in found.message
+    (row,) = [r for r in result.results if (r["system"], r["benchmark"]) == (SYSTEM, "gnn")]
+    assert row["copies"] == 1 and row["minutes_without_copies"] == pytest.approx(without)
+    assert row["minutes"] == pytest.approx(published) and row["rank"] == 1
+    # the copy's first seed repeats result_0's: the round's seed check fails both (MLR020)
+    assert row["worst"] == "score" and row["worst_kind"] == "published-but-failing"
+    assert "(9 runs left where the round requires at least 10)" in found.message
+
+
+@pytest.mark.corpus
+def test_a_result_re_filed_under_another_system_and_org(corpus: Path, tmp_path: Path) -> None:
+    """A result set copied to another system of another org, the platform edited in one
+    log and run_start moved in another: one shares the window, the other the curve; the
+    unedited copies are duplicate-log, nothing else is reported twice."""
+    root = _org(corpus, tmp_path)
+    copy = root / "Zeta"
+    (copy / "systems").mkdir(parents=True)
+    shutil.copy(root / ORG / "systems" / f"{SYSTEM}.json", copy / "systems" / "cc-1.json")
+    shutil.copytree(root / GNN, copy / "results/cc-1/gnn")
+    first = copy / "results/cc-1/gnn/result_0.txt"
+    _edit(first, '"value": "1xG593-ZD1"', '"value": "1xCC-1"')
+    second = copy / "results/cc-1/gnn/result_1.txt"
+    start = next(ln for ln in second.read_text().splitlines() if '"key": "run_start"' in ln)
+    ms = start.split('"time_ms": ')[1].split(",")[0]
+    _edit(second, f'"time_ms": {ms}, "event_type": "INTERVAL_START", "key": "run_start"', (
+        f'"time_ms": {int(ms) - 1000}, "event_type": "INTERVAL_START", "key": "run_start"'
+    ))  # fmt: skip
+    result = run_audit(root, jobs=1)
+    near = {(a.name, a.path): a for a in result.anomalies if a.name.startswith("shared-")}
+    window = near.pop(("shared-run-window", "Zeta/results/cc-1/gnn/result_0.txt"))
+    assert window.message.startswith(f"the same run_start/run_stop time_ms as {GNN}/result_0.txt")
+    assert "(submission_platform) vs line" in window.message and window.impact == "score"
+    curve = near.pop(("shared-eval-curve", "Zeta/results/cc-1/gnn/result_1.txt"))
+    assert curve.message.startswith(f"the same evaluation curve as {GNN}/result_1.txt")
+    assert "(run_start) vs line" in curve.message
+    assert near == {}  # the identical copies are duplicate-log only
+    dups = {a.path for a in result.anomalies if a.name == "duplicate-log"}
+    assert dups == {f"Zeta/results/cc-1/gnn/result_{n}.txt" for n in range(2, 10)}
+    assert not [a for a in result.anomalies if a.name == "duplicate-run-counted"]
+
+
+@pytest.mark.corpus
+def test_the_published_record_has_no_false_near_duplicate(corpus: Path) -> None:
+    """v4.1 audited with v5.0 (different systems' runs of one org, GigaComputing, in
+    both): no two published runs share a window or a curve there."""
+    result = run_audit([corpus / "v4.1", corpus / "v5.0"], jobs=1)
+    kinds = {a.name for a in result.anomalies}
+    assert not kinds & {"shared-run-window", "shared-eval-curve", "duplicate-run-counted"}
+    assert len(result.results) == len(result.scores)
+
+
+def test_differing_lines_are_bounded_on_hostile_files(tmp_path: Path) -> None:
+    """Two 60,000-line files sharing only their head: one hunk, not difflib's matcher
+    (quadratic in the worst case) over all of them."""
+    from mllog_check.submission.fingerprints import differing_lines
+
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("same\n" + "".join(f"a {n % 7}\n" for n in range(60_000)))
+    second.write_text("same\n" + "".join(f"b {n % 5}\n" for n in range(60_000)))
+    assert differing_lines(first, second) == "lines 2-60001 vs lines 2-60001"
+    second.write_text(first.read_text().replace("a 3\n", '{"key": "seed"}\n', 1))
+    assert differing_lines(first, second) == "line 5 vs line 5 (seed)"
+
+
+def test_files_too_large_are_not_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mllog_check.submission import fingerprints
+
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("x\n" * 100)
+    second.write_text("y\n" * 100)
+    monkeypatch.setattr(fingerprints, "MAX_DIFF_BYTES", 2**20 // 8192)  # 128 bytes
+    assert fingerprints.differing_lines(first, second).startswith("not compared: over")
