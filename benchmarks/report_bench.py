@@ -2,6 +2,7 @@
 fast the page opens in headless Chromium.
 
     python benchmarks/report_bench.py [--corpus ../shared/corpus] [--round v1.0] [--repeat 3]
+    python benchmarks/report_bench.py --limits [--rounds v4.0 v5.1 ...]
 
 Runs both commands as a user does (a fresh process each, the same --jobs), interleaved
 ``--repeat`` times, and prints the medians and their ratio (the goal: report <= 2 x
@@ -10,6 +11,12 @@ convergence curves and renders the page). Then opens the report in headless Chro
 (Debian's /usr/bin/chromium through playwright, when both are installed) and prints the
 time until the page's script has run and every chart is in the DOM, and until the
 first screenshot (a full render), measured, not asserted.
+
+``--limits``: one report per round (every Training round of the corpus unless
+``--rounds`` names some), printing its size and wall time against the limits of a round
+report (5 MB, 10 s on this machine with --jobs 2) and the same figures the page had
+before curve points were packed (a whole tip per point in a double-quoted attribute,
+and each run's path written out; measured by unpacking the page in the same run).
 """
 
 from __future__ import annotations
@@ -69,6 +76,73 @@ def _browser(page: Path) -> None:
     )
 
 
+SIZE_LIMIT_MB, TIME_LIMIT_S = 5.0, 10.0
+
+
+def _limits(corpus: Path, rounds: list[str], jobs: int) -> None:
+    exe = shutil.which("mllog-check") or sys.exit("mllog-check is not installed")
+    names = rounds or sorted(
+        p.name
+        for p in corpus.iterdir()
+        if p.is_dir() and p.name.startswith("v") and p.name != "v0.5"  # Training rounds
+    )
+    worst_size = worst_time = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            page = Path(tmp) / f"{name}.html"
+            took = _timed([exe, "report", str(corpus / name), "--out", str(page), "-j", str(jobs)])
+            size = page.stat().st_size / 1e6
+            unpacked = _unpacked_size(page) / 1e6
+            worst_size, worst_time = max(worst_size, size), max(worst_time, took)
+            verdict = "OK" if size <= SIZE_LIMIT_MB and took <= TIME_LIMIT_S else "OVER"
+            print(
+                f"{name}: {size:.2f} MB (limit {SIZE_LIMIT_MB:g}; {unpacked:.2f} MB with a whole "
+                f"tip per point, ratio {size / unpacked:.2f}), {took:.2f} s (limit "
+                f"{TIME_LIMIT_S:g}) {verdict}"
+            )
+    print(
+        f"largest: {worst_size:.2f} MB = {worst_size / SIZE_LIMIT_MB:.2f} x the size limit; "
+        f"slowest: {worst_time:.2f} s = {worst_time / TIME_LIMIT_S:.2f} x the time limit"
+    )
+
+
+def _unpacked_size(page: Path) -> int:
+    """The page's size had every curve point carried its whole tip as text in a
+    double-quoted attribute, and every run its path's coordinates (the earlier form)."""
+    import html
+    import json
+    import re
+
+    text = page.read_text(encoding="utf-8")
+    now = before = 0
+    pattern = (
+        r"data-pts='([^']*)' data-head=\"([^\"]*)\" data-tail=\"([^\"]*)\" "
+        r"data-xb=\"([^\"]*)\" data-xa=\"([^\"]*)\""
+    )
+    for pts, head, tail, xb, xa in re.findall(pattern, text):
+        points = json.loads(html.unescape(pts))
+        head, tail, xb, xa = (html.unescape(v) for v in (head, tail, xb, xa))
+        old = [
+            [
+                p[0],
+                p[1],
+                "end" if p[2] else "",
+                f"{head}{xb}{_num(p[3])}{xa} · {_num(p[4])}{tail}{'' if p[5] is None else p[5]}",
+            ]
+            for p in points
+        ]
+        before += len(json.dumps(old, ensure_ascii=False).replace('"', "&#34;").encode())
+        before += sum(len(f"L{p[0]},{p[1]} ") for p in points)  # the path's coordinates
+        now += len(pts.encode())
+    return len(text.encode("utf-8")) - now + before
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if value != 0 and abs(value) >= 1000 else f"{value:g}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default = Path(os.environ.get("MLLOG_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -76,7 +150,12 @@ def main() -> None:
     parser.add_argument("--round", default="v1.0")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limits", action="store_true", help="size and time per round")
+    parser.add_argument("--rounds", nargs="*", default=[])
     args = parser.parse_args()
+    if args.limits:
+        _limits(args.corpus, args.rounds, args.jobs)
+        return
     round_dir = args.corpus / args.round
     if not round_dir.is_dir():
         sys.exit(f"no corpus round at {round_dir}")

@@ -419,6 +419,23 @@ def rounds_of_benchmark(name: str) -> tuple[str, ...]:
     return tuple(r.version for r in all_rounds() if r.benchmark(name) is not None)
 
 
+def current_benchmark_name(version: str, name: str) -> str:
+    """The name later rounds give a benchmark, following the registry's ``names``: in
+    v2.0-v4.1 ``ssd`` (RetinaNet) is ``retinanet``, in v4.0-v4.1 ``gnn`` is ``rgat``;
+    v1.0's ``ssd`` (another network, no alias) stays ``ssd``. Without a known round
+    (``version`` "" or unknown) the newest round knowing the name decides."""
+    found = registry().find(version) if version else None
+    rounds = [found] if found is not None else list(reversed(all_rounds()))
+    primaries = {b.name for r in all_rounds() for b in (r.benchmarks or {}).values()}
+    for rnd in rounds:
+        bench = rnd.benchmark(name)
+        if bench is None:
+            continue
+        renamed = [n for n in bench.names if n in primaries and n != bench.name]
+        return renamed[0] if renamed else bench.name
+    return name.strip().lower()
+
+
 # --- choosing a round -------------------------------------------------------------------
 
 

@@ -173,8 +173,8 @@ DAY = 86_400_000.0
         ("llama2_70b_lora", "2026-04-01", "6.0.0"),
         # After the last dated round (6.0.0, 2026-06-16): the first round not yet dated.
         ("llama2_70b_lora", "2026-09-01", "6.1.0"),
-        # Benchmarks narrow first: rgat exists in v5.0 and v5.1 only.
-        ("rgat", "2024-05-11", "5.0.0"),
+        # Benchmarks narrow first: llama31_405b exists in v5.0 to v6.0 only.
+        ("llama31_405b", "2024-05-11", "5.0.0"),
     ],
 )
 def test_the_runs_date_chooses_among_the_rounds_the_content_allows(

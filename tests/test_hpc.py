@@ -464,11 +464,15 @@ def test_cost_per_strong_result_and_per_weak_scaling_model(corpus: Path) -> None
     rows = {(r.system, r.benchmark): r for r in report.rows}
     strong = rows[("perlmutter_256x4_ngc21.09_mxnet", "cosmoflow")]
     assert strong.minutes is not None and strong.minutes == pytest.approx(8.0154, abs=0.01)
-    assert strong.cost_per_run == pytest.approx(1000.0 * strong.minutes / 60.0)
-    # weak scaling: the system's time to train all (14.70 min) shared by its 10 models
+    # a cloud-hourly price is per instance: the description's 256 nodes (docs/cost.md)
+    assert (strong.instances, strong.instances_from) == (256, "number_of_nodes")
+    assert strong.cost_per_run == pytest.approx(1000.0 * 256 * strong.minutes / 60.0)
+    # weak scaling: the system's time to train all (14.70 min, its 1,280 nodes) shared by
+    # its 10 models
     weak = rows[("perlmutter_10x128x4_ngc21.09_mxnet", "cosmoflow (weak, per model)")]
     assert weak.minutes == pytest.approx(14.70215 / 10, abs=1e-6)
-    assert weak.cost_per_run == pytest.approx(1000.0 * 14.70215 / 10 / 60.0)
+    assert (weak.instances, weak.instances_from) == (1280, "number_of_nodes")
+    assert weak.cost_per_run == pytest.approx(1000.0 * 1280 * 14.70215 / 10 / 60.0)
     assert weak.accelerators == 5120
     # strong and weak rows are never compared with each other (their own groups)
     groups = {(r.benchmark, r.ruleset) for r in report.rows}

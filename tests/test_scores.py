@@ -252,6 +252,14 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "scaling_factor",
         "score_if_normalized",
         "rcp",
+        # what the result ran on (docs/scores.md, "Hardware columns")
+        "availability",
+        "accelerator_model",
+        "accelerators",
+        "nodes",
+        "host",
+        "interconnect",
+        "accelerator_minutes",
     }
     assert set(doc["scores"][0]["rcp"]) == {"verdict", "message", "scaling_factor"}
     assert set(doc["runs"][0]) == {

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "cost": "mllog_check.cli.cost:cost",
     "score": "mllog_check.cli.score:score",
     "report": "mllog_check.cli.report:report",
+    "trends": "mllog_check.cli.trends:trends",
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2

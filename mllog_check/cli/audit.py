@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..reporters import AUDIT, offered
+from ..results.filters import ResultFilter
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -18,6 +19,7 @@ from . import (
     ruleset_option,
     with_usage,
 )
+from .filter_options import filter_options
 
 
 @click.command(options_metavar="[OPTIONS]")
@@ -55,6 +57,7 @@ from . import (
     help="Text: list anomalies of severity info too (framework habits, placeholders, "
     "clock skew; counted either way). Other formats and the files always hold them.",
 )
+@filter_options
 def audit(
     results_dirs: tuple[str, ...],
     ruleset: str,
@@ -62,6 +65,7 @@ def audit(
     out_dir: str,
     fmt: str,
     show_info: bool,
+    result_filter: ResultFilter,
     usage: str | None = None,
 ) -> None:
     """Audit RESULTS_DIR (one folder per org): a ranked results table (CSV, Parquet,
@@ -72,10 +76,14 @@ def audit(
     holding them: they are audited together, so that runs re-used across rounds,
     systems and orgs are found; paths start with the round folder's name.
 
+    The filters keep the scores and runs of the results they select, and the anomalies
+    and problems not about a result left out; each org's verdict is of the whole org.
+
     Exit 0 clean (known habits, severity info, aside), 1 anomalies or failing orgs,
     2 usage or input error.
     """
     from .. import reporters
+    from ..results.filters import filter_audit
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
     ruleset = with_usage("audit", ruleset, usage)
@@ -91,6 +99,7 @@ def audit(
     except AuditError as err:
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
+    result = filter_audit(result, result_filter)
     written = write_outputs(result, out)
     options = {"info": show_info} if fmt == "text" else {}
     reporters.write(fmt, AUDIT, result, sys.stdout, **options)

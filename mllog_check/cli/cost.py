@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import IO, Any
 
 import click
 
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
 from ..reporters import tables
+from ..results.filters import ResultFilter
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
+from .filter_options import filter_options
 
 
 @click.command()
@@ -22,7 +24,6 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
     help="Price catalog (.csv or .yaml); repeat to merge several.",
 )
 @click.option("--baseline", help="System (catalog name, alias, folder or system_name) = 1.0.")
-@click.option("--benchmark", "benchmarks", multiple=True, help="Only this benchmark (repeatable).")
 @click.option(
     "--format",
     "fmt",
@@ -30,7 +31,6 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
     default="table",
     show_default=True,
 )
-@click.option("--division", "divisions", multiple=True, help="Only this division (repeatable).")
 @click.option("--plot", "plot_path", help="Also draw a bar chart to FILE.png or FILE.svg.")
 @click.option(
     "--scale-plot",
@@ -67,13 +67,12 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
     "--allow-mixed", is_flag=True, help="Compare different divisions or rounds (footnoted)."
 )
 @ruleset_option()
+@filter_options
 def cost(
     paths: tuple[str, ...],
     price_files: tuple[str, ...],
     baseline: str | None,
-    benchmarks: tuple[str, ...],
     fmt: str,
-    divisions: tuple[str, ...],
     plot_path: str | None,
     scale_plot: str | None,
     life_years: float,
@@ -82,6 +81,7 @@ def cost(
     pue: float,
     allow_mixed: bool,
     ruleset: str,
+    result_filter: ResultFilter,
 ) -> None:
     """Perf per dollar, ratio to a baseline, break-even price and cost per run.
 
@@ -94,6 +94,9 @@ def cost(
     refused comparison (a --baseline in another division or round without --allow-mixed).
     """
     assumed = Assumptions(life_years, utilization, kwh_price, pue)
+    if tables.FORMATS[fmt].binary and sys.stdout.isatty():
+        click.echo(f"error: {fmt} is binary: redirect stdout to a file", err=True)
+        sys.exit(EXIT_USAGE)
     _needs_extras(fmt, bool(plot_path or scale_plot))
     setting = chosen_round("cost", ruleset)
     try:
@@ -101,25 +104,30 @@ def cost(
             list(paths),
             price_files,
             baseline,
-            benchmarks,
+            result_filter.benchmarks,
             allow_mixed,
             ruleset=ruleset,
-            divisions=divisions,
+            divisions=result_filter.divisions,
             assumptions=assumed,
             setting=setting,
+            keep=result_filter.keeps,
         )
-        if plot_path:
-            from ..cost.plot import render
+        if plot_path or scale_plot:
+            from ..cost.plot import check_plot_path, render, render_scale, scale_rows
 
-            render(report, plot_path)
-        if scale_plot:
-            from ..cost.plot import render_scale
-
-            render_scale(report, scale_plot)
+            # Every refusal before any file is written.
+            for path in (p for p in (plot_path, scale_plot) if p):
+                check_plot_path(path)
+            if scale_plot:
+                scale_rows(report)
+            if plot_path:
+                render(report, plot_path)
+            if scale_plot:
+                render_scale(report, scale_plot)
     except (CostError, PriceCatalogError) as exc:
         click.echo(f"mllog-check cost: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
-    write_report(report, fmt, sys.stdout)
+    write_report(report, fmt, tables.stdout_for(fmt))
     sys.exit(EXIT_PROBLEMS if any(r.perf_per_dollar is None for r in report.rows) else EXIT_OK)
 
 
@@ -140,7 +148,7 @@ def _needs_extras(fmt: str, plot: bool) -> None:
 FORM = tables.Form(grid="rich")
 
 
-def write_report(report: CostReport, fmt: str, out: TextIO) -> None:
+def write_report(report: CostReport, fmt: str, out: IO[Any]) -> None:
     tables.write(fmt, report_table(report, fmt), out)
 
 
@@ -150,7 +158,13 @@ def report_table(report: CostReport, fmt: str) -> tables.Table:
         header, body = output.table_cells(report)
         return tables.Table(header, body, FORM, footer=_footer(report))
     columns, *rows = output.csv_rows(report)
-    return tables.Table([str(c) for c in columns], rows, FORM, document=output.to_json(report))
+    return tables.Table(
+        [str(c) for c in columns],
+        rows,
+        FORM,
+        document=output.to_json(report),
+        floats=output.FLOAT_COLUMNS,
+    )
 
 
 def _footer(report: CostReport) -> str:

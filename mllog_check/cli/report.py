@@ -6,7 +6,9 @@ import sys
 
 import click
 
+from ..results.filters import ResultFilter
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
+from .filter_options import filter_options
 
 
 @click.command()
@@ -36,6 +38,14 @@ from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 )
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes.")
 @click.option("--title", help="The page's title (default: from the paths and round).")
+@click.option(
+    "--link-base",
+    metavar="URL",
+    help="Link logs as URL/<path below the round or org folder> (an https:, http: or file: "
+    "URL, e.g. the results repository's web address); default: paths relative to the "
+    "report's folder, which work while the report stays beside the logs.",
+)
+@filter_options
 def report(
     paths: tuple[str, ...],
     out: str,
@@ -45,6 +55,8 @@ def report(
     fmt: str,
     jobs: int | None,
     title: str | None,
+    link_base: str | None,
+    result_filter: ResultFilter,
 ) -> None:
     """One HTML report for PATH... (result folders, org folders or round folders):
     a sortable summary, time to train and convergence charts per benchmark, energy
@@ -54,15 +66,28 @@ def report(
     """
     from ..cost import CostError, PriceCatalogError
     from ..report import MissingDependency, ReportError, build_report
+    from ..report.links import LinkBaseError, check_link_base
 
     setting = chosen_round("report", ruleset)
     if setting is not None:  # the project's round, as every command takes it
         ruleset = setting.ruleset
     if fmt == "png" and not plots_dir:
-        plots_dir = out.rsplit(".", 1)[0] + "_plots"
+        plots_dir = default_plots_dir(out)
     try:
-        result = build_report(list(paths), out, ruleset, list(price_files), plots_dir, jobs, title)
-    except (ReportError, MissingDependency, CostError, PriceCatalogError) as err:
+        if link_base is not None:
+            check_link_base(link_base)
+        result = build_report(
+            list(paths),
+            out,
+            ruleset,
+            list(price_files),
+            plots_dir,
+            jobs,
+            title,
+            result_filter=result_filter,
+            link_base=link_base,
+        )
+    except (ReportError, MissingDependency, CostError, PriceCatalogError, LinkBaseError) as err:
         click.echo(f"mllog-check report: {err}", err=True)
         sys.exit(EXIT_USAGE)
     page = result.page
@@ -73,3 +98,12 @@ def report(
     if result.plots:
         click.echo(f"wrote {len(result.plots)} PNG charts to {plots_dir}")
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
+
+
+def default_plots_dir(out: str) -> str:
+    """OUT's name without its suffix, + ``_plots``, in OUT's own folder (``o.d/report``
+    gives ``o.d/report_plots``: a dot in a folder name is not a suffix)."""
+    from pathlib import Path
+
+    path = Path(out)
+    return str(path.with_name(path.stem + "_plots")) if path.name else out + "_plots"

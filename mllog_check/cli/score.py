@@ -9,6 +9,7 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
+from ..results.filters import ResultFilter
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -18,6 +19,7 @@ from . import (
     ruleset_option,
     with_usage,
 )
+from .filter_options import filter_options
 
 
 @click.command()
@@ -33,12 +35,14 @@ from . import (
 @click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@filter_options
 def score(
     paths: tuple[str, ...],
     ruleset: str,
     fmt: str,
     show_runs: bool,
     output: str | None,
+    result_filter: ResultFilter,
     usage: str | None = None,
 ) -> None:
     """Score result folders: a results repository, an org, its results/, a system or a
@@ -49,6 +53,7 @@ def score(
     a problem was found, 2 on usage or input errors.
     """
     from ..results import compute_scores
+    from ..results.filters import filter_report
 
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
@@ -57,6 +62,12 @@ def score(
     setting = chosen_round("score", ruleset)
     _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
+    found = len(report.scores) + len(report.weak)
+    report = filter_report(report, result_filter)
+    if found and not (report.scores or report.weak):
+        click.echo(f"error: no result matches the filters ({result_filter.describe()})", err=True)
+        write_problems(report.problems, sys.stderr)
+        sys.exit(EXIT_USAGE)
     if not report.scores and not report.weak:
         pass  # nothing to write; the exit code and stderr say why
     elif output is not None:
@@ -103,13 +114,19 @@ def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
             return _runs_table(report)
         strong = _scores_table(report) if report.scores else []
         return [*strong, *_weak_table(report)]
-    from ..results.scores import run_table, score_table
+    from ..results.runs import Run
+    from ..results.scores import Score, float_columns, run_table, score_table
     from ..results.weak import weak_table
 
     document = json_document(report)
     if show_runs:
-        return [tables.Table(*run_table(report), FORM, document=document)]
-    out = [tables.Table(*score_table(report), FORM, document=document)] if report.scores else []
+        return [
+            tables.Table(*run_table(report), FORM, document=document, floats=float_columns(Run))
+        ]
+    out = []
+    if report.scores:
+        floats = float_columns(Score)
+        out.append(tables.Table(*score_table(report), FORM, document=document, floats=floats))
     # Weak scaling (MLPerf HPC) after the strong block with its own header, as the official
     # summarizer's CSV has it; JSON holds both in one document, Parquet one table.
     if report.weak and not (out and (fmt == "json" or tables.FORMATS[fmt].binary)):
@@ -141,6 +158,7 @@ def json_document(report: Any) -> dict[str, Any]:
                 "message": s.rcp_message,
                 "scaling_factor": s.rcp_scaling_factor,
             },
+            **_hardware(s),
         }
         for s in report.scores
     ]
@@ -168,13 +186,35 @@ def json_document(report: Any) -> dict[str, Any]:
         from ..results.weak import weak_table
 
         document["weak_scaling"] = weak_table(report)[1]
+    if not power:
+        return document
+    import dataclasses
+
+    from ..results.efficiency import efficiency_rows
+
+    document["efficiency"] = [dataclasses.asdict(r) for r in efficiency_rows(report.scores)]
     return document
+
+
+def _hardware(s: Any) -> dict[str, Any]:
+    """What the result ran on (docs/scores.md, "Hardware columns")."""
+    return {
+        "availability": s.availability,
+        "accelerator_model": s.accelerator_model,
+        "accelerators": s.accelerators,
+        "nodes": s.nodes,
+        "host": s.host,
+        "interconnect": s.interconnect,
+        "accelerator_minutes": s.accelerator_minutes,
+    }
 
 
 def _scores_table(report: Any) -> list[tables.Table]:
     """Minutes per system folder (rows) and benchmark (columns), then why a score is
     missing or what its RCP check says, then the energy table. Rows are keyed by folder:
     two folders may share a system_name; the round is a column when rounds are mixed."""
+    from ..results.hardware import short_accelerator
+
     benchmarks = sorted({s.benchmark for s in report.scores})
     mixed = len({s.ruleset for s in report.scores}) > 1
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
@@ -186,6 +226,7 @@ def _scores_table(report: Any) -> list[tables.Table]:
             s.division or "",
             s.availability or "",
             s.accelerators,
+            short_accelerator(s.accelerator_model) or "",
             *((s.ruleset,) if mixed else ()),
         )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
@@ -193,12 +234,12 @@ def _scores_table(report: Any) -> list[tables.Table]:
             cell += f" (RCP {s.rcp_verdict})"
         rows.setdefault(key, {})[s.benchmark] = cell
     header = ("org", "system", "system_name", "division", "availability", "accelerators")
-    header += (*(("round",) if mixed else ()), *benchmarks)
+    header += ("model", *(("round",) if mixed else ()), *benchmarks)
     body = []
-    for key in sorted(rows, key=lambda k: tuple(str(x) for x in k)):
-        org, system, name, division, availability, accelerators, *chosen = key
+    for key in sorted(rows, key=_row_order):
+        org, system, name, division, availability, accelerators, model, *chosen = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        described = (org, system, name, division, availability, _count(accelerators))
+        described = (org, system, name, division, availability, _count(accelerators), model)
         body.append((*described, *chosen, *cells))
     title = "Time to train (minutes)"
     footer = "".join(_notes(report))
@@ -258,28 +299,43 @@ def _weak_table(report: Any) -> list[tables.Table]:
 
 
 def _energy_table(report: Any) -> list[tables.Table]:
-    """Energy to train of the results with power logs (docs/power.md), if any."""
-    from ..power import kwh
+    """Energy to train of the results with power logs (docs/power.md), ranked per
+    benchmark: energy per run, runs per MWh, per accelerator."""
+    from ..results.efficiency import efficiency_rows
+    from ..results.hardware import short_accelerator
 
-    with_power = [s for s in report.scores if s.energy_method]
-    if not with_power:
+    rows = efficiency_rows(report.scores)
+    if not rows:
         return []
-    body = []
-    for s in sorted(with_power, key=lambda s: (s.org, s.system, s.benchmark)):
-        energy = kwh(s.energy_j)
-        body.append(
-            (
-                s.org,
-                s.system,
-                s.benchmark,
-                "-" if energy is None else f"{energy:.2f}",
-                "-" if s.energy_j is None else f"{s.energy_j / 1e6:.3f}",
-                s.energy_method,
-            )
+    body = [
+        (
+            r.benchmark,
+            str(r.rank),
+            r.org,
+            r.system,
+            short_accelerator(r.accelerator_model) or "",
+            _count(r.accelerators),
+            f"{r.kwh_per_run:.2f}",
+            f"{r.runs_per_mwh:.1f}",
+            "-" if r.kwh_per_accelerator is None else f"{r.kwh_per_accelerator:.3f}",
+            r.method,
         )
-    header = ("org", "system", "benchmark", "kWh", "MJ", "method")
-    title = "Energy to train (olympic mean per run)"
-    return [tables.Table(header, body, right=("kWh", "MJ"), title=title)]
+        for r in rows
+    ]
+    header = ["benchmark", "rank", "org", "system", "model", "accelerators", "kWh/run"]
+    header += ["runs/MWh", "kWh/run/accel", "method"]
+    title = "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator)"
+    right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel")
+    return [tables.Table(header, body, right=right, title=title)]
+
+
+def _row_order(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """By org, system folder, its name, division, availability, then accelerators as
+    numbers (8 before 16), model and round."""
+    org, system, name, division, availability, accelerators, *rest = key
+    count = accelerators if isinstance(accelerators, int) else -1
+    described = (str(org), str(system), str(name), str(division), str(availability))
+    return (*described, count, *(str(x) for x in rest))
 
 
 def _count(value: int | None) -> str:

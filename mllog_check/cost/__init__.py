@@ -6,7 +6,7 @@ See docs/cost.md. Scores come from the logs through ``mllog_check.results``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..parsing.syntax_rules import INPUT_ERROR as _INPUT_ERROR
@@ -58,10 +58,12 @@ def cost_report(
     divisions: Sequence[str] = (),
     assumptions: Assumptions | None = None,
     setting: Any = None,
+    keep: Callable[[Any], bool] | None = None,
 ) -> CostReport:
     """Scores from the logs + prices from the catalogs → the comparison.
 
-    ``setting``: the project's round setting (``mllog_check.rounds.find_setting``)."""
+    ``setting``: the project's round setting (``mllog_check.rounds.find_setting``);
+    ``keep``: which scores to compare (``results.filters.ResultFilter.keeps``)."""
     prices = load_catalogs(list(price_files))
     scored = scores_from_logs(paths, ruleset=ruleset, setting=setting)
     # An unreadable input (MLS010) would silently drop a row from the comparison.
@@ -69,10 +71,26 @@ def cost_report(
     if unread:
         raise CostError("; ".join(f"{p.location()}: {p.message}" for p in sorted(unread)))
     picked = all(_inside_results(p) for p in paths)
-    scores = [*scored.scores, *_per_model(scored)]
-    return compare(
-        scores, prices, baseline, benchmarks, allow_mixed, divisions, assumptions, picked
-    )
+    weak = _per_model(scored)
+    if keep is None:
+        return compare(
+            [*scored.scores, *weak],
+            prices,
+            baseline,
+            benchmarks,
+            allow_mixed,
+            divisions,
+            assumptions,
+            picked,
+        )
+    # The filter (benchmark aliases included) chooses; compare's own lists only explain
+    # an empty choice.
+    chosen = [s for s in [*scored.scores, *weak] if keep(s)]
+    if not chosen:
+        # compare's message names a misspelt --benchmark; else the other filters did it
+        compare(scored.scores, prices, None, benchmarks, True, divisions, assumptions, picked)
+        raise CostError("no scores to compare: no result matches the filters")
+    return compare(chosen, prices, baseline, (), allow_mixed, (), assumptions, picked)
 
 
 def _per_model(scored: Any) -> list[Any]:

@@ -106,6 +106,12 @@ class CostRow:
     total_per_run: float | None = None
     cost_basis: str = ""  # the hardware cost's arithmetic, as printed beside it
     hardware_cost: float | None = None  # per run, hourly or amortized purchase
+    # What the result ran on (docs/scores.md, "Hardware columns"), where the score says.
+    accelerator_model: str = ""
+    nodes: int | None = None
+    host: str = ""
+    interconnect: str = ""
+    accelerator_minutes: float | None = None
 
 
 @dataclass
@@ -443,4 +449,11 @@ def _row(
         total_per_run=runcost.total,
         cost_basis=runcost.basis,
         hardware_cost=runcost.hardware,
+        accelerator_model=getattr(score, "accelerator_model", None) or "",
+        nodes=getattr(score, "nodes", None),
+        host=getattr(score, "host", None) or "",
+        interconnect=getattr(score, "interconnect", None) or "",
+        accelerator_minutes=(
+            None if minutes is None or score.accelerators is None else minutes * score.accelerators
+        ),
     )

@@ -44,6 +44,11 @@ EXTRA_FIELDS = (
     "total_per_run",
     "cost_basis",
     "energy_note",
+    "accelerator_model",
+    "nodes",
+    "host",
+    "interconnect",
+    "accelerator_minutes",
 )
 
 
@@ -79,6 +84,14 @@ def csv_rows(report: CostReport) -> list[list[object]]:
     return [header, *body]
 
 
+# Columns of CostRow declared float: float64 in frames and Parquet, even when all null.
+FLOAT_COLUMNS = tuple(
+    f.name
+    for f in dataclasses.fields(CostRow)
+    if "float" in str(f.type) and "int" not in str(f.type)
+)
+
+
 def to_frame(report: CostReport) -> pd.DataFrame:
     """Every column of every row; the note and footnotes in ``frame.attrs`` (pandas, of
     the analysis extra, loads here)."""
@@ -89,6 +102,8 @@ def to_frame(report: CostReport) -> pd.DataFrame:
     frame: pd.DataFrame = pandas.DataFrame(
         [dataclasses.astuple(r) for r in report.rows], columns=names
     )
+    for column in FLOAT_COLUMNS:
+        frame[column] = frame[column].astype("float64")
     frame.attrs["note"] = report.note
     frame.attrs["footnotes"] = list(report.footnotes)
     frame.attrs["perf_unit"] = report.perf_unit

@@ -1,6 +1,10 @@
 """Bar chart of perf/$ relative to the baseline, per benchmark, with sources in a footnote.
 
-matplotlib's object API with the Agg canvas: no pyplot global state, no display.
+matplotlib's object API with the Agg canvas: no pyplot global state, no display. Text
+is never read as mathtext (prices hold ``$`` signs: two of them would typeset what lies
+between), the footnote is placed below everything the axes draw (tick labels, axis
+label), and the saved figure grows to hold the legend and the footnote whatever their
+size (docs/cost.md, "Plots").
 """
 
 from __future__ import annotations
@@ -8,6 +12,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from .compare import CostError, CostReport, CostRow
 from .output import sources
@@ -17,10 +22,12 @@ FORMATS = (".png", ".svg")
 
 def render(report: CostReport, path: str | Path) -> None:
     """Write the chart to ``path`` (.png or .svg)."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        raise CostError(f"{path}: plot file must end in .png or .svg")
-    from matplotlib import rc_context
+    suffix = check_plot_path(path)
+    with rc_context_for_text():
+        _render(report, path, suffix)
+
+
+def _render(report: CostReport, path: str | Path, suffix: str) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -52,10 +59,33 @@ def render(report: CostReport, path: str | Path) -> None:
     ax.set_xticks(range(len(benches)), ticks)
     ax.set_title("Performance per dollar (not an official MLPerf metric)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    fig.text(0.02, 0.02, _footnote(report), fontsize=6, va="bottom", family="sans-serif")
+    _save(fig, ax, _footnote(report), 6, path, suffix)
+
+
+def rc_context_for_text() -> Any:
+    """matplotlib settings for every cost plot: no mathtext, stable SVG ids."""
+    from matplotlib import rc_context
+
     # A fixed salt makes SVG element ids, hence the file, the same on every run.
-    with rc_context({"svg.hashsalt": "mllog-check"}):
-        fig.savefig(str(path), format=suffix[1:], metadata=_metadata(suffix))
+    return rc_context({"text.parse_math": False, "svg.hashsalt": "mllog-check"})
+
+
+def _save(fig: Any, ax: Any, footnote: str, size: float, path: str | Path, suffix: str) -> None:
+    """The footnote just below what the axes draw, then the figure saved grown (or
+    trimmed) to everything on it, legend included."""
+    renderer = fig.canvas.get_renderer()
+    below = ax.get_tightbbox(renderer).y0  # px from the bottom: tick labels, axis label
+    pad = 8
+    y = (below - pad) / fig.bbox.height
+    x = 0.02
+    fig.text(x, y, footnote, fontsize=size, va="top", family="sans-serif")
+    fig.savefig(
+        str(path),
+        format=suffix[1:],
+        metadata=_metadata(suffix),
+        bbox_inches="tight",
+        pad_inches=0.15,
+    )
 
 
 def _divisions(rows: list[CostRow], benchmark: str) -> str:
@@ -88,19 +118,38 @@ def _metadata(suffix: str) -> dict[str, str | None]:
     return {"Software": "mllog-check"}
 
 
-def render_scale(report: CostReport, path: str | Path) -> None:
-    """Cost per run against system scale (accelerators) for one benchmark (.png/.svg)."""
+def check_plot_path(path: str | Path) -> str:
+    """The plot's format (.png or .svg), or CostError."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise CostError(f"{path}: plot file must end in .png or .svg")
+    return suffix
+
+
+def scale_rows(report: CostReport) -> list[CostRow]:
+    """The rows a scale plot draws (one benchmark), or CostError: asked before any plot
+    is written, so that a refused --scale-plot leaves no --plot file behind."""
     rows = [r for r in report.rows if r.total_per_run is not None and r.accelerators]
     benches = sorted({r.benchmark for r in rows})
     if len(benches) != 1:
         found = ", ".join(benches) or "none with a cost and an accelerator count"
         raise CostError(f"--scale-plot draws one benchmark (found: {found}): give --benchmark")
-    from matplotlib import rc_context
+    return rows
+
+
+def render_scale(report: CostReport, path: str | Path) -> None:
+    """Cost per run against system scale (accelerators) for one benchmark (.png/.svg)."""
+    suffix = check_plot_path(path)
+    rows = scale_rows(report)
+    with rc_context_for_text():
+        _render_scale(report, rows, path, suffix)
+
+
+def _render_scale(report: CostReport, rows: list[CostRow], path: str | Path, suffix: str) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
+    benches = sorted({r.benchmark for r in rows})
 
     fig = Figure(figsize=(7.5, 4.6), dpi=100)
     FigureCanvasAgg(fig)
@@ -126,6 +175,4 @@ def render_scale(report: CostReport, path: str | Path) -> None:
     lines += report.assumption_lines(currency)
     lines.append(report.note)
     wrapped = [textwrap.fill(line, 150, subsequent_indent="    ") for line in lines]
-    fig.text(0.02, 0.02, "\n".join(wrapped), fontsize=5.5, va="bottom", family="sans-serif")
-    with rc_context({"svg.hashsalt": "mllog-check"}):
-        fig.savefig(str(path), format=suffix[1:], metadata=_metadata(suffix))
+    _save(fig, ax, "\n".join(wrapped), 5.5, path, suffix)

@@ -45,9 +45,8 @@ class Assumptions:
             f"{self.utilization:.0%} utilization) × hours (--life-years, --utilization)",
             f"electricity: energy per run from the power logs × PUE {self.pue:g} (--pue) × "
             f"{kwh} (--kwh-price, else the catalog's kwh_price); part of a cloud-hourly price",
-            "instances: the N of a results folder named Nx<system>, else 1 where the catalog "
-            "names the results folder itself, else for cloud-hourly prices the system "
-            "description's number_of_nodes, else 1",
+            "instances: the N of a results folder named Nx<system>, else for cloud-hourly "
+            "prices the system description's number_of_nodes, else 1",
         ]
 
 
@@ -70,11 +69,9 @@ def instances(score: Any, price: PriceEntry) -> tuple[int, str]:
         rest = match.group(2)
         if price.matches(rest) or (score.system_name or "").casefold() == rest.casefold():
             return int(match.group(1)), f"folder {score.system}"
-    if price.matches(score.system):  # the catalog prices this result's whole system
-        return 1, "one system"
     nodes = getattr(score, "nodes", None)
     if price.hourly and isinstance(nodes, int) and nodes > 0:
-        return nodes, "number_of_nodes"  # a per-instance shape named by system_name
+        return nodes, "number_of_nodes"
     return 1, "one system"
 
 

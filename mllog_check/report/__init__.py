@@ -11,10 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .build import Page, build_page
 from .collect import ReportData, ReportError, collect
 from .html import MissingDependency, render
+
+if TYPE_CHECKING:
+    from ..results.filters import ResultFilter
 
 __all__ = [
     "MissingDependency",
@@ -50,15 +54,32 @@ def build_report(
     plots: str | Path | None = None,
     jobs: int | None = None,
     title: str | None = None,
+    result_filter: ResultFilter | None = None,
+    link_base: str | None = None,
+    inline_problems: int | None = None,
 ) -> ReportResult:
     data = collect(list(paths), ruleset, jobs)
+    if result_filter is not None:
+        from ..results.filters import filter_report_data
+
+        data = filter_report_data(data, result_filter)
+        if not data.scores and not data.runs:
+            raise ReportError(f"no result matches the filters ({result_filter.describe()})")
     page = build_page(data)
     if prices:
         from .costs import add_costs
 
         add_costs(page, list(prices))
     out = Path(out)
-    html = render(page, out, title)
+    if inline_problems is not None:
+        page.inline_problems = inline_problems
+    if page.problems_cut():
+        side = out.with_name(out.stem + "_problems.txt")
+        _write_problems(page, side)
+        from .links import encode_path
+
+        page.problems_file, page.problems_file_name = "./" + encode_path(side.name), side.name
+    html = render(page, out, title, link_base)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
     written: list[Path] = []
@@ -67,3 +88,21 @@ def build_report(
 
         written = write_plots(page, Path(plots))
     return ReportResult(page, out, written)
+
+
+def _write_problems(page: Page, path: Path) -> None:
+    """Every problem and anomaly of the page, one a line (path:line: severity code
+    message), for groups too long to show inline; control characters escaped."""
+    import re
+
+    def clean(text: object) -> str:
+        return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m[0]):02x}", str(text))
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for group in page.groups:
+            for code in group["codes"]:
+                for item in code["items"]:
+                    where = item["path"] + (f":{item['line']}" if item["line"] else "")
+                    line = f"{where}: {group['severity']} {code['code']} {item['message']}"
+                    out.write(clean(line).replace("\n", "\\n") + "\n")

@@ -50,6 +50,25 @@ class ResultSetView:
         return self.key[2]
 
     @property
+    def hardware(self) -> str:
+        """ "8 × B200": the accelerator count and short model (docs/scores.md)."""
+        from ..results.hardware import short_accelerator
+
+        count = self.score.get("accelerators")
+        model = short_accelerator(self.score.get("accelerator_model"))
+        if count and model:
+            return f"{count} × {model}"
+        return str(count or model or "")
+
+    @property
+    def energy_method(self) -> str:
+        """official, or readings over the run when the score or any run says so."""
+        methods = {self.score.get("energy_method") or ""}
+        methods |= {r.get("energy_method") or "" for r in self.runs if "energy_kwh" in r}
+        methods.discard("")
+        return "official" if methods <= {"official"} else "readings over the run"
+
+    @property
     def verdict(self) -> str:
         if self.score.get("minutes") is None and not self.score.get("valid"):
             return "FAIL" if self.runs else "NOT SCORED"
@@ -61,6 +80,7 @@ class BenchmarkView:
     name: str
     sets: list[ResultSetView]
     charts: list[Chart] = field(default_factory=list)
+    efficiency: list[dict[str, Any]] = field(default_factory=list)  # energy, ranked
 
 
 @dataclass
@@ -74,9 +94,20 @@ class Page:
     cost_notes: list[str] = field(default_factory=list)
     # MLPerf HPC weak scaling: its rows (data.weak) and one chart per benchmark
     weak_charts: list[Chart] = field(default_factory=list)
+    # Problems shown inline per code; all of them are in the side file (docs/report.md).
+    inline_problems: int = 100
+    problems_file: str = ""  # its href, "" when every problem is inline
+    problems_file_name: str = ""
+    org_notes: dict[str, str] = field(default_factory=dict)  # org -> counts not in its rows
+    headlines: list[dict[str, Any]] = field(default_factory=list)  # best per benchmark
+    trends: list[Chart] = field(default_factory=list)  # best per round, several rounds
+
+    def problems_cut(self) -> bool:
+        return any(len(c["items"]) > self.inline_problems for g in self.groups for c in g["codes"])
 
     def charts(self) -> list[Chart]:
-        out = [c for b in self.benchmarks for c in b.charts] + list(self.weak_charts)
+        out = list(self.trends) + [c for b in self.benchmarks for c in b.charts]
+        out += list(self.weak_charts)
         out += [c for s in self.sets for c in s.curves]
         return out + [c for section in self.cost for c in section["charts"]]
 
@@ -96,11 +127,153 @@ def build_page(data: ReportData) -> Page:
         energy = energy_chart(name, group)
         if energy is not None:
             view.charts.append(energy)
+            view.efficiency = efficiency(group)
         benchmarks.append(view)
     groups, glossary = problem_groups(data)
     page = Page(data, sets, benchmarks, groups, glossary)
     page.weak_charts = weak_charts(data)
+    page.org_notes = org_notes(data, sets)
+    page.headlines = headlines(benchmarks, len(data.rulesets) > 1)
+    page.trends = trend_charts(data.scores)
     return page
+
+
+def trend_charts(scores: list[dict[str, Any]]) -> list[Chart]:
+    """A bar per round at the best result of each benchmark found in several rounds
+    (``results.trends``: renamed benchmarks on one line)."""
+    from types import SimpleNamespace
+
+    from ..results.trends import ALL_SCALES, best_per_round
+
+    rows = best_per_round([SimpleNamespace(**score) for score in scores if "valid" in score])
+    lines: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for row in rows:
+        if row.scale == ALL_SCALES:
+            lines[(row.benchmark, row.division)].append(row)
+    charts = []
+    for (name, division), line in sorted(lines.items()):
+        if len(line) < 2:
+            continue
+        chart = Chart(
+            slug("trend", name, division),
+            "bar",
+            f"{name} ({division}): best time to train per round",
+            "minutes",
+            context=name,
+        )
+        chart.rows = [r.round for r in line]
+        points = []
+        for index, r in enumerate(line):
+            faster = "" if r.speedup is None else f", {r.speedup:.2f}× the round before"
+            published = "" if r.published_as == name else f" (published as {r.published_as})"
+            tip = (
+                f"{r.round}: {fmt(r.minutes)} min{faster} · {r.org} {r.system_name or r.system}"
+                f" · {r.accelerators or '?'} accelerators{published}"
+            )
+            points.append(Point(r.minutes, index, tip))
+        chart.series.append(Series(name, points, 0))
+        charts.append(chart)
+    return charts
+
+
+def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
+    """The results with an energy score ranked least energy per run first
+    (``results.efficiency``): kWh per run, runs per MWh, kWh per run per accelerator."""
+    from types import SimpleNamespace
+
+    from ..results.efficiency import J_PER_KWH, efficiency_rows
+
+    scored = []
+    for view in views:
+        if view.energy_kwh is None:
+            continue
+        row = dict(view.score)
+        row.update(
+            org=view.org,
+            system=view.system,
+            benchmark=view.benchmark,
+            ruleset=str(row.get("ruleset") or ""),
+            division=row.get("division"),
+            energy_j=view.energy_kwh * J_PER_KWH,
+            energy_method=view.energy_method,
+            accelerators=row.get("accelerators"),
+            accelerator_model=row.get("accelerator_model"),
+            minutes=row.get("minutes"),
+        )
+        scored.append(SimpleNamespace(**row))
+    hardware = {(v.org, v.system): v.hardware for v in views}
+    return [
+        {
+            "rank": r.rank,
+            "org": r.org,
+            "system": r.system,
+            "hardware": hardware.get((r.org, r.system), ""),
+            "kwh": r.kwh_per_run,
+            "runs_per_mwh": r.runs_per_mwh,
+            "kwh_per_accelerator": r.kwh_per_accelerator,
+            "official": r.method == "official",
+        }
+        for r in efficiency_rows(scored)
+    ]
+
+
+def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[dict[str, Any]]:
+    """Per benchmark the fastest result that counts (valid, RCP not failed): by whom,
+    on what, at what scale; the round too when the page spans several."""
+    lines = []
+    for bench in benchmarks:
+        best = [s for s in bench.sets if _counts(s.score)]
+        if not best:
+            continue
+        # Closed results when there are any: an open result's faster time is another race.
+        closed = [s for s in best if s.score.get("division") == "closed"]
+        top = min(closed or best, key=lambda s: (float(s.score["minutes"]), s.key))
+        ruleset = str(top.score.get("ruleset") or "")
+        lines.append(
+            {
+                "benchmark": bench.name,
+                "minutes": top.score["minutes"],
+                "org": top.org,
+                "system": top.score.get("system_name") or top.system,
+                "hardware": top.hardware,
+                "rounds": _round_label(ruleset) if rounds else "",
+                "division": str(top.score.get("division") or ""),
+            }
+        )
+    return lines
+
+
+def _counts(score: dict[str, Any]) -> bool:
+    minutes = score.get("minutes")
+    if not score.get("valid") or not isinstance(minutes, int | float):
+        return False
+    return score.get("division") != "closed" or score.get("rcp_verdict") in (None, "Pass")
+
+
+def _round_label(ruleset: str) -> str:
+    from ..rounds import RoundError, parse_round
+
+    try:
+        return parse_round(ruleset).folder
+    except RoundError:
+        return ruleset
+
+
+def org_notes(data: ReportData, sets: list[ResultSetView]) -> dict[str, str]:
+    """Why an org's counts differ from its rows': errors and warnings outside every
+    result folder (system descriptions, stray files), so a FAIL is never unexplained."""
+    notes = {}
+    for org in data.orgs:
+        rows = [s for s in sets if s.org == org["org"]]
+        errors = int(org.get("errors") or 0) - sum(s.errors for s in rows)
+        warnings = int(org.get("warnings") or 0) - sum(s.warnings for s in rows)
+        parts = [f"{n} {word}" for n, word in ((errors, "errors"), (warnings, "warnings")) if n > 0]
+        if parts:
+            notes[org["org"]] = (
+                f"{' and '.join(parts)} outside the result rows below "
+                "(system descriptions, the org's layout): see Problems"
+            )
+    return notes
 
 
 def _speed(view: ResultSetView) -> tuple[bool, float, Key]:
@@ -147,10 +320,23 @@ def _result_sets(data: ReportData) -> list[ResultSetView]:
     return views
 
 
+def _view_of(path: str, by_folder: dict[str, ResultSetView]) -> ResultSetView | None:
+    """The result a path belongs to: its folder, or the nearest folder above it (power
+    logs sit in <benchmark>/power/result_N/)."""
+    while path:
+        if path in by_folder:
+            return by_folder[path]
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+    return None
+
+
 def _count_problems(data: ReportData, views: list[ResultSetView]) -> None:
     by_folder = {v.folder: v for v in views if v.folder}
     for problem in data.problems:
-        view = by_folder.get(problem["path"]) or by_folder.get(os.path.dirname(problem["path"]))
+        view = _view_of(problem["path"], by_folder)
         if view is None:
             continue
         if problem["severity"] == "error":
@@ -158,7 +344,7 @@ def _count_problems(data: ReportData, views: list[ResultSetView]) -> None:
         elif problem["severity"] == "warning":
             view.warnings += 1
     for anomaly in data.anomalies:
-        view = by_folder.get(os.path.dirname(anomaly["path"])) or by_folder.get(anomaly["path"])
+        view = _view_of(anomaly["path"], by_folder)
         if view is not None:
             view.anomalies += 1
 
@@ -282,23 +468,20 @@ def time_chart(benchmark: str, views: list[ResultSetView]) -> Chart:
             for r in view.runs
             if r.get("minutes") is not None
         ]
-        chart.series.append(Series(f"{view.org} {view.system}", points, index))
-        raw = view.score.get("raw_minutes")
-        if raw is None:
-            raw = view.score.get("minutes")
-        if raw:
-            factor = view.score.get("scaling_factor") or 1.0
-            extra = f" (× {factor:g} scaling = {fmt(raw * factor)})" if factor != 1.0 else ""
-            tip = f"{view.org} {view.system}: olympic mean {fmt(raw)} min{extra}"
-            chart.marks.append((float(raw), index, tip))
+        chart.series.append(Series(f"{view.org} {view.system}", _on_top(points), index))
+        mark = _score_mark(view)
+        if mark is not None:
+            chart.marks.append((mark[0], index, mark[1]))
     xs = [p.x for s in chart.series for p in s.points if p.x > 0]
     chart.x_log = bool(xs) and max(xs) / min(xs) > 8
     if not chart.x_log:
         chart.x_label = "minutes"
     chart.caption = (
-        "Every timed run is a dot; the bar is the olympic mean (the score). Hollow dots are "
-        "runs the olympic mean drops (fastest and slowest); crosses are runs that do not "
-        "count (not compliant, not converged)."
+        "Every timed run is a dot at its own time; the bar is the score (the olympic mean, "
+        "times the scaling factor where one applies, so a scaled result's bar may sit away "
+        "from its dots). Hollow rings are runs the olympic mean drops (fastest and slowest), "
+        "drawn over any run at the same time; crosses are runs that do not count (not "
+        "compliant, not converged)."
     )
     return chart
 
@@ -357,6 +540,26 @@ def counted_model(run: dict[str, Any]) -> bool:
     return run.get("compliance") in ("pass", True) and run.get("minutes") is not None
 
 
+def _score_mark(view: ResultSetView) -> tuple[float, str] | None:
+    """Where the bar goes: the score (scaled olympic mean), with what it is made of."""
+    score = view.score.get("minutes")
+    raw = view.score.get("raw_minutes")
+    if not isinstance(score, int | float) or isinstance(score, bool) or score <= 0:
+        return None
+    factor = view.score.get("scaling_factor") or 1.0
+    tip = f"{view.org} {view.system}: score {fmt(score)} min"
+    if isinstance(raw, int | float) and factor != 1.0:
+        tip += f" = olympic mean {fmt(raw)} min × {factor:g} scaling"
+    return float(score), tip
+
+
+def _on_top(points: list[Point]) -> list[Point]:
+    """Kept runs first, then dropped and failed ones: drawn later, so a dropped run's
+    ring is never hidden under a kept run at the same time."""
+    order = {"kept": 0, "dropped": 1, "failed": 2}
+    return sorted(points, key=lambda p: order.get(p.state.split()[0] if p.state else "", 0))
+
+
 def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
     measured = [v for v in views if v.energy_runs]
     if not measured:
@@ -371,7 +574,7 @@ def energy_chart(benchmark: str, views: list[ResultSetView]) -> Chart | None:
         ]
         for point, run in zip(points, [r for r in view.runs if "energy_kwh" in r], strict=True):
             point.state = run["state"]
-        chart.series.append(Series(f"{view.org} {view.system}", points, index))
+        chart.series.append(Series(f"{view.org} {view.system}", _on_top(points), index))
         if view.energy_kwh is not None:
             tip = f"{view.org} {view.system}: energy score {fmt(view.energy_kwh)} kWh"
             chart.marks.append((view.energy_kwh, index, tip))
@@ -525,14 +728,24 @@ def _curve_series(
         if x is None or y is None:
             continue
         where = f"{unit} {fmt(x)}" if by_epoch else f"{fmt(x)} min"
-        tip = f"{run['file']} · {where} · {fmt(y)} · {run['path']}:{p.line}"
-        points.append(Point(float(x), y, tip))
+        points.append(Point(float(x), y, f"{where} · {fmt(y)}", line=p.line))
     converged = curve.converged_at is not None
     if points and converged:
         points[-1].state = "end"
     state = f"converged at {fmt(curve.converged_at)} {unit}" if converged else "not converged"
     tip = f"{run['file']} ({run['state']}, {state}) · {run['path']}"
-    return Series(run["file"], points, index, line=True, dashed=not converged, tip=tip)
+    return Series(
+        run["file"],
+        points,
+        index,
+        line=True,
+        dashed=not converged,
+        tip=tip,
+        tip_head=f"{run['file']} · ",
+        tip_tail=f" · {run['path']}:",
+        x_before=f"{unit} " if by_epoch else "",
+        x_after="" if by_epoch else " min",
+    )
 
 
 def _curve_caption(view: ResultSetView, by_epoch: bool, reference: Any, unit: str) -> str:

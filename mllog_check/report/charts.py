@@ -23,6 +23,7 @@ class Point:
     y: float  # curve: the value; strip and bar: the row index
     tip: str
     state: str = ""  # strip: kept, dropped, failed; curve: end (the last evaluation)
+    line: int | None = None  # curve: the evaluation's line in its log (the tip ends with it)
 
 
 @dataclass
@@ -33,6 +34,18 @@ class Series:
     line: bool = False  # connect the points
     dashed: bool = False
     tip: str = ""
+    # Curve points: what every point's tip starts and ends with (the file, its path), kept
+    # once per series; a point's whole tip is ``full_tip(point)``.
+    tip_head: str = ""
+    tip_tail: str = ""
+    # Curve points whose tip reads "<x_before><x><x_after> · <y>": the page writes the two
+    # numbers and composes the text (docs/report.md, "Size").
+    x_before: str = ""
+    x_after: str = ""
+
+    def full_tip(self, point: Point) -> str:
+        line = "" if point.line is None else str(point.line)
+        return f"{self.tip_head}{point.tip}{self.tip_tail}{line}"
 
 
 @dataclass
@@ -151,7 +164,19 @@ def _x_axis(chart: Chart, left: float, right: float) -> tuple[Scale, list[dict[s
     if not chart.x_log and ticks:
         low, high = min(low, ticks[0]), max(high, ticks[-1])
     scale = Scale(low, high, left, right, chart.x_log)
-    return scale, [{"x": scale(t), "label": fmt(t, 3)} for t in ticks]
+    return scale, [
+        {"x": scale(t), "label": label} for t, label in zip(ticks, tick_labels(ticks), strict=True)
+    ]
+
+
+def tick_labels(ticks: list[float]) -> list[str]:
+    """Labels with as few digits as tell every tick apart: 22.1 22.15 22.2, never
+    22.1 22.1 22.2 (three significant digits, more only where two would read alike)."""
+    for digits in range(3, 10):
+        labels = [fmt(t, digits) for t in ticks]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [repr(t) for t in ticks]
 
 
 def _row_geometry(chart: Chart) -> dict[str, Any]:
@@ -184,6 +209,11 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
                 "pts": points,
                 "count": len(points),
                 "data": "",
+                "head": "",
+                "tail": "",
+                "xb": "",
+                "xa": "",
+                "line": False,
                 "d": "",
                 "dashed": False,
             }
@@ -234,6 +264,26 @@ def _short(label: str, limit: int = 38) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
+def _shown(value: float) -> float | int | None:
+    """A value rounded as ``fmt`` shows it (the page writes it back as text): whole
+    numbers from 1,000, else four significant digits (three below 0.001)."""
+    if not math.isfinite(value):
+        return None
+    if value != 0 and abs(value) >= 1000:
+        return round(value)
+    return float(f"{value:.4g}") if abs(value) >= 1e-3 or value == 0 else float(f"{value:.3g}")
+
+
+def _single_quoted(text: str) -> Any:
+    """JSON for a single-quoted HTML attribute: its many double quotes stay as they are
+    (escaped, each would cost four more bytes); ``&``, ``'``, ``<`` and ``>`` are
+    escaped, so nothing in it (a log's path, a value) can end the attribute."""
+    from markupsafe import Markup
+
+    escaped = text.replace("&", "&amp;").replace("'", "&#39;")
+    return Markup(escaped.replace("<", "&lt;").replace(">", "&gt;"))
+
+
 def _curve_geometry(chart: Chart) -> dict[str, Any]:
     width, height, left, right, top, bottom = 380, 250, 56, 368, 12, 206
     x, xticks = _x_axis(chart, left, right)
@@ -245,10 +295,14 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
     y = Scale(low, high, bottom, top)
     series = []
     for s in chart.series:
-        # [x, y, state, tip] per evaluation, drawn by the page's script: thousands of
-        # points on a round's page cost the template most of its time as elements.
-        points = [[x(p.x), y(p.y), p.state, p.tip] for p in s.points]
-        path = " ".join(f"{'M' if i == 0 else 'L'}{p[0]},{p[1]}" for i, p in enumerate(points))
+        # [px, py, end, x, y, line] per evaluation, drawn by the page's script (thousands
+        # of points on a round's page cost the template most of its time as elements).
+        # The tip is composed there from the numbers as ``fmt`` writes them, the series'
+        # head and tail (file, path) and the line, so each point costs about 30 bytes.
+        points = [
+            [x(p.x), y(p.y), 1 if p.state == "end" else 0, _shown(p.x), _shown(p.y), p.line]
+            for p in s.points
+        ]
         series.append(
             {
                 "name": s.name,
@@ -256,8 +310,13 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
                 "tip": s.tip,
                 "pts": [],
                 "count": len(points),
-                "data": orjson.dumps(points).decode(),
-                "d": path if s.line else "",
+                "data": _single_quoted(orjson.dumps(points).decode()),
+                "head": s.tip_head,
+                "tail": s.tip_tail,
+                "xb": s.x_before,
+                "xa": s.x_after,
+                "line": s.line,
+                "d": "",  # drawn by the page's script from the points
                 "dashed": s.dashed,
             }
         )
@@ -265,7 +324,9 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
         (width, height, left, right, top, bottom),
         xticks,
         series,
-        yticks=[{"y": y(t), "label": fmt(t, 3)} for t in ticks],
+        yticks=[
+            {"y": y(t), "label": label} for t, label in zip(ticks, tick_labels(ticks), strict=True)
+        ],
         hlines=[{"y": y(v), "label": label} for v, label in chart.hlines],
         vlines=[{"x": x(v), "label": label} for v, label in chart.vlines],
         vbands=[

@@ -56,15 +56,19 @@ def _version() -> str:
         return "dev"
 
 
-def render(page: Page, out: str | Path, title: str | None = None) -> str:
-    """The report's HTML; links to logs are relative to ``out``'s folder."""
+def render(
+    page: Page, out: str | Path, title: str | None = None, link_base: str | None = None
+) -> str:
+    """The report's HTML; links to logs are relative to ``out``'s folder, or below
+    ``link_base`` (``links.log_link``: never a scheme taken from a name)."""
+    from .links import log_link
+
     env = _environment()
-    out_dir = Path(out).resolve().parent
+    out_dir = str(Path(out).resolve().parent)
     base = page.data.base
 
     def loghref(shown: str) -> str:
-        target = os.path.join(base, shown)
-        return Path(os.path.relpath(target, out_dir)).as_posix()
+        return log_link(shown, base, out_dir, link_base)
 
     env.filters["loghref"] = loghref
     from ..cost import NOTE

@@ -167,7 +167,7 @@ def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
         parts.append(f"{impact} {sum(kinds.values())}" + (f" ({named}){hidden}" if named else ""))
     out.write(f"anomalies: {'; '.join(parts)}\n")
     for folder in getattr(result, "skipped", []):
-        out.write(f"not audited: {folder} (names no Training round of this build)\n")
+        out.write(f"not audited: {folder} (names no round of this build)\n")
 
 
 def _result_line(row: dict[str, Any]) -> str:

@@ -58,6 +58,9 @@ class Table:
     title: str = ""
     right: Collection[str] = ()
     footer: str = ""
+    # Parquet: columns written as float64 whatever their values (all null, or whole
+    # numbers), so that a column has one type in every file and frame.
+    floats: Collection[str] = ()
 
     def cells(self) -> Iterator[list[Any]]:
         """Each row's values in column order (missing keys are None)."""
@@ -79,7 +82,7 @@ def _nothing(form: Form) -> tuple[str, ...]:
     return ()
 
 
-SCORE, COST, AUDIT = "score", "cost", "audit"
+SCORE, COST, AUDIT, TRENDS = "score", "cost", "audit", "trends"
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,11 @@ def write_parquet(table: Table, out: IO[bytes]) -> None:
     if table.form.parquet == "pandas":
         pandas = _extra("pandas", "Parquet output")
         _extra("pyarrow", "Parquet output")
-        pandas.DataFrame(list(table.rows), columns=list(table.columns)).to_parquet(out, index=False)
+        frame = pandas.DataFrame(list(table.rows), columns=list(table.columns))
+        for column in table.floats:
+            if column in frame.columns:
+                frame[column] = frame[column].astype("float64")
+        frame.to_parquet(out, index=False)
         return
     # pyarrow alone: importing pandas here would cost an audit most of a second.
     pa = _extra("pyarrow", "Parquet output")
@@ -172,7 +179,11 @@ def write_parquet(table: Table, out: IO[bytes]) -> None:
 
     values = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
     arrays = {
-        column: _arrow_column(pa, column_values)
+        column: (
+            pa.array([_float(v) for v in column_values], type=pa.float64())
+            if column in table.floats
+            else _arrow_column(pa, column_values)
+        )
         for column, column_values in zip(table.columns, values, strict=True)
     }
     pq.write_table(pa.table(arrays), out)
@@ -184,6 +195,10 @@ def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
     if len(kinds) > 1 and not kinds <= {int, float}:
         values = [None if v is None else str(v) for v in values]  # mixed: as text
     return pa.array(values, type=None if kinds else pa.string())
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _extra(module: str, what: str) -> Any:
@@ -210,11 +225,11 @@ def _parquet_needs(form: Form) -> tuple[str, ...]:
 
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
-    "table": TableFormat(write_text, "txt", (SCORE, COST), needs=_text_needs),
-    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT)),
-    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT)),
+    "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS), needs=_text_needs),
+    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS)),
+    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS)),
     "parquet": TableFormat(
-        write_parquet, "parquet", (SCORE, AUDIT), binary=True, needs=_parquet_needs
+        write_parquet, "parquet", (SCORE, COST, AUDIT, TRENDS), binary=True, needs=_parquet_needs
     ),
 }
 

@@ -16,6 +16,7 @@ from ..records import ParseResult
 from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from . import codes
+from .hardware import accelerator_minutes
 from .runs import Run, build_run
 from .scoring import RoundScoring, UnknownRound, scoring_for
 from .seeds import check_seeds
@@ -54,7 +55,12 @@ class Score:
     # No scaling.json shipped while the RCP check normalizes: the score the official
     # tools would give once their package checker has written one (MLR013); None else.
     score_if_normalized: float | None = None
-    nodes: int | None = None  # the system description's number_of_nodes
+    # What it ran on (systems/<system>.json; docs/scores.md, "Hardware columns").
+    accelerator_model: str | None = None
+    nodes: int | None = None
+    host: str | None = None
+    interconnect: str | None = None
+    accelerator_minutes: float | None = None  # minutes × accelerators
 
 
 @dataclass
@@ -177,7 +183,10 @@ def _blank(
         accelerators=system.accelerators,
         runs_total=runs_total,
         folder=result_set.folder,
+        accelerator_model=system.accelerator_model,
         nodes=system.nodes,
+        host=system.host,
+        interconnect=system.interconnect,
     )
 
 
@@ -316,6 +325,7 @@ def score_set(
         scaling_factor=factor,
         rcp_scaling_factor=normalization,
         score_if_normalized=if_normalized,
+        accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
     )
     return _with_energy(score, runs, problems, results, bench.drop)
 
@@ -494,21 +504,35 @@ def run_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
     return list(RUN_COLUMNS), [run_row(r) for r in report.runs]
 
 
-def scores_frame(report: ScoreReport) -> Any:
-    """Scores as a pandas DataFrame (one row per score; pandas, of the analysis extra,
-    loads here)."""
+def float_columns(kind: type) -> tuple[str, ...]:
+    """The fields of a row type declared float: float64 in every frame and Parquet file,
+    even when every value is None (``energy_j`` without power logs)."""
+    import dataclasses
+
+    return tuple(f.name for f in dataclasses.fields(kind) if "float" in str(f.type))
+
+
+def _frame(columns: list[str], rows: list[dict[str, Any]], floats: tuple[str, ...]) -> Any:
     from ..extras import require
 
+    frame = require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
+    for column in floats:
+        if column in frame.columns:
+            frame[column] = frame[column].astype("float64")
+    return frame
+
+
+def scores_frame(report: ScoreReport) -> Any:
+    """Scores as a pandas DataFrame (one row per score; pandas, of the analysis extra,
+    loads here); float columns are float64."""
     columns, rows = score_table(report)
-    return require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
+    return _frame(columns, rows, float_columns(Score))
 
 
 def runs_frame(report: ScoreReport) -> Any:
     """Runs as a pandas DataFrame (seeds as a list per run)."""
-    from ..extras import require
-
     columns, rows = run_table(report)
-    return require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
+    return _frame(columns, rows, float_columns(Run))
 
 
 RUN_COLUMNS = (

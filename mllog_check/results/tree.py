@@ -47,7 +47,12 @@ class SystemDescription:
     division: str | None = None
     accelerators: int | None = None
     submitter: str | None = None
-    nodes: int | None = None  # number_of_nodes (cost: instances of a per-node price)
+    # What comparisons name (docs/scores.md, "Hardware columns"): the accelerator as the
+    # description writes it, the node count, the host CPU and the accelerator links.
+    accelerator_model: str | None = None
+    nodes: int | None = None
+    host: str | None = None
+    interconnect: str | None = None
 
 
 def is_result_file(path: Path) -> bool:
@@ -144,7 +149,10 @@ def load_system(path: str | None) -> tuple[SystemDescription, list[Problem]]:
             division=_division(data),
             accelerators=_accelerators(data),
             submitter=_text(data.get("submitter")),
-            nodes=_positive(data.get("number_of_nodes")),
+            accelerator_model=_known(data.get("accelerator_model_name")),
+            nodes=_number(data.get("number_of_nodes")),
+            host=_known(data.get("host_processor_model_name")),
+            interconnect=_known(data.get("accelerator_interconnect")),
         ),
         [],
     )
@@ -155,6 +163,14 @@ def _text(value: object) -> str | None:
         return None
     text = str(value).strip()
     return text or None
+
+
+def _known(value: object) -> str | None:
+    """Text, or None for the placeholders real descriptions hold ("N/A", "TODO")."""
+    text = _text(value)
+    if text is None or text.casefold() in ("n/a", "na", "todo", "tbd", "none", "-"):
+        return None
+    return text
 
 
 def _lower(value: object) -> str | None:
@@ -178,16 +194,13 @@ def _accelerators(data: dict[str, object]) -> int | None:
     return nodes * per_node
 
 
-def _positive(value: object) -> int | None:
-    number = _number(value)
-    return number if number is not None and number > 0 else None
-
-
 def _number(value: object) -> int | None:
+    """A positive count, else None ("TODO", "", "inf", "-8": a description's text)."""
     try:
-        return int(float(str(value).strip()))
-    except (TypeError, ValueError):
+        number = int(float(str(value).strip()))
+    except (TypeError, ValueError, OverflowError):
         return None
+    return number if number > 0 else None
 
 
 def _problem(path: str, message: str) -> Problem:

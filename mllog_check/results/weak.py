@@ -50,6 +50,11 @@ class WeakScore:
     # weak-scaling folders too (the summarizer does not); None when not checked.
     rcp_verdict: str | None = None
     rcp_message: str = ""
+    # What the system is (docs/scores.md, "Hardware columns"), from its description.
+    accelerator_model: str | None = None
+    nodes: int | None = None
+    host: str | None = None
+    interconnect: str | None = None
 
 
 WEAK_COLUMNS = (
@@ -72,6 +77,8 @@ WEAK_COLUMNS = (
     "availability",
     "rcp_verdict",
     "rcp_message",
+    "accelerator_model",
+    "nodes",
 )
 
 
@@ -106,6 +113,10 @@ def score_weak_set(
         required=bench.runs if bench is not None else 0,
         folder=result_set.folder,
         availability=system.status,
+        accelerator_model=system.accelerator_model,
+        nodes=system.nodes,
+        host=system.host,
+        interconnect=system.interconnect,
     )
     if scoring is None or bench is None:
         why = f"{result_set.benchmark} is not a benchmark of round {ruleset}"
@@ -217,6 +228,11 @@ class PerModelScore:
     reason: str
     availability: str | None
     accelerators: int | None  # T: the whole system runs the M models
+    # the whole system's, as a cloud-hourly price counts instances (docs/cost.md)
+    accelerator_model: str | None = None
+    nodes: int | None = None
+    host: str | None = None
+    interconnect: str | None = None
 
 
 def per_model_scores(weak: list[WeakScore]) -> list[PerModelScore]:
@@ -238,6 +254,10 @@ def per_model_scores(weak: list[WeakScore]) -> list[PerModelScore]:
                 reason=w.reason or note,
                 availability=w.availability,
                 accelerators=w.accelerators,
+                accelerator_model=w.accelerator_model,
+                nodes=w.nodes,
+                host=w.host,
+                interconnect=w.interconnect,
             )
         )
     return out

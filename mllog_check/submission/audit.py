@@ -210,7 +210,7 @@ def expand_repositories(folders: list[Path]) -> tuple[list[Path], list[str]]:
     """Folders to audit: a results repository root (no org folder, sub-folders named
     after rounds: ``v4.0``, ``training_results_v4.1``) stands for all its rounds, in
     round order, audited together so that re-use across rounds is found. Also the
-    sub-folders that name no round of this build (``hpc-v3.0``), to say so."""
+    sub-folders that name no round of this build (``inference_results_v4.0``), to say so."""
     from ..rounds import registry
 
     roots: list[Path] = []
@@ -221,11 +221,13 @@ def expand_repositories(folders: list[Path]) -> tuple[list[Path], list[str]]:
             continue
         subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
         named = [(registry().find(p.name), p) for p in subs]
-        rounds = sorted((rnd.number, p) for rnd, p in named if rnd is not None)
+        # Training rounds first, then HPC (one results repository each in MLCommons'
+        # publications), each usage in round order.
+        rounds = sorted((rnd.is_hpc, rnd.number, p) for rnd, p in named if rnd is not None)
         if not rounds:
             roots.append(folder)  # neither: round_of_folder says why
             continue
-        roots.extend(p for _, p in rounds)
+        roots.extend(p for *_, p in rounds)
         skipped.extend(str(p) for rnd, p in named if rnd is None and org_folders(p))
     return roots, skipped
 

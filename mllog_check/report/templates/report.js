@@ -3,23 +3,37 @@
 (function () {
   "use strict";
   var tip = document.getElementById("tip");
-  // Curve points arrive as data ([x, y, state, tip] per evaluation): drawn here.
+  // Curve points arrive as data ([px, py, end, x, y, line] per evaluation; the tip's
+  // head and tail, the same for every point of a run, once on the series): drawn here,
+  // with the run's line through them. Numbers come rounded as the report shows them.
   var SVG = "http://www.w3.org/2000/svg";
+  function num(v) {
+    if (v === null || !isFinite(v)) return "\u2013";
+    return v !== 0 && Math.abs(v) >= 1000 ? v.toLocaleString("en-US") : String(v);
+  }
   var packed = document.querySelectorAll("g.series[data-pts]");
   for (var g = 0; g < packed.length; g++) {
     var group = packed[g], pts = JSON.parse(group.getAttribute("data-pts"));
-    var frag = document.createDocumentFragment();
+    var head = group.getAttribute("data-head") || "", tail = group.getAttribute("data-tail") || "";
+    var xb = group.getAttribute("data-xb") || "", xa = group.getAttribute("data-xa") || "";
+    var frag = document.createDocumentFragment(), d = [];
     for (var k = 0; k < pts.length; k++) {
       var c = document.createElementNS(SVG, "circle"), p = pts[k];
-      c.setAttribute("class", p[2] ? "pt " + p[2] : "pt");
+      c.setAttribute("class", p[2] ? "pt end" : "pt");
       c.setAttribute("cx", p[0]);
       c.setAttribute("cy", p[1]);
-      c.setAttribute("r", p[2] === "end" ? 4 : 2.2);
-      c.setAttribute("data-tip", p[3]);
+      c.setAttribute("r", p[2] ? 4 : 2.2);
+      c.setAttribute("data-tip", head + xb + num(p[3]) + xa + " \u00b7 " + num(p[4]) + tail +
+        (p[5] === null ? "" : p[5]));
       frag.appendChild(c);
+      d.push((k ? "L" : "M") + p[0] + "," + p[1]);
     }
+    var path = group.querySelector("path.line");
+    if (path && !path.getAttribute("d")) path.setAttribute("d", d.join(" "));
     group.appendChild(frag);
-    group.removeAttribute("data-pts");
+    ["data-pts", "data-head", "data-tail", "data-xb", "data-xa"].forEach(function (a) {
+      group.removeAttribute(a);
+    });
   }
   var tipped = document.querySelectorAll("svg .pt, svg .line, svg .mean");
   // Titles become tips (one tooltip, not the browser's second one) and accessible names.

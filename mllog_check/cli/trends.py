@@ -1,0 +1,102 @@
+"""``mllog-check trends PATH...``: the best result per benchmark per round."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..reporters import tables
+from ..results.filters import ResultFilter
+from . import EXIT_OK, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from .filter_options import filter_options
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--accelerators",
+    "scale",
+    type=click.IntRange(min=1),
+    help="Also the best result at exactly this many accelerators per round (e.g. 8).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(tables.offered(tables.TRENDS)),
+    default="table",
+    show_default=True,
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@filter_options
+def trends(
+    paths: tuple[str, ...],
+    scale: int | None,
+    fmt: str,
+    output: str | None,
+    ruleset: str,
+    result_filter: ResultFilter,
+) -> None:
+    """The fastest valid result per benchmark, division and round over PATH... (round
+    folders, e.g. v4.0 v4.1 v5.0 v5.1), with the speed-up over the round before.
+    Renamed benchmarks keep one line under their newest name (ssd -> retinanet,
+    gnn -> rgat). Closed results whose RCP check failed do not count.
+
+    Exit 0 with rows, 2 on usage or input errors or when no result counts.
+    """
+    from ..extras import MissingExtra
+    from ..results.trends import compute_trends
+
+    if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
+        click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
+        sys.exit(EXIT_USAGE)
+    try:
+        tables.require(fmt, "Parquet output")
+    except MissingExtra as err:
+        click.echo(f"mllog-check trends: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    check_round_name("trends", ruleset)
+    setting = round_setting("trends", ruleset)
+    report = compute_trends(list(paths), result_filter, scale, ruleset, setting)
+    if not report.rows:
+        why = "no valid score found" if not report.scores else "no result matches the filters"
+        click.echo(f"mllog-check trends: {why}", err=True)
+        sys.exit(EXIT_USAGE)
+    table = _table(report, fmt)
+    if output is not None:
+        tables.write_file(fmt, table, output)
+    else:
+        tables.write(fmt, table, tables.stdout_for(fmt))
+    sys.exit(EXIT_OK)
+
+
+def _table(report: Any, fmt: str) -> tables.Table:
+    from ..results.hardware import short_accelerator
+    from ..results.trends import trend_columns, trend_rows
+
+    if fmt != "table":
+        rows = trend_rows(report)
+        return tables.Table(trend_columns(), rows, floats=("minutes", "speedup"))
+    header = ["benchmark", "division", "scale", "round", "minutes", "speed-up", "org"]
+    header += ["system", "accelerators", "model", "results"]
+    body = [
+        (
+            r.benchmark + ("" if r.published_as == r.benchmark else f" ({r.published_as})"),
+            r.division,
+            r.scale,
+            r.round,
+            f"{r.minutes:.2f}",
+            "" if r.speedup is None else f"{r.speedup:.2f}x",
+            r.org,
+            r.system_name or r.system,
+            "" if r.accelerators is None else str(r.accelerators),
+            short_accelerator(r.accelerator_model) or "",
+            str(r.results),
+        )
+        for r in report.rows
+    ]
+    title = "Best time to train per round (minutes)"
+    right = ("minutes", "speed-up", "accelerators", "results")
+    return tables.Table(header, body, title=title, right=right)

@@ -1,0 +1,95 @@
+"""Cost plots that read right (docs/cost.md, "Plots"): prices' `$` signs stay text, the
+footnote sits below the tick labels and the axis label, the saved figure grows to hold
+seven systems' legend and the footnote, and a refused --scale-plot writes no --plot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_cost import FakeScore
+
+from mllog_check.cli import cli
+from mllog_check.cost import compare, load_catalog
+from mllog_check.cost.plot import render, render_scale
+
+SYSTEMS = 7
+
+
+def _catalog(tmp_path: Path) -> Path:
+    rows = ["system,aliases,price,currency,kind,includes,source,date,description"]
+    for i in range(SYSTEMS):
+        rows.append(
+            f"Cloud system number {i} with a long name,sys{i},{20 + i}.50,USD,cloud-hourly,"
+            f'"one instance, $ {i} per hour",a source listing $ {i} and $ {i + 1},2026-01-01,x'
+        )
+    path = tmp_path / "prices.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _report(tmp_path: Path, benchmarks: tuple[str, ...] = ("flux1",)) -> Any:
+    scores = [
+        FakeScore("Org", f"sys{i}", f"sys{i}", bench, 10.0 + i, ruleset="5.1.0", nodes=1)
+        for i in range(SYSTEMS)
+        for bench in benchmarks
+    ]
+    return compare(scores, load_catalog(_catalog(tmp_path)), baseline="sys0")
+
+
+@pytest.fixture
+def saved(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every figure saved, with the size it had before saving."""
+    from matplotlib.figure import Figure
+
+    figures: list[Any] = []
+    original = Figure.savefig
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> Any:
+        figures.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", spy)
+    return figures
+
+
+@pytest.mark.parametrize("draw", [render, render_scale])
+def test_plot_text_layout_and_size(tmp_path: Path, saved: list[Any], draw: Any) -> None:
+    from matplotlib.text import Text
+    from PIL import Image
+
+    report = _report(tmp_path)
+    out = tmp_path / "plot.png"
+    draw(report, out)
+    (fig,) = saved
+    texts = [t for t in fig.findobj(Text) if t.get_text()]
+    assert any("$" in t.get_text() for t in texts)
+    assert all(not t.get_parse_math() for t in texts)  # "$ 1 and $ 2" is no formula
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    axes_box = ax.get_tightbbox(renderer)  # tick labels and axis label included
+    footnote = next(t for t in fig.texts if "Prices:" in t.get_text())
+    assert footnote.get_window_extent(renderer).y1 < axes_box.y0  # below, not over
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert len(ax.get_legend().get_texts()) == SYSTEMS
+    width, height = Image.open(out).size
+    # The saved image holds the legend's right edge and the footnote's bottom: it grew.
+    left = min(axes_box.x0, footnote.get_window_extent(renderer).x0)
+    assert width >= legend.x1 - left
+    assert height >= axes_box.y1 - footnote.get_window_extent(renderer).y0
+    assert width > fig.bbox.width  # wider than the 7.5 in it was made at
+
+
+def test_refused_scale_plot_writes_no_plot(tmp_path: Path) -> None:
+    from conftest import FIXTURES
+
+    plot, scale = tmp_path / "p.png", tmp_path / "s.png"
+    args = ["cost", str(FIXTURES / "score" / "olympic"), "--ruleset", "1.0.0"]
+    args += ["--prices", str(FIXTURES / "prices" / "sample.csv")]
+    result = CliRunner().invoke(cli, [*args, "--plot", str(plot), "--scale-plot", str(scale)])
+    assert result.exit_code == 2, result.output
+    assert not plot.exists() and not scale.exists()
+    bad = CliRunner().invoke(cli, [*args, "--plot", str(plot), "--scale-plot", "s.pdf"])
+    assert bad.exit_code == 2 and not plot.exists()

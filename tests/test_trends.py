@@ -1,0 +1,126 @@
+"""``mllog-check trends``: best result per benchmark per round, against the oracle.
+
+The expected lines are computed here from the oracle's official scores and the
+system descriptions read as JSON, with the renames written out by hand (RetinaNet was
+published in ``ssd/`` up to v4.1, R-GAT in ``gnn/``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import read_oracle
+
+from mllog_check.cli import cli
+from mllog_check.results.trends import best_per_round
+
+ROUNDS = ("v4.0", "v4.1", "v5.0", "v5.1")
+RENAMED = {"ssd": "retinanet", "gnn": "rgat"}  # v4.x folder -> v5.x name
+
+
+def _expected(corpus: Path, oracle: Path, scale: int | None) -> dict[tuple[str, str], float]:
+    best: dict[tuple[str, str], float] = {}
+    for version in ROUNDS:
+        for row in read_oracle(oracle, f"scores_{version}.csv"):
+            if not row["official_score_min"] or row["rcp_status"] not in ("Pass", ""):
+                continue
+            path = corpus / version / row["org"] / "systems" / f"{row['system']}.json"
+            desc = json.loads(path.read_text(encoding="utf-8"))
+            count = int(desc["number_of_nodes"]) * int(desc["accelerators_per_node"])
+            if scale is not None and count != scale:
+                continue
+            key = (RENAMED.get(row["benchmark"], row["benchmark"]), version)
+            minutes = float(row["official_score_min"])
+            best[key] = min(best.get(key, minutes), minutes)
+    return best
+
+
+def _run(corpus: Path, *extra: str) -> list[dict[str, object]]:
+    args = ["trends", *(str(corpus / v) for v in ROUNDS), "--format", "json", *extra]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return list(json.loads(result.stdout))
+
+
+@pytest.mark.corpus
+def test_best_per_round_matches_the_official_scores(corpus: Path, oracle: Path) -> None:
+    rows = _run(corpus, "--accelerators", "8")
+    for scale, wanted in (("all", None), ("8", 8)):
+        got = {
+            (str(r["benchmark"]), str(r["round"])): float(str(r["minutes"]))
+            for r in rows
+            if r["scale"] == scale
+        }
+        expected = _expected(corpus, oracle, wanted)
+        assert set(got) == set(expected)
+        for key, minutes in expected.items():
+            assert got[key] == pytest.approx(minutes, rel=2e-3), key
+    # renamed benchmarks keep one line across the four rounds
+    rgat = [r for r in rows if r["benchmark"] == "rgat" and r["scale"] == "all"]
+    assert [(r["round"], r["published_as"]) for r in rgat] == [
+        ("v4.0", "gnn"),
+        ("v4.1", "gnn"),
+        ("v5.0", "rgat"),
+        ("v5.1", "rgat"),
+    ]
+    speedup = rgat[1]["speedup"]
+    assert speedup == pytest.approx(float(str(rgat[0]["minutes"])) / float(str(rgat[1]["minutes"])))
+
+
+@pytest.mark.corpus
+def test_filters_and_formats(corpus: Path, oracle: Path, tmp_path: Path) -> None:
+    rows = _run(corpus, "--benchmark", "llama2_70b_lora", "--accelerator", "B200")
+    assert {r["benchmark"] for r in rows} == {"llama2_70b_lora"}
+    assert {r["round"] for r in rows} == {"v5.0", "v5.1"}  # no B200 before v5.0
+    out = tmp_path / "t.parquet"
+    args = ["trends", str(corpus / "v5.1"), "--format", "parquet", "-o", str(out)]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    import pandas as pd
+
+    frame = pd.read_parquet(out)
+    assert str(frame["minutes"].dtype) == "float64" and len(frame) == 6
+    csv_text = CliRunner().invoke(cli, ["trends", str(corpus / "v5.1"), "--format", "csv"])
+    assert csv_text.stdout.splitlines()[0].startswith("benchmark,division,scale,round")
+    none = CliRunner().invoke(cli, ["trends", str(corpus / "v5.1"), "--accelerator", "TPU*"])
+    assert none.exit_code == 2 and "no result matches" in none.stderr
+    assert io.StringIO(none.stdout).read() == ""
+
+
+def test_rows_skip_invalid_and_rcp_failures() -> None:
+    from types import SimpleNamespace
+
+    def score(minutes: float | None, **kw: object) -> SimpleNamespace:
+        base: dict[str, object] = dict(
+            org="A",
+            system="s",
+            system_name=None,
+            benchmark="gnn",
+            division="closed",
+            ruleset="4.0.0",
+            minutes=minutes,
+            valid=minutes is not None,
+            rcp_verdict="Pass",
+            accelerator_model="X",
+            accelerators=8,
+        )
+        return SimpleNamespace(**(base | kw))
+
+    rows = best_per_round(
+        [
+            score(10.0),
+            score(5.0, rcp_verdict="Fail"),  # not an official result
+            score(None),
+            score(8.0, ruleset="5.0.0", benchmark="rgat", accelerators=16),
+        ],
+        accelerators=8,
+    )
+    assert [(r.benchmark, r.scale, r.round, r.minutes) for r in rows] == [
+        ("rgat", "all", "v4.0", 10.0),
+        ("rgat", "all", "v5.0", 8.0),
+        ("rgat", "8", "v4.0", 10.0),
+    ]
+    assert rows[1].speedup == pytest.approx(1.25)
