@@ -17,6 +17,8 @@ from .rounds import Choice, Setting
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from .problems import Problem
+    from .records import ParseResult
     from .rules import LogVerdict
 
 # Inside a directory, these files are result logs, as the official tools name them
@@ -24,6 +26,11 @@ if TYPE_CHECKING:
 # the official checker writes compliance_checker.log into the folder it runs in.
 RESULT_PATTERNS = ("result_*.txt", "result_*.txt.gz")
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+# What a submitter must know before uploading a gzip log `check` accepted (docs/package.md).
+GZIP_NOTE = (
+    "a gzip log cannot be uploaded as is: the official package checker reads only plain "
+    "result_*.txt (decompress it; `package` does not count it as a run)"
+)
 
 
 def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
@@ -33,7 +40,7 @@ def is_result_log(path: Path, extra: tuple[str, ...] = ()) -> bool:
 class CheckRun:
     """The outcome of checking paths: verdicts, per-log choices and notes, an exit code."""
 
-    __slots__ = ("input_error", "messages", "verdicts")
+    __slots__ = ("input_error", "logs", "messages", "verdicts")
 
     def __init__(self) -> None:
         self.verdicts: list[LogVerdict] = []  # in input order
@@ -41,6 +48,7 @@ class CheckRun:
         # say which round each log got and why; the others (notes) are always shown.
         self.messages: list[tuple[bool, str]] = []
         self.input_error = False
+        self.logs = 0  # files read that hold MLPerf records
 
     def __repr__(self) -> str:
         return f"CheckRun(verdicts={self.verdicts!r}, messages={self.messages!r})"
@@ -50,8 +58,8 @@ class CheckRun:
 
     @property
     def exit_code(self) -> int:
-        if self.input_error or not self.verdicts:
-            return EXIT_USAGE
+        if self.input_error or not self.verdicts or not self.logs:
+            return EXIT_USAGE  # nothing read, or nothing read was an MLPerf log
         return EXIT_OK if all(v.passed for v in self.verdicts) else EXIT_PROBLEMS
 
 
@@ -88,6 +96,12 @@ def check_paths(
     for source in sources:
         result = parse_source(source)
         run.input_error |= result.input_error
+        if not result.records and not result.input_error:  # README.md: MLC001 alone
+            run.verdicts.append(_not_a_log(result, ruleset, setting))
+            continue
+        run.logs += 1
+        if result.path.endswith(".gz"):
+            run.messages.append((False, f"{result.path}: note: {GZIP_NOTE}"))
         if custom:
             run.messages.append((True, f"{result.path}: ruleset {ruleset} (from flag: --ruleset)"))
             run.verdicts.append(check_log(result, ruleset, strict=strict))
@@ -95,8 +109,63 @@ def check_paths(
         verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found))
-        run.verdicts.append(verdict.replace(ruleset_source=found.source))
+        verdict = verdict.replace(ruleset_source=found.source)
+        run.verdicts.append(with_folder_check(result, verdict, strict))
     return run
+
+
+def with_folder_check(result: ParseResult, verdict: LogVerdict, strict: bool) -> LogVerdict:
+    """The verdict with MLP024 when the log's folder names another benchmark (beyond the
+    official checks: an error only with --strict); ``check`` and ``check --follow``."""
+    mismatch = folder_mismatch(result)
+    if mismatch is None:
+        return verdict
+    if strict:
+        from .problems import Severity
+
+        mismatch = mismatch.replace(severity=Severity.ERROR)
+    problems = sorted([*verdict.problems, mismatch])
+    return verdict.replace(problems=problems, passed=verdict.passed and not strict)
+
+
+def folder_mismatch(result: ParseResult) -> Problem | None:
+    """MLP024 (a warning) for a log in a benchmark folder (``.../rgat/result_0.txt``) that
+    declares another benchmark: the package checks and scores it as the folder's, so the
+    hook says so before upload (docs/package.md)."""
+    from .rounds import all_rounds
+
+    folder = Path(result.path).parent.name.lower()
+    names = {n for rnd in all_rounds() if (b := rnd.benchmark(folder)) for n in b.all_names}
+    if not names:  # not a benchmark folder: nothing to compare with
+        return None
+    declared = next((r for r in result.records if r.key == "submission_benchmark"), None)
+    if declared is None or not isinstance(declared.value, str):
+        return None
+    if declared.value.strip().lower() in names:
+        return None
+    from .submission.codes import BENCHMARK_MISMATCH  # only when there is one to report
+
+    message = (
+        f"submission_benchmark is {declared.value!r}; its benchmark folder says {folder!r} "
+        "(the package checks and scores it as that folder's benchmark)"
+    )
+    return BENCHMARK_MISMATCH.problem(result.path, message, declared.line, 1)
+
+
+def _not_a_log(result: ParseResult, ruleset: str, setting: Setting | None) -> LogVerdict:
+    """MLC001 alone, under the round a flag, setting or folder names when one does (the
+    verdict ``check_log`` gives with that round); no round needed otherwise."""
+    from .rounds import RoundError, choose
+    from .rules import detect
+
+    if ruleset.endswith(".yaml"):
+        return detect.not_a_log(result)
+    try:
+        found = choose(result.path, (), ruleset, setting)
+    except RoundError:
+        return detect.not_a_log(result)
+    rules = found.round.ruleset if found.round.has("rules") else ""
+    return detect.not_a_log(result, rules).replace(ruleset_source=found.source)
 
 
 def _notes(path: str, found: Choice) -> list[str]:

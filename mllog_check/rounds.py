@@ -76,6 +76,7 @@ class Round(Value):
         "files",
         "usage",
         "policies",
+        "published",
     )
 
     def __init__(
@@ -89,6 +90,7 @@ class Round(Value):
         usage: str = TRAINING,  # "training" or "hpc" (the official tools' --usage)
         # Each policy of the registry's `policies` table: in force for this round or not.
         policies: dict[str, bool] | None = None,
+        published: str | None = None,  # results publication date, YYYY-MM-DD (None: not yet)
     ) -> None:
         # The round's key everywhere (flags, rulesets, choices): "1.0.0" for Training,
         # "hpc-1.0.0" for HPC, whose release numbers repeat Training's.
@@ -100,6 +102,7 @@ class Round(Value):
         self.spellings = spellings
         self.files = files
         self.policies = policies or {}
+        self.published = published
 
     def applies(self, policy: str) -> bool:
         """Whether a policy of the registry (``policies``: seeds_always, power_folder, ...)
@@ -108,6 +111,14 @@ class Round(Value):
         if found is None:
             raise RegistryError(f"no policy {policy!r} in the round registry")
         return found
+
+    @property
+    def published_ms(self) -> float | None:
+        """The publication date as a time_ms (00:00 UTC), None when not dated."""
+        if self.published is None:
+            return None
+        year, month, day = (int(part) for part in self.published.split("-"))
+        return _days_from_civil(year, month, day) * 86_400_000.0
 
     @property
     def release(self) -> str:
@@ -305,6 +316,7 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
         files=files,
         usage=usage,
         policies=policies,
+        published=_published(source, version, entry.get("dates")),
     )
 
 
@@ -322,6 +334,28 @@ def _number(version: str) -> tuple[int, ...]:
         return tuple(int(part) for part in version.split("."))
     except ValueError:
         raise RegistryError(f"a round version is numbers joined by dots: {version!r}") from None
+
+
+def _published(source: Path, version: str, dates: Any) -> str | None:
+    """A round's ``dates: {published: "YYYY-MM-DD"}`` (None when the round has none)."""
+    if dates is None:
+        return None
+    value = dates.get("published") if isinstance(dates, dict) else None
+    parts = value.split("-") if isinstance(value, str) else []
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise RegistryError(f"{source}: round {version}: dates.published is 'YYYY-MM-DD'")
+    return value
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (no datetime import on the
+    check path; H. Hinnant's algorithm, https://howardhinnant.github.io/date_algorithms.html)."""
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
 
 
 def _benchmarks(
@@ -445,7 +479,7 @@ class Choice(Value):
     def __init__(
         self,
         round: Round,
-        source: str,  # "flag", "config", "folder", "content" or "newest" (of what content allows)
+        source: str,  # "flag", "config", "folder", "content", "date" or "newest" (content allows)
         reason: str,
         candidates: tuple[str, ...] = (),  # the rounds the evidence allowed (content)
     ) -> None:
@@ -543,16 +577,69 @@ def from_records(records: Sequence[Record]) -> Choice | None:
     # default usage); HPC's benchmarks exist only in HPC rounds.
     trained = [c for c in candidates if registry().get(c).usage == TRAINING]
     candidates = trained or candidates
-    rnd = registry().newest(candidates)
     said = " and ".join(reasons)
     if len(candidates) == 1:
+        rnd = registry().get(candidates[0])
         return Choice(rnd, "content", f"{said} exist only there", tuple(candidates))
-    return Choice(
-        rnd,
-        "newest",
-        f"{said} fit rounds {', '.join(candidates)}: the newest taken",
-        tuple(candidates),
-    )
+    fit = f"{said} fit rounds {', '.join(candidates)}"
+    dated = by_date(candidates, run_time_ms(records))
+    if dated is not None:
+        rnd, why = dated
+        return Choice(rnd, "date", f"{fit}; {why}", tuple(candidates))
+    rnd = registry().newest(candidates)
+    return Choice(rnd, "newest", f"{fit}: the newest taken", tuple(candidates))
+
+
+# Logs dated before the first MLPerf round (2018) or without time carry no date.
+_EARLIEST_MS = 1.5e12
+
+
+def run_time_ms(records: Sequence[Record]) -> float | None:
+    """When the run happened: run_start's time_ms, else the first plausible time_ms."""
+    first = None
+    for rec in records:
+        ts = rec.timestamp_ms
+        if not isinstance(ts, (int, float)) or not ts >= _EARLIEST_MS:
+            continue
+        if rec.key == "run_start":
+            return float(ts)
+        if first is None:
+            first = float(ts)
+    return first
+
+
+def by_date(candidates: Sequence[str], when: float | None) -> tuple[Round, str] | None:
+    """The round whose submission window holds a run at ``when`` (time_ms): the first of
+    ``candidates`` whose results were published after it (a round's runs happen between
+    the previous round's publication and its own), else the first candidate newer than
+    every dated one and not yet dated. None when the log has no date, no candidate is
+    dated, or the run is newer than every candidate."""
+    if when is None:
+        return None
+    rounds = [registry().get(v) for v in candidates]
+    dated = [r for r in rounds if r.published is not None]
+    if not dated:
+        return None
+    day = _iso_day(when)
+    for rnd in dated:
+        published = rnd.published_ms
+        if published is not None and when < published:
+            return rnd, f"run dated {day}, before round {rnd.version}'s results ({rnd.published})"
+    last = dated[-1]
+    for rnd in rounds:
+        if rnd.published is None and rnd.usage == last.usage and rnd.number > last.number:
+            return rnd, (
+                f"run dated {day}, after round {last.version}'s results ({last.published}):"
+                f" {rnd.version} is the first of them not yet published"
+            )
+    return None
+
+
+def _iso_day(ms: float) -> str:
+    """YYYY-MM-DD (UTC) of a time_ms."""
+    import time
+
+    return time.strftime("%Y-%m-%d", time.gmtime(ms / 1000))
 
 
 def choose(
@@ -598,16 +685,31 @@ def _benchmarks_named(records: Sequence[Record]) -> set[str]:
 # --- project setting --------------------------------------------------------------------
 
 
+# The keys [tool.mllog-check] may hold (docs/rounds.md); others are reported, not obeyed.
+SETTING_KEYS = ("ruleset",)
+TABLE_NAME = "mllog-check"
+
+
 def find_setting(start: str | Path | None = None) -> Setting | None:
     """``[tool.mllog-check] ruleset`` from the nearest pyproject.toml that has the table,
     from ``start`` (default: the working folder) upwards, as ruff and yamllint look for
     theirs. RoundError for a file that cannot be read as TOML."""
+    return read_setting(start)[0]
+
+
+def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[str]]:
+    """The project setting and notes about what was ignored in the files read on the
+    way (unknown keys, a misspelled table name), each with a did-you-mean.
+
+    ``ruleset = "auto"`` is the default said aloud: no setting, the search stops there.
+    """
     here = Path(start if start is not None else Path.cwd()).resolve()
+    notes: list[str] = []
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
         if not candidate.is_file():
             continue
-        table = _tool_table(candidate)
+        table = _tool_table(candidate, notes)
         if table is None:
             continue
         value = table.get("ruleset")
@@ -615,11 +717,13 @@ def find_setting(start: str | Path | None = None) -> Setting | None:
             continue
         if not isinstance(value, str):
             raise RoundError(f"{candidate}: [tool.mllog-check] ruleset must be a string")
-        return Setting(value, candidate)
-    return None
+        if is_auto(value):
+            return None, notes
+        return Setting(value, candidate), notes
+    return None, notes
 
 
-def _tool_table(path: Path) -> dict[str, Any] | None:
+def _tool_table(path: Path, notes: list[str] | None = None) -> dict[str, Any] | None:
     import tomllib
 
     try:
@@ -628,5 +732,32 @@ def _tool_table(path: Path) -> dict[str, Any] | None:
         raise RoundError(f"{path}: cannot read: {err}") from None
     except tomllib.TOMLDecodeError as err:
         raise RoundError(f"{path}: invalid TOML: {err}") from None
-    table = data.get("tool", {}).get("mllog-check")
+    tools = data.get("tool")
+    if not isinstance(tools, dict):  # `tool = "x"` or [[tool]]: not ours to judge
+        return None
+    table = tools.get(TABLE_NAME)
+    if notes is not None:
+        notes.extend(_setting_notes(path, tools, table))
     return table if isinstance(table, dict) else None
+
+
+def _setting_notes(path: Path, tools: dict[str, Any], table: Any) -> list[str]:
+    """What a reader of the file would expect to apply and does not: a table name close
+    to ours ([tool.mllog_check]) and keys of ours that mean nothing."""
+    from .suggest import closest, did_you_mean
+
+    notes = []
+    if table is None:
+        for name in sorted(k for k in tools if isinstance(k, str)):
+            spelled = name.lower().replace("_", "-")
+            if spelled == TABLE_NAME or closest(spelled, [TABLE_NAME], cutoff=0.8):
+                notes.append(
+                    f"{path}: [tool.{name}] is not read (did you mean [tool.{TABLE_NAME}]?)"
+                )
+    elif isinstance(table, dict):
+        for key in sorted(k for k in table if k not in SETTING_KEYS):
+            hint = did_you_mean(str(key), SETTING_KEYS)
+            notes.append(f"{path}: [tool.{TABLE_NAME}] {key!r} is not a setting{hint}: ignored")
+    else:
+        notes.append(f"{path}: tool.{TABLE_NAME} is not a table: ignored")
+    return notes

@@ -55,8 +55,9 @@ def chain(start: str = "0.6") -> str:
 
 
 def listed() -> str:
-    """'0.5.0, 0.6.0, …, 6.0.0 and 6.1.0': the registry's rounds."""
-    versions = [r.version for r in all_rounds()]
+    """'0.5.0, 0.6.0, …, 6.0.0 and 6.1.0': the registry's Training rounds (the HPC rounds
+    are listed in docs/hpc.md)."""
+    versions = [r.version for r in all_rounds() if not r.is_hpc]
     return ", ".join(versions[:-1]) + f" and {versions[-1]}"
 
 

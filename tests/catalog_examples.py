@@ -37,10 +37,16 @@ def score_example(example: str) -> list[Problem]:
     """Score a catalog example folder (relative to the project root): its problems."""
     from mllog_check.results import compute_scores
 
-    # MLPerf HPC examples live under fixtures/score/hpc-v1.0/ (docs/hpc.md)
-    ruleset = "hpc-1.0.0" if "/hpc-v1.0/" in example else "1.0.0"
+    # An example below a round folder is scored for that round: fixtures/score/v3.0/...,
+    # MLPerf HPC's under fixtures/score/hpc-v1.0/ (docs/hpc.md).
+    folder = Path(example.strip().splitlines()[0])
+    rounds = [part for part in folder.parts if part.startswith("v") and part[1:2].isdigit()]
+    ruleset = rounds[0] if rounds else "1.0.0"
+    if "/hpc-v1.0/" in example:
+        ruleset = "hpc-1.0.0"
     with tempfile.TemporaryDirectory() as tmp:
-        return compute_scores([str(build(example, Path(tmp)))], ruleset=ruleset).problems
+        tree = str(build(example, Path(tmp)))
+        return compute_scores([tree], ruleset=ruleset).problems
 
 
 def power_example(folder: str) -> list[Problem]:

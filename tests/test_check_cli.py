@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
 
@@ -106,3 +107,57 @@ def test_single_file_path_stays_light() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_reader_that_leaves_early_gets_no_traceback(corpus: Path, fmt: str) -> None:
+    """`check DIR | head -1`: the pipe closes while check still writes (BrokenPipeError);
+    exit quietly, as the commands click runs do."""
+    code = "from mllog_check.cli import main; main()"
+    args = [sys.executable, "-c", code, "check", str(corpus / "v1.0"), "--format", fmt]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as head does after its line
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 1
+
+
+def test_a_file_that_is_not_a_log_gets_mlc001_alone_and_exit_2(tmp_path: Path) -> None:
+    """`check README.md` gave MLC001, then a wall of MLC010 for the keys a log lacks."""
+    notes = tmp_path / "README.md"
+    notes.write_text("# Submission notes\n\nRun with 8 GPUs.\n")
+    for flag in ([], ["--ruleset", "5.1"], ["--ruleset", "v0.5"]):
+        done = CliRunner().invoke(cli, ["check", str(notes), *flag])
+        codes = [line.split()[2] for line in done.output.splitlines() if ": error: " in line]
+        assert codes == ["MLC001"], done.output
+        assert done.exit_code == 2 and "FAIL" in done.output
+    assert "(not an MLPerf log)" in CliRunner().invoke(cli, ["check", str(notes)]).output
+    # Beside a real log, the log's verdict decides (exit 1: one file fails).
+    log = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
+    done = CliRunner().invoke(cli, ["check", str(notes), str(log), "--ruleset", "1.0.0"])
+    assert done.exit_code == 1, done.output
+
+
+@pytest.mark.corpus
+def test_a_log_in_another_benchmarks_folder_is_said_by_the_hook(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """A compliant v5.1 llama2_70b_lora log filed in an rgat folder passed check silently
+    (package scores it as rgat): MLP024 warns, --strict fails. No corpus log in its own
+    folder gets it (measured over every round)."""
+    source = corpus / "v5.1/AMD/results/MI300X_EPYC_9575F_pytorch_llama2_70b/llama2_70b_lora"
+    folder = tmp_path / "Org/results/sys/rgat"
+    folder.mkdir(parents=True)
+    shutil.copy(source / "result_0.txt", folder / "result_0.txt")
+    log = str(folder / "result_0.txt")
+    done = CliRunner().invoke(cli, ["check", log, "--ruleset", "5.1.0"])
+    assert done.exit_code == 0
+    assert "warning: MLP024 submission_benchmark is 'llama2_70b_lora'" in done.output
+    strict = CliRunner().invoke(cli, ["check", log, "--ruleset", "5.1.0", "--strict"])
+    assert strict.exit_code == 1 and "error: MLP024" in strict.output
+    same = CliRunner().invoke(cli, ["check", str(source), "--ruleset", "5.1.0"])
+    assert same.exit_code == 0 and "MLP024" not in same.output

@@ -220,3 +220,47 @@ def test_energy_from_real_power_logs_priced_per_kwh(corpus: Path, tmp_path: Path
     (row,) = json.loads(out)["rows"]
     assert code == 1 and row["price"] is None
     assert row["energy_kwh"] == pytest.approx(1949215.9387540054 / 3.6e6)
+
+
+@pytest.mark.corpus
+def test_a_multi_node_cloud_folder_costs_its_number_of_nodes_from_the_logs(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """v5.1 Oracle's 8-node B200 cluster filed as `oci-b200-cluster` (no `8x` in the
+    folder name): its description's number_of_nodes (8) is the instance count. The
+    scores never carried it, so one node was priced and perf/$ came out 8 times high."""
+    import shutil
+
+    source = corpus / "v5.1" / "Oracle"
+    org = tmp_path / "v5.1" / "Oracle"
+    shutil.copytree(source / "results" / "8xBM.GPU.B200.8", org / "results" / "oci-b200-cluster")
+    (org / "systems").mkdir(parents=True)
+    shutil.copy(
+        source / "systems" / "8xBM.GPU.B200.8.json", org / "systems" / "oci-b200-cluster.json"
+    )
+    code, out, err = run([str(org), "--prices", str(SAMPLE), "--format", "json"])
+    assert code == 0, err
+    (row,) = json.loads(out)["rows"]
+    assert (row["instances"], row["instances_from"]) == (8, "number_of_nodes")
+    assert row["hardware_cost"] == pytest.approx(128.0 * 8 * row["minutes"] / 60, rel=1e-9)
+    code, out, err = run([str(org), "--prices", str(SAMPLE), "--format", "csv"])
+    header = out.splitlines()[0].split(",")
+    assert "instances_from" in header
+
+
+def test_electricity_price_named_where_the_catalog_gives_it(tmp_path: Path) -> None:
+    """The assumptions said "× not given (--kwh-price, else the catalog's kwh_price)"
+    when every catalog row gives a kwh_price."""
+    catalog = tmp_path / "prices.csv"
+    rows = SAMPLE.read_text().splitlines()
+    catalog.write_text(
+        "\n".join([rows[0] + ",kwh_price", *(row + ",0.15" for row in rows[1:] if row)]) + "\n"
+    )
+    dgx = Scored("NVIDIA", "dgxa100_ngc21.05_mxnet", "x", "resnet", 30.0, ruleset="1.0.0")
+    dgx = replace(dgx, energy_j=3.6e6 * 2.0, energy_method="official")
+    report = compare([dgx], load_catalog(catalog))
+    said = " ".join(report.assumption_lines())
+    assert "not given" not in said and "each system's catalog kwh_price" in said
+    assert report.rows[0].energy_cost == pytest.approx(2.0 * 0.15)
+    bare = compare([dgx], load_catalog(SAMPLE))
+    assert "not given" in " ".join(bare.assumption_lines())

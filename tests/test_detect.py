@@ -151,3 +151,96 @@ def test_a_log_checked_with_another_rounds_rules_gets_one_hint(corpus: Path) -> 
     assert len(hints) == 1 and (hints[0].line, hints[0].column) == (0, 0)
     assert "--ruleset 0.6.0" in hints[0].message and ":::MLL" in hints[0].message
     assert not any(p.rule == "MLC109" for p in check_file(str(log), "0.6.0").problems)
+
+
+def _dated(benchmark: str, day_ms: float) -> list[Record]:
+    def at(key: str, value: object = None) -> Record:
+        return Record("x.txt", 1, 1, Generation.MLLOG, "", day_ms, "POINT_IN_TIME", key, value, {})
+
+    return [at("submission_benchmark", benchmark), at("run_start")]
+
+
+DAY = 86_400_000.0
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "day", "expected"),
+    [
+        # llama2_70b_lora: v4.0-v6.1. Runs of May 2024 are v4.0's (published 2024-06-12).
+        ("llama2_70b_lora", "2024-05-11", "4.0.0"),
+        ("llama2_70b_lora", "2024-06-12", "4.1.0"),  # on the publication day: the next
+        ("llama2_70b_lora", "2025-10-10", "5.1.0"),
+        ("llama2_70b_lora", "2026-04-01", "6.0.0"),
+        # After the last dated round (6.0.0, 2026-06-16): the first round not yet dated.
+        ("llama2_70b_lora", "2026-09-01", "6.1.0"),
+        # Benchmarks narrow first: llama31_405b exists in v5.0 to v6.0 only.
+        ("llama31_405b", "2024-05-11", "5.0.0"),
+    ],
+)
+def test_the_runs_date_chooses_among_the_rounds_the_content_allows(
+    benchmark: str, day: str, expected: str
+) -> None:
+    year, month, dd = (int(x) for x in day.split("-"))
+    ms = d._days_from_civil(year, month, dd) * DAY + 3_600_000
+    found = d.choose("/tmp/nowhere/result_0.txt", _dated(benchmark, ms))
+    assert (found.ruleset, found.source) == (expected, "date"), found.reason
+    assert f"run dated {day}" in found.reason and found.note is None
+
+
+def test_a_log_newer_than_every_round_it_fits_takes_the_newest_and_says_so() -> None:
+    ms = d._days_from_civil(2027, 1, 1) * DAY
+    found = d.choose("/tmp/nowhere/result_0.txt", _dated("resnet", ms))
+    assert (found.ruleset, found.source) == ("4.0.0", "newest")
+    assert found.note is not None and "--ruleset" in found.note
+
+
+def test_every_round_but_the_unpublished_has_a_publication_date() -> None:
+    # Training rounds; MLPerf HPC's are not dated yet (their choice stays the newest).
+    rounds = [r for r in d.all_rounds() if r.usage == "training"]
+    dated = [r.published_ms for r in rounds if r.published is not None]
+    assert dated == sorted(dated) and len(set(dated)) == len(dated)
+    undated = [r.version for r in rounds if r.published is None]
+    assert undated == ["6.1.0"]  # newer than every dated round
+
+
+@pytest.mark.corpus
+def test_corpus_logs_outside_their_folder_get_their_round(corpus: Path) -> None:
+    """Every real Training log, its round folder ignored: the content and the run's date
+    give the round it was published in (1,741 logs; 20 carry no evidence at all)."""
+    sources: dict[str, int] = {}
+    for round_dir in sorted(corpus.iterdir()):
+        if round_dir.name.startswith("hpc"):  # MLPerf HPC: not a Training round
+            continue
+        expected = d.parse_round(round_dir.name).version
+        for path in sorted(round_dir.rglob("result_*.txt")):
+            found = d.from_records(mllog_check.parse_file(str(path)).records)
+            if found is None:
+                continue
+            assert found.ruleset == expected, (path, found.reason)
+            sources[found.source] = sources.get(found.source, 0) + 1
+    assert sources.get("date", 0) >= 1300 and "newest" not in sources
+
+
+@pytest.mark.corpus
+def test_a_published_v5_1_log_outside_its_round_folder_is_checked_as_v5_1(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """Was: the newest round the content allows (6.1.0), and MLC010 errors for keys that
+    round added. The run's date says v5.1."""
+    import shutil
+    import subprocess
+    import sys
+
+    source = corpus / "v5.1/AMD/results/MI355X_EPYC_9575F_pytorch/llama31_8b/result_0.txt"
+    log = tmp_path / "result_0.txt"
+    shutil.copy(source, log)
+    code = "from mllog_check.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "check", "-v", str(log)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ruleset 5.1.0 (from date:" in done.stdout + done.stderr
+    assert "MLC010" not in done.stdout

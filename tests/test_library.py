@@ -53,8 +53,12 @@ def test_check_paths_returns_verdicts_and_prints_nothing(
 def test_check_paths_raises_one_root_for_usage_errors(tmp_path: Path) -> None:
     empty = tmp_path / "result_0.txt"
     empty.write_text("no marker\n")
-    with pytest.raises(MllogCheckError, match="cannot tell the round"):
-        check_paths([str(empty)])
+    # Not a log: MLC001 alone and exit 2 (no round is needed to say so).
+    run = check_paths([str(empty)])
+    assert run.exit_code == 2 and [p.rule for p in run.verdicts[0].problems] == [
+        "MLC001",
+        "MLS011",
+    ]
     with pytest.raises(RoundError):
         check_paths([str(GOOD)], "7.7")
     assert check_paths([str(tmp_path / "missing.txt")], "1.0.0").exit_code == 2

@@ -125,7 +125,7 @@ ACCEPTED = {
         "corpus copy's 4 systems pass RCP with the final v1.0 reference data",
     ),
 }
-ROUNDS = {"v1.0": "1.0.0", "v2.0": "2.0.0", "v5.1": "5.1.0"}
+ROUNDS = {"v1.0": "1.0.0", "v2.0": "2.0.0", "v4.1": "4.1.0", "v5.0": "5.0.0", "v5.1": "5.1.0"}
 
 
 def _oracle_rows(oracle: Path, round_name: str) -> list[dict[str, str]]:
@@ -209,3 +209,96 @@ def test_real_logs_naming_a_placeholder_org_pass_and_fail_with_strict(corpus: Pa
     strict = check_package(corpus / "v5.1/Oracle", "5.1.0", strict=True)
     assert strict.official_passed and not strict.passed
     assert {p.rule for p in strict.problems if p.is_error} >= {"MLP022"}
+
+
+def _truncated_copy(tmp_path: Path, corpus: Path, runs: tuple[str, ...]) -> Path:
+    """v5.0 GigaComputing's rgat set (10 runs) with ``runs`` cut before their run_stop,
+    as a killed job leaves them."""
+    source = corpus / "v5.0/GigaComputing"
+    org = tmp_path / "GigaComputing"
+    shutil.copytree(source / "results/G893-SD1_dgl", org / "results/G893-SD1_dgl")
+    (org / "systems").mkdir()
+    shutil.copy(source / "systems/G893-SD1_dgl.json", org / "systems")
+    for name in runs:
+        log = org / "results/G893-SD1_dgl/rgat" / name
+        lines = log.read_text().splitlines(keepends=True)
+        log.write_text("".join(line for line in lines if '"run_stop"' not in line))
+    return org
+
+
+@pytest.mark.corpus
+def test_one_truncated_run_is_accepted_under_olympic_scoring(corpus: Path, tmp_path: Path) -> None:
+    """The official package checker accepts one non-compliant run per result set ("1 file
+    does not comply, accepting this under olympic scoring"): its missing run_stop is one
+    answer, a tolerated warning, for the compliance and the results stage alike."""
+    org = _truncated_copy(tmp_path, corpus, ("result_3.txt",))
+    report = check_package(org, "5.0.0")
+    truncated = [p for p in report.problems if p.path.endswith("result_3.txt")]
+    assert {p.rule for p in truncated} == {"MLC010", "MLR003"}
+    assert all(not p.is_error and "tolerated" in p.message for p in truncated)
+    assert report.official_passed and report.passed
+    done = run_cli("package", str(org), "--ruleset", "5.0.0")
+    assert done.returncode == 0 and "official package checker verdict: PASS" in done.stdout
+
+
+@pytest.mark.corpus
+def test_two_truncated_runs_fail_as_in_the_official_package_checker(
+    corpus: Path, tmp_path: Path
+) -> None:
+    org = _truncated_copy(tmp_path, corpus, ("result_3.txt", "result_7.txt"))
+    report = check_package(org, "5.0.0")
+    assert not report.official_passed
+    errors = {(p.rule, Path(p.path).name) for p in report.problems if p.is_error}
+    assert ("MLR002", "rgat") in errors
+    assert {("MLR003", "result_3.txt"), ("MLR003", "result_7.txt")} <= errors
+
+
+@pytest.mark.corpus
+def test_a_gzip_result_log_is_explained_by_check_and_package(corpus: Path, tmp_path: Path) -> None:
+    """result_9.txt.gz passed the hook, then package called it a stray file and counted
+    9 runs without saying why: the official package checker reads plain result_*.txt."""
+    import gzip
+
+    org = _truncated_copy(tmp_path, corpus, ())
+    folder = org / "results/G893-SD1_dgl/rgat"
+    plain = folder / "result_9.txt"
+    packed = folder / "result_9.txt.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    plain.unlink()
+    hook = run_cli("check", str(packed), "--ruleset", "5.0.0")
+    assert hook.returncode == 0 and "a gzip log cannot be uploaded as is" in hook.stderr
+    report = check_package(org, "5.0.0")
+    by_rule = {p.rule: p for p in report.problems}
+    assert "official package checker reads only plain result_*.txt" in by_rule["MLP004"].message
+    assert "(1 gzip logs not counted)" in by_rule["MLP003"].message
+    assert not report.official_passed  # as the official checker: 9 files, not 10
+
+
+@pytest.mark.corpus
+def test_a_run_filed_under_two_systems_is_reported_before_upload(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """The audit finds a published v5.1 org's logs filed under two systems; the package a
+    submitter runs said nothing. Byte-identical and edited copies (a header changed) of
+    v5.0 GigaComputing's rgat runs, filed as a second system."""
+    org = _truncated_copy(tmp_path, corpus, ())
+    copy = org / "results/G893-SD1_dgl_b/rgat"
+    shutil.copytree(org / "results/G893-SD1_dgl/rgat", copy)
+    shutil.copy(org / "systems/G893-SD1_dgl.json", org / "systems/G893-SD1_dgl_b.json")
+    edited = copy / "result_3.txt"
+    edited.write_text(
+        edited.read_text().replace(
+            '"key": "submission_platform"', '"key": "submission_platform" ', 1
+        )
+    )
+    report = check_package(org, "5.0.0")
+    found = sorted(Path(p.path).name for p in report.problems if p.rule == "MLP025")
+    assert found == [f"result_{n}.txt" for n in range(10)]
+    assert all(
+        "/G893-SD1_dgl_b/" in p.path and not p.is_error
+        for p in report.problems
+        if p.rule == "MLP025"
+    )
+    assert report.official_passed  # the official checker never compares systems
+    strict = check_package(org, "5.0.0", strict=True)
+    assert "MLP025" in {p.rule for p in strict.problems if p.is_error}

@@ -133,14 +133,14 @@ def test_check_auto_without_evidence_is_a_usage_error(tmp_path: Path) -> None:
     log = tmp_path / "result_0.txt"
     log.write_text("no marker here\n")
     code, out = _run("--ruleset", "auto", str(log))
-    assert code == 2
-    assert "cannot tell the round" in out and "--ruleset" in out
+    assert code == 2  # not a log: MLC001 alone, no round needed to say so
+    assert "MLC001" in out and "(not an MLPerf log)" in out
     shutil.copy(ROUNDS / "v2.0" / "closed_ssd_retinanet.pass.txt", log)
     code, out = _run("--ruleset", "v2.0", "-v", str(log))  # an explicit flag wins
     assert code == 0 and "ruleset 2.0.0 (from flag: --ruleset v2.0)" in out
-    code, out = _run("-v", str(log))  # auto: the content allows several rounds, said so
-    # (exit 2 while the newest round's rules are not in this build; a note when they are)
-    assert "newest" in out and "0.7.0, 1.0.0" in out
+    code, out = _run("-v", str(log))  # auto: the content allows several rounds, said so;
+    # the run's date (a fixture dated May 2021) chooses among them (docs/rounds.md)
+    assert "from date" in out and "0.7.0, 1.0.0" in out and "run dated 2021-05-15" in out
 
 
 def test_check_auto_uses_content_when_the_path_is_silent(tmp_path: Path) -> None:
@@ -182,3 +182,18 @@ def test_fixture_agrees_with_the_official_checker(path: Path, tmp_path: Path) ->
     # It writes compliance_checker.log into the working directory: keep that out of the tree.
     verdict, output = official_cli(path, OFFICIAL_RULESET[path.parent.name], tmp_path)
     assert verdict == expected, output
+
+
+@pytest.mark.corpus
+def test_a_round_of_another_syntax_is_a_usage_error_with_a_guess(corpus: Path) -> None:
+    """--ruleset v0.5 (a slip for v5.0) on a published v5.0 log: v0.5 has no rules, so
+    the log got parse checks only and passed; its syntax cannot be v0.5's: exit 2."""
+    log = next(iter(sorted((corpus / "v5.0").rglob("result_0.txt"))))
+    code, out = _run("--ruleset", "v0.5", str(log))
+    assert code == 2, out
+    assert "round 0.5.0 is written :::MLPv0.5.0, this log :::MLLOG" in out
+    assert "did you mean 5.0.0?" in out
+    # A real v0.5 log still gets its parse checks with the flag.
+    v05 = next(iter(sorted((corpus / "v0.5").rglob("*.txt"))))
+    code, out = _run("--ruleset", "v0.5", str(v05))
+    assert code in (0, 1) and "cannot be the log's round" not in out

@@ -157,13 +157,21 @@ def test_auto_ruleset_from_content(tmp_path: Path) -> None:
     assert not score.valid and "5 runs; round v0.7 requires exactly 10" in score.reason
 
 
-def test_auto_takes_the_newest_round_the_content_allows_and_says_so(tmp_path: Path) -> None:
-    # MLLOG resnet logs outside any round folder fit v0.7 to v4.0: the newest is taken,
+def test_auto_takes_the_round_of_the_runs_date_else_the_newest_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # MLLOG resnet logs outside any round folder fit v0.7 to v4.0; run in May 2021, they
+    # belong to v1.0 (results published 2021-06-30; docs/rounds.md).
+    score, _ = _one("olympic", ruleset="auto")
+    assert score.ruleset == "1.0.0" and "newest" not in score.reason
+    # The same logs dated 2026, after every round that has resnet: the newest is taken,
     # never silently (its scoring data may not be in this build: then not scored, exit 2).
-    score, report = _one("olympic", ruleset="auto")
+    later = tmp_path / "later"
+    shutil.copytree(SCORE / "olympic", later)
+    for log in later.rglob("result_*.txt"):
+        log.write_text(log.read_text().replace('"time_ms": 16211', '"time_ms": 17911'))
+    (score,) = compute_scores([str(later)], "auto").scores
     assert score.ruleset == "4.0.0" and "newest" in score.reason
-    if "no scoring data" in score.reason:  # a build without the round's scoring data
-        assert any(p.rule == "MLS010" and "4.0.0" in p.message for p in report.problems)
     empty = tmp_path / "Org" / "results" / "sys" / "resnet"
     empty.mkdir(parents=True)
     (empty / "result_0.txt").write_text("no marker\n")
@@ -242,6 +250,7 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "runs_counted",
         "raw_minutes",
         "scaling_factor",
+        "score_if_normalized",
         "rcp",
         # what the result ran on (docs/scores.md, "Hardware columns")
         "availability",
@@ -352,3 +361,60 @@ def test_stable_diffusion_convergence_joins_fid_and_clip_of_one_step() -> None:
     records += [ev(0.16, "CLIP", 2000), ev(70.0, "FID", 3000), ev(0.18, "CLIP", 3000)]
     assert evaluations(records, sd)[1] == (2000, {"FID": 80.0, "CLIP": 0.16})
     assert epochs_to_converge(records, sd) == 2000.0  # the first step meeting both
+
+
+def test_table_keeps_two_folders_sharing_a_system_name(tmp_path: Path) -> None:
+    """Rows are keyed by system folder: two folders described as one system_name both
+    show (the table dropped one; CSV kept both)."""
+    org = tmp_path / "Example"
+    shutil.copytree(SCORE / "olympic/Example", org)
+    results = org / "results"
+    shutil.copytree(results / "sys8", results / "sys8b")
+    shutil.copy(org / "systems/sys8.json", org / "systems/sys8b.json")
+    result = CliRunner().invoke(cli, ["score", str(org), "--ruleset", "1.0.0"])
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[:3] == ["org", "system", "system_name"]
+    rows = [line.split() for line in lines[2:4]]
+    assert [r[1] for r in rows] == ["sys8", "sys8b"] and all(
+        r[2:4] == ["Example", "8x"] for r in rows
+    )
+    assert "round" not in lines[1].split()
+
+
+def test_table_names_the_round_when_rounds_are_mixed() -> None:
+    args = ["score", str(SCORE / "olympic"), "--ruleset", "1.0.0"]
+    single = CliRunner().invoke(cli, args).stdout.splitlines()[1].split()
+    assert "round" not in single
+    mixed = CliRunner().invoke(cli, ["score", str(SCORE / "olympic"), str(SCORE / "v3.0")])
+    header = mixed.stdout.splitlines()[1].split()
+    assert "round" in header
+
+
+def test_runs_table_names_its_unit_column_and_failing_rcp_names_no_factor() -> None:
+    runs = CliRunner().invoke(
+        cli, ["score", "--runs", str(SCORE / "rcp_fail"), "--ruleset", "4.0.0"]
+    )
+    assert "epochs_or_samples" in runs.stdout.splitlines()[0].split()
+    (score,) = compute_scores([str(SCORE / "rcp_fail")], "4.0.0").scores
+    assert score.rcp_verdict == "Fail" and "normalization factor" not in score.rcp_message
+    assert score.scaling_factor == 1.0 and score.score_if_normalized is None
+    problems = compute_scores([str(SCORE / "rcp_fail")], "4.0.0").problems
+    assert all("normalization factor" not in p.message for p in problems)
+    # RCP Missing (below every reference and faster than the smallest): MLR011 named
+    # "normalization factor 35.00 / 20.00" where nothing is normalized.
+    missing = compute_scores([str(SCORE / "rcp_below_fail")], "4.0.0")
+    assert missing.scores[0].rcp_verdict == "Missing"
+    (mlr011,) = [p for p in missing.problems if p.rule == "MLR011"]
+    assert "normalization factor" not in mlr011.message
+
+
+def test_pending_normalization_is_a_warning_and_a_column() -> None:
+    report = compute_scores([str(SCORE / "v3.0")], "auto")
+    (score,) = report.scores
+    assert score.ruleset == "3.0.0" and score.minutes == pytest.approx(12.0)
+    assert score.rcp_scaling_factor == pytest.approx(35.15 / 35, abs=1e-3)
+    assert score.score_if_normalized == pytest.approx(12.0 * score.rcp_scaling_factor)
+    assert [p.rule for p in report.problems] == ["MLR013"]
+    table = CliRunner().invoke(cli, ["score", str(SCORE / "v3.0")])
+    assert table.exit_code == 0
+    assert "would be 12.05" in table.stdout

@@ -307,11 +307,12 @@ def test_published_scaling_json_wins_and_the_computed_factor_is_shown(corpus: Pa
     assert "the RCP check of this round's reference data gives 1.0325" in score.reason
 
 
-def test_without_scaling_json_the_normalization_applies_and_nothing_is_written(
+def test_without_scaling_json_the_normalization_is_pending_and_nothing_is_written(
     corpus: Path, tmp_path: Path
 ) -> None:
-    """The same answer as the published table, from a copy without its scaling.json, on
-    every run, and the tree is left as it was (the official summarizer writes there)."""
+    """A copy without its scaling.json scores what the tree says (the official
+    summarizer's first run), and the published figure is the one the pending factor gives;
+    the same on every run, and the tree is left as it was (the official tools write)."""
     import shutil
 
     src = corpus / "v4.1" / "Google"
@@ -327,8 +328,10 @@ def test_without_scaling_json_the_normalization_applies_and_nothing_is_written(
     second = compute_scores([str(tmp_path / "v4.1")]).scores
     assert first == second
     (score,) = first
-    assert score.minutes is not None and round(score.minutes, 2) == 3.29  # as published
-    assert "normalized by 1.0563 (RCP: faster than the reference mean)" in score.reason
+    assert score.minutes is not None and round(score.minutes, 3) == 3.117  # unscaled
+    assert score.score_if_normalized is not None
+    assert round(score.score_if_normalized, 2) == 3.29  # as published, with the file
+    assert "normalized" not in score.reason
     assert sorted((p.name, p.stat().st_mtime_ns) for p in folder.iterdir()) == before
 
 
@@ -343,3 +346,78 @@ def test_samples_and_steps_interpolated_or_below_every_reference(corpus: Path) -
     assert sd.rcp_verdict == "Pass"
     assert sd.rcp_message.startswith("olympic mean 5,000 steps >= minimum 1,821")
     assert "batch size 512 below every reference; smallest 2048 used" in sd.rcp_message
+
+
+def test_no_scaling_json_scores_the_tree_as_the_official_summarizer_does(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
+    """v3.0 GIGABYTE G593-SD0_mxnet/resnet without its scaling.json: the official
+    summarizer's first run scores it unscaled and only writes the RCP factor for the next
+    run; the score says what the tree says, MLR013 and score_if_normalized the rest."""
+    import shutil
+
+    source = corpus / "v3.0/GIGABYTE"
+    org = tmp_path / "GIGABYTE"
+    shutil.copytree(source / "results/G593-SD0_mxnet/resnet", org / "results/G593-SD0_mxnet/resnet")
+    (org / "systems").mkdir()
+    shutil.copy(source / "systems/G593-SD0_mxnet.json", org / "systems")
+    folder = org / "results/G593-SD0_mxnet/resnet"
+    (folder / "scaling.json").unlink()
+    report = compute_scores([str(org)], "3.0.0")
+    (score,) = report.scores
+    assert score.minutes == score.raw_minutes and score.scaling_factor == 1.0
+    pending = [p for p in report.problems if p.rule == "MLR013"]
+    assert [p.path for p in pending] == [str(folder)]
+    assert not pending[0].is_error and "1.0042" in pending[0].message
+    (published,) = [
+        r
+        for r in read_oracle(oracle, "scores_v3.0.csv")
+        if (r["org"], r["system"], r["benchmark"]) == ("GIGABYTE", "G593-SD0_mxnet", "resnet")
+    ]
+    # With the factor written (the published scaling.json is the same 1.0042), the score
+    # is the published one.
+    assert score.score_if_normalized == pytest.approx(
+        float(published["official_score_min"]), abs=0.01
+    )
+    assert score.minutes == pytest.approx(13.4433, abs=1e-4)
+    official = _official_first_run(folder)
+    if official is not None:
+        assert score.minutes == pytest.approx(official, rel=1e-12)
+
+
+def _official_first_run(folder: Path) -> float | None:
+    """The official summarizer's score of a folder as given (its scaling step apart)."""
+    import importlib.util
+
+    if importlib.util.find_spec("mlperf_logging") is None:
+        return None
+    from mlperf_logging.result_summarizer import result_summarizer as rs
+
+    score: float = rs._compute_strong_score_standalone(
+        "resnet", folder.parent.name, False, str(folder), "training", "3.0.0"
+    )[0]
+    return score
+
+
+def test_an_org_outside_its_round_folder_is_scored_for_its_round(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
+    """v5.1 GigaComputing copied outside any round folder: each result set's round came
+    from its logs' content alone (the newest each benchmark allows: 5.1.0, 6.0.0 and
+    6.1.0 for one system's benchmarks); the run's date gives 5.1.0 to every one, and the
+    published scores."""
+    import shutil
+
+    org = tmp_path / "GigaComputing"
+    shutil.copytree(corpus / "v5.1" / "GigaComputing", org)
+    report = compute_scores([str(org)], "auto")
+    assert {s.ruleset for s in report.scores} == {"5.1.0"}
+    official = {
+        (r["system"], r["benchmark"]): float(r["official_score_min"])
+        for r in read_oracle(oracle, "scores_v5.1.csv")
+        if r["org"] == "GigaComputing" and r["official_score_min"]
+    }
+    ours = {(s.system, s.benchmark): s.minutes for s in report.scores}
+    assert set(ours) == set(official)
+    for key, minutes in official.items():
+        assert ours[key] == pytest.approx(minutes, abs=0.01), key

@@ -56,25 +56,60 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive only
         sys.exit(130)
+    except BrokenPipeError:  # `check DIR | head -1`: the reader left; exit as click does
+        _quiet_stdout()
+        sys.exit(1)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot raise again
+    (https://docs.python.org/3/library/signal.html#note-on-sigpipe)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind stdout: nothing to flush
+        pass
 
 
 RULESET_HELP = (
     "Round, in any spelling (5.1.0, 5.1, v5.1, training-5.1.0; MLPerf HPC: hpc-3.0, "
     "hpc_3.0.0, or 3.0.0 with --usage hpc), or 'auto' (default): "
     "[tool.mllog-check] ruleset in the nearest pyproject.toml, else a round folder in the "
-    "path (v5.1/, training_results_v5.1/), else the logs' content (the newest round it "
-    "allows, said so). Explicit beats config beats folder beats content."
+    "path (v5.1/, training_results_v5.1/), else the logs' content and the run's date (the "
+    "round whose submission window holds it; the newest the content allows when no date "
+    "tells, said so). Explicit beats config beats folder beats content. A round that "
+    "cannot be the log's (another log syntax) is a usage error."
 )
+
+
+def ruleset_option(extra: str = "") -> Any:
+    """The --ruleset option of every command: one name, default and help text."""
+    import click
+
+    help_text = RULESET_HELP + (" " + extra if extra else "")
+    return click.option("--ruleset", default="auto", show_default=True, help=help_text)
+
+
+def chosen_round(command: str, flag: str | None) -> Any:
+    """How every command takes its round: the flag checked (an unknown round exits 2),
+    and, when it says auto, the project setting (None without one). Notes about the
+    project file (an unknown key, a misspelled table) go to stderr."""
+    check_round_name(command, flag)
+    return round_setting(command, flag)
 
 
 def round_setting(command: str, flag: str | None) -> Any:
     """The project setting that applies (only when the flag says auto); a bad one exits 2."""
-    from ..rounds import RoundError, find_setting, is_auto
+    from ..rounds import RoundError, is_auto, read_setting
 
     if not is_auto(flag):
         return None
     try:
-        setting = find_setting()
+        setting, notes = read_setting()
+        for note in notes:
+            sys.stderr.write(f"mllog-check {command}: warning: {note}\n")
         if setting is not None:
             from ..rounds import from_setting
 

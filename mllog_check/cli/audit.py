@@ -14,10 +14,9 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    RULESET_HELP,
     USAGE_HELP,
-    check_round_name,
-    round_setting,
+    chosen_round,
+    ruleset_option,
     with_usage,
 )
 from .filter_options import filter_options
@@ -25,7 +24,7 @@ from .filter_options import filter_options
 
 @click.command(options_metavar="[OPTIONS]")
 @click.argument("results_dirs", nargs=-1, required=True)
-@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@ruleset_option()
 @click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option(
     "--jobs",
@@ -88,8 +87,7 @@ def audit(
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
     ruleset = with_usage("audit", ruleset, usage)
-    check_round_name("audit", ruleset)
-    setting = round_setting("audit", ruleset)
+    setting = chosen_round("audit", ruleset)
     _needs_parquet()
     out = Path(out_dir)
     try:

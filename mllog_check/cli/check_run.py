@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import EXIT_USAGE, check_round_name, round_setting, with_usage
+from . import EXIT_USAGE, chosen_round, with_usage
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -34,11 +34,10 @@ def run_check(
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     ruleset = with_usage("check", ruleset, usage)
-    check_round_name("check", ruleset)
     if (fail_fast or until) and not follow:
         err.write("mllog-check check: --fail-fast and --until go with --follow\n")
         return EXIT_USAGE
-    setting = round_setting("check", ruleset)
+    setting = chosen_round("check", ruleset)
     if follow:
         from .follow import run_follow
 

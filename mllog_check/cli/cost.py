@@ -10,7 +10,7 @@ import click
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
 from ..reporters import tables
 from ..results.filters import ResultFilter
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 from .filter_options import filter_options
 
 
@@ -66,12 +66,7 @@ from .filter_options import filter_options
 @click.option(
     "--allow-mixed", is_flag=True, help="Compare different divisions or rounds (footnoted)."
 )
-@click.option(
-    "--ruleset",
-    default="auto",
-    show_default=True,
-    help=RULESET_HELP,
-)
+@ruleset_option()
 @filter_options
 def cost(
     paths: tuple[str, ...],
@@ -103,8 +98,7 @@ def cost(
         click.echo(f"error: {fmt} is binary: redirect stdout to a file", err=True)
         sys.exit(EXIT_USAGE)
     _needs_extras(fmt, bool(plot_path or scale_plot))
-    check_round_name("cost", ruleset)
-    setting = round_setting("cost", ruleset)
+    setting = chosen_round("cost", ruleset)
     try:
         report = cost_report(
             list(paths),
@@ -177,7 +171,7 @@ def _footer(report: CostReport) -> str:
     lines = ["", "Prices:", *(f"  {line}" for line in output.sources(report))]
     if any(r.total_per_run is not None for r in report.rows):
         lines += ["", "Cost per run assumes:"]
-        lines += [f"  {line}" for line in report.assumptions.lines()]
+        lines += [f"  {line}" for line in report.assumption_lines()]
         unknown = [r for r in report.rows if r.total_per_run is not None and r.energy_kwh is None]
         if unknown:
             lines.append(f"  {len(unknown)} result(s) without power logs: energy not in the total")

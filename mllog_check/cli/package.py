@@ -11,10 +11,9 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    RULESET_HELP,
     USAGE_HELP,
-    check_round_name,
-    round_setting,
+    chosen_round,
+    ruleset_option,
     with_usage,
 )
 
@@ -25,7 +24,7 @@ FORMATS = offered(PACKAGE)
 
 @click.command()
 @click.argument("org_dir")
-@click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@ruleset_option()
 @click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("-v", "--verbose", is_flag=True, help="Say which round was chosen, and why.")
 @click.option(
@@ -58,8 +57,7 @@ def package(
     from ..submission.package import check_package
 
     ruleset = with_usage("package", ruleset, usage)
-    check_round_name("package", ruleset)
-    setting = round_setting("package", ruleset)
+    setting = chosen_round("package", ruleset)
     try:
         report = check_package(org_dir, ruleset, strict=strict, setting=setting)
     except (NotASubmission, RoundError) as err:

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..results.filters import ResultFilter
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 from .filter_options import filter_options
 
 
@@ -20,12 +20,7 @@ from .filter_options import filter_options
     show_default=True,
     help="The HTML file to write (styles, script and charts inside it).",
 )
-@click.option(
-    "--ruleset",
-    default="auto",
-    show_default=True,
-    help="Round's ruleset (auto: from a round folder in the path, else the logs).",
-)
+@ruleset_option()
 @click.option(
     "--prices",
     "price_files",
@@ -73,6 +68,9 @@ def report(
     from ..report import MissingDependency, ReportError, build_report
     from ..report.links import LinkBaseError, check_link_base
 
+    setting = chosen_round("report", ruleset)
+    if setting is not None:  # the project's round, as every command takes it
+        ruleset = setting.ruleset
     if fmt == "png" and not plots_dir:
         plots_dir = default_plots_dir(out)
     try:

@@ -14,10 +14,9 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    RULESET_HELP,
     USAGE_HELP,
-    check_round_name,
-    round_setting,
+    chosen_round,
+    ruleset_option,
     with_usage,
 )
 from .filter_options import filter_options
@@ -25,12 +24,7 @@ from .filter_options import filter_options
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--ruleset",
-    default="auto",
-    show_default=True,
-    help=RULESET_HELP + " Exit 2 without evidence.",
-)
+@ruleset_option("Exit 2 without evidence.")
 @click.option(
     "--format",
     "fmt",
@@ -65,8 +59,7 @@ def score(
         click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
         sys.exit(EXIT_USAGE)
     ruleset = with_usage("score", ruleset, usage)
-    check_round_name("score", ruleset)
-    setting = round_setting("score", ruleset)
+    setting = chosen_round("score", ruleset)
     _needs_extras(fmt)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     found = len(report.scores) + len(report.weak)
@@ -159,6 +152,7 @@ def json_document(report: Any) -> dict[str, Any]:
             "runs_counted": s.runs_counted,
             "raw_minutes": s.raw_minutes,
             "scaling_factor": s.scaling_factor,
+            "score_if_normalized": s.score_if_normalized,
             "rcp": {
                 "verdict": s.rcp_verdict,
                 "message": s.rcp_message,
@@ -216,39 +210,59 @@ def _hardware(s: Any) -> dict[str, Any]:
 
 
 def _scores_table(report: Any) -> list[tables.Table]:
-    """Minutes per system (rows) and benchmark (columns), then why a score is missing,
-    then the energy table."""
+    """Minutes per system folder (rows) and benchmark (columns), then why a score is
+    missing or what its RCP check says, then the energy table. Rows are keyed by folder:
+    two folders may share a system_name; the round is a column when rounds are mixed."""
     from ..results.hardware import short_accelerator
 
     benchmarks = sorted({s.benchmark for s in report.scores})
+    mixed = len({s.ruleset for s in report.scores}) > 1
     rows: dict[tuple[Any, ...], dict[str, str]] = {}
     for s in report.scores:
         key = (
             s.org,
-            s.system_name or s.system,
+            s.system,
+            s.system_name or "",
             s.division or "",
             s.availability or "",
             s.accelerators,
             short_accelerator(s.accelerator_model) or "",
+            *((s.ruleset,) if mixed else ()),
         )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"
         if s.rcp_verdict not in (None, "Pass"):
             cell += f" (RCP {s.rcp_verdict})"
         rows.setdefault(key, {})[s.benchmark] = cell
-    header = ("org", "system", "division", "availability", "accelerators", "model", *benchmarks)
+    header = ("org", "system", "system_name", "division", "availability", "accelerators")
+    header += ("model", *(("round",) if mixed else ()), *benchmarks)
     body = []
     for key in sorted(rows, key=_row_order):
-        org, system, division, availability, accelerators, model = key
+        org, system, name, division, availability, accelerators, model, *chosen = key
         cells = [rows[key].get(b, "") for b in benchmarks]
-        body.append((org, system, division, availability, _count(accelerators), model, *cells))
+        described = (org, system, name, division, availability, _count(accelerators), model)
+        body.append((*described, *chosen, *cells))
+    title = "Time to train (minutes)"
+    footer = "".join(_notes(report))
+    minutes = tables.Table(header, body, right=benchmarks, title=title, footer=footer)
+    return [minutes, *_energy_table(report)]
+
+
+def _notes(report: Any) -> list[str]:
+    """Under the table: why a score is invalid, an RCP verdict other than Pass, and the
+    score the official tools would give once a pending normalization is written."""
     notes = []
     for s in report.scores:
+        where = f"{s.org}/{s.system}/{s.benchmark}"
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
             why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
-            notes.append(f"{s.org}/{s.system}/{s.benchmark}: {why}\n")
-    title = "Time to train (minutes)"
-    minutes = tables.Table(header, body, right=benchmarks, title=title, footer="".join(notes))
-    return [minutes, *_energy_table(report)]
+            notes.append(f"{where}: {why}\n")
+        if s.score_if_normalized is not None:
+            factor = s.rcp_scaling_factor or 1.0
+            notes.append(
+                f"{where}: no scaling.json; normalized (x{factor:.4f}, written by the "
+                f"official package checker) it would be {s.score_if_normalized:.2f}\n"
+            )
+    return notes
 
 
 def _weak_table(report: Any) -> list[tables.Table]:
@@ -316,10 +330,12 @@ def _energy_table(report: Any) -> list[tables.Table]:
 
 
 def _row_order(key: tuple[Any, ...]) -> tuple[Any, ...]:
-    """By org, system, division, availability, then accelerators as numbers (8 before 16)."""
-    org, system, division, availability, accelerators, model = key
+    """By org, system folder, its name, division, availability, then accelerators as
+    numbers (8 before 16), model and round."""
+    org, system, name, division, availability, accelerators, *rest = key
     count = accelerators if isinstance(accelerators, int) else -1
-    return (str(org), str(system), str(division), str(availability), count, str(model))
+    described = (str(org), str(system), str(name), str(division), str(availability))
+    return (*described, count, *(str(x) for x in rest))
 
 
 def _count(value: int | None) -> str:
@@ -328,7 +344,8 @@ def _count(value: int | None) -> str:
 
 def _runs_table(report: Any) -> list[tables.Table]:
     power = any(r.energy_j is not None for r in report.runs)
-    header = ["path", "minutes", "run_stop_status", "converged", "compliant", "epochs"]
+    header = ["path", "minutes", "run_stop_status", "converged", "compliant"]
+    header += ["epochs_or_samples"]
     header += ["batch", "seeds", *(["energy kWh"] if power else [])]
     body = []
     for r in report.runs:

@@ -121,6 +121,10 @@ class CostReport:
     footnotes: list[str] = field(default_factory=list)
     baseline: str | None = None
     assumptions: Assumptions = field(default_factory=Assumptions)
+    catalog_kwh: bool = False  # every catalog row priced gives its kwh_price
+
+    def assumption_lines(self, currency: str = "USD") -> list[str]:
+        return self.assumptions.lines(currency, catalog_kwh=self.catalog_kwh)
 
     @property
     def perf_unit(self) -> str:
@@ -195,7 +199,15 @@ def compare(
     if baseline is not None and not any(r.is_baseline for r in rows) and not bases:
         raise CostError(f"baseline {baseline!r} matches no priced result")
     _disclose(chosen, footnotes)
-    return CostReport(rows=rows, footnotes=footnotes, baseline=baseline, assumptions=assumed)
+    used = [price for _, price in priced if price is not None]
+    catalog_kwh = bool(used) and all(price.kwh_price is not None for price in used)
+    return CostReport(
+        rows=rows,
+        footnotes=footnotes,
+        baseline=baseline,
+        assumptions=assumed,
+        catalog_kwh=catalog_kwh,
+    )
 
 
 def _price_all(

@@ -36,6 +36,7 @@ EXTRA_FIELDS = (
     "price_date",
     "ruleset",
     "instances",
+    "instances_from",
     "hours",
     "hardware_cost",
     "energy_kwh",
@@ -55,7 +56,7 @@ def full_note(report: CostReport, assumptions: bool = True) -> str:
     """The disclaimer, the unit of perf/$, the cost assumptions and every footnote."""
     parts = [report.note, f"perf_per_dollar is in {report.perf_unit}."]
     if assumptions and any(r.total_per_run is not None for r in report.rows):
-        parts.append("Cost per run assumes: " + "; ".join(report.assumptions.lines()) + ".")
+        parts.append("Cost per run assumes: " + "; ".join(report.assumption_lines()) + ".")
     if report.baseline is not None:
         parts.append(
             f"ratio_to_baseline compares with {report.baseline!r} on the same benchmark; "

@@ -172,7 +172,7 @@ def _render_scale(report: CostReport, rows: list[CostRow], path: str | Path, suf
     ax.set_title(f"{benches[0]}: cost per run against scale (not an MLPerf metric)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     lines = ["Prices: " + line for line in sources(report)]
-    lines += report.assumptions.lines(currency)
+    lines += report.assumption_lines(currency)
     lines.append(report.note)
     wrapped = [textwrap.fill(line, 150, subsequent_indent="    ") for line in lines]
     _save(fig, ax, "\n".join(wrapped), 5.5, path, suffix)

@@ -32,8 +32,13 @@ class Assumptions:
     kwh_price: float | None = None  # None: the catalog's kwh_price, else not priced
     pue: float = 1.0
 
-    def lines(self, currency: str = "USD") -> list[str]:
-        kwh = "not given" if self.kwh_price is None else f"{self.kwh_price:g} {currency}/kWh"
+    def lines(self, currency: str = "USD", catalog_kwh: bool = False) -> list[str]:
+        """The assumptions in words; ``catalog_kwh``: every priced catalog row gives its
+        own kwh_price (then that is the electricity price, not "not given")."""
+        if self.kwh_price is not None:
+            kwh = f"{self.kwh_price:g} {currency}/kWh"
+        else:
+            kwh = "each system's catalog kwh_price" if catalog_kwh else "not given"
         return [
             "hardware per run: hourly price × instances × hours (cloud-hourly); purchase "
             f"price × instances / ({self.life_years:g} years × {HOURS_PER_YEAR:g} h × "

@@ -354,11 +354,19 @@ class LiveCheck:
         if self.engine is None and not self.parse_only:
             self._settle(force=True)
             if self.rules is None and not self.parse_only:
+                if not self._generations and not result.input_error:  # as check_paths
+                    from ..rules.detect import not_a_log
+
+                    return not_a_log(result)
                 choose(self.path, list(self._witnesses.values()), self.flag, self.setting)
         self._check_choices()
         source = "" if self.choice is None else self.choice.source  # as check_paths says
         if self.parse_only:
             assert self.choice is not None
+            if not self._generations and not result.input_error:  # never a pass (v0.5)
+                from ..rules.detect import not_a_log
+
+                return not_a_log(result).replace(ruleset_source=source)
             verdict = parse_only(result, self.choice.round.ruleset)
             return verdict.replace(ruleset_source=source)
         assert self.rules is not None and self.engine is not None
@@ -367,13 +375,15 @@ class LiveCheck:
         verdict = assemble(
             result, found, generation, self.rules.name, self._texts, strict=self.strict
         )
-        return verdict.replace(ruleset_source=source)
+        from ..checking import with_folder_check
+
+        return with_folder_check(result, verdict.replace(ruleset_source=source), self.strict)
 
     def _check_choices(self) -> None:
         """``stale`` when the whole log chooses another round or chain than was used."""
         from ..rules.engine import chain_of
 
-        if self.choice is not None and self.choice.source in ("content", "newest"):
+        if self.choice is not None and self.choice.source in ("content", "date", "newest"):
             whole = from_records(list(self._witnesses.values()))
             if whole is None or whole.round != self.choice.round:
                 self.stale = True

@@ -27,7 +27,7 @@ def as_dict(files: Sequence[Any]) -> dict[str, Any]:
                 "division": f.division,
                 "benchmark": f.benchmark,
                 "ruleset": f.ruleset,
-                # flag, config, folder, content or newest (of what the content allows)
+                # flag, config, folder, content, date or newest (of what the content allows)
                 "ruleset_source": getattr(f, "ruleset_source", "") or None,
                 "problems": [_json_row(p) for p in sorted(f.problems)],
             }

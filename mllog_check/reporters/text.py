@@ -25,7 +25,8 @@ def write_text(files: Sequence[Any], out: TextIO) -> None:
         verdict = "pass" if f.passed else "FAIL"
         passed += bool(f.passed)
         chain = f"{f.division or '?'} {f.benchmark or '?'}"
-        out.write(f"{f.path}: {verdict} ({chain}, {f.ruleset})\n")
+        said = f"{chain}, {f.ruleset}" if f.ruleset else "not an MLPerf log"
+        out.write(f"{f.path}: {verdict} ({said})\n")
     if len(files) > 1:
         out.write(f"{len(files)} files: {passed} pass, {len(files) - passed} fail\n")
 

@@ -108,6 +108,23 @@ RCP_UNUSABLE = _rule(
         "(docs/scores.md)."
     ),
 )
+NORMALIZATION_PENDING = _rule(
+    "MLR013",
+    "normalization-pending",
+    Severity.WARNING,
+    "Closed division, v2.1 and later: the result converges faster than the reference mean "
+    "and its folder ships no scaling.json. The score is the tree's (as the official "
+    "summarizer's first run gives it); the factor the official package checker would "
+    "write, and the score that follows, are reported (score_if_normalized).",
+    'v3.0/rcp_faster/Example\nappend results/sys8/resnet/scaling.json: {"scaling_factor": 1.0043}',
+    "v3.0/rcp_faster/Example",
+    why=(
+        "From v2.1 the RCP check normalizes a result faster than the reference mean by "
+        "writing scaling.json into the tree; the official result summarizer scores the "
+        "tree as given and applies the file on its next run (rcp_checker and "
+        f"result_summarizer of {LOGGING}). Without the file the published score differs."
+    ),
+)
 RCP_NOT_EVALUATED = _rule(
     "MLR040",
     "rcp-not-evaluated",

@@ -295,8 +295,11 @@ def check_rcp(
 def _normalized(result: RcpResult, unit: str) -> RcpResult:
     """v2.1+: a result faster than the reference mean has its score normalized by
     reference mean / submission mean (1.0 for a slower one); the official tools write
-    the factor into scaling.json only when the check passes."""
+    the factor into scaling.json only when the check passes, so a failing verdict names
+    no factor (none is applied)."""
     assert result.reference is not None and result.submission_mean is not None
+    if not result.passed:
+        return result
     ref, mean = result.reference, result.submission_mean
     factor = max(ref.mean / mean, 1.0) if mean > 0 else 1.0
     message = result.message

@@ -52,6 +52,9 @@ class Score:
     # v2.1+ closed: reference mean / submission mean when faster than the reference mean
     # (1.0 when slower), as the round's RCP check computes it; None when not computed.
     rcp_scaling_factor: float | None = None
+    # No scaling.json shipped while the RCP check normalizes: the score the official
+    # tools would give once their package checker has written one (MLR013); None else.
+    score_if_normalized: float | None = None
     # What it ran on (systems/<system>.json; docs/scores.md, "Hardware columns").
     accelerator_model: str | None = None
     nodes: int | None = None
@@ -298,10 +301,14 @@ def score_set(
         normalization = None
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
-    factor, factor_note = _scaling(result_set.folder, normalization)
+    factor, factor_note, pending = _scaling(result_set.folder, normalization)
     if factor_note.startswith("scaled by"):
         unapplied = ""  # the published factor applies
     minutes = None if outcome.mean is None else outcome.mean * factor
+    if_normalized = None
+    if pending is not None and minutes is not None:
+        if_normalized = minutes * pending
+        problems.append(_normalization_pending(result_set.folder, minutes, pending))
     notes = [outcome.reason, factor_note, unapplied]
     notes += sorted({r.compliance_note for r in runs} - {""})
     if division == "closed" and scoring.rcp_missing:
@@ -321,6 +328,7 @@ def score_set(
         raw_minutes=outcome.mean,
         scaling_factor=factor,
         rcp_scaling_factor=normalization,
+        score_if_normalized=if_normalized,
         accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
     )
     return _with_energy(score, runs, problems, results, bench.drop)
@@ -453,29 +461,38 @@ def _olympic(
     return _Outcome(mean, len(times), note)
 
 
-def _scaling(folder: str, normalization: float | None = None) -> tuple[float, str]:
-    """The factor the score is multiplied by, and a note saying where it comes from.
+def _scaling(folder: str, normalization: float | None = None) -> tuple[float, str, float | None]:
+    """The factor the score is multiplied by, a note saying where it comes from, and the
+    RCP normalization factor still to be written (None when there is none).
 
     A committee scaling factor (scaling.json beside the results, read only, never
-    written) wins: it is what the published results applied. Without one, a v2.1+
-    closed result faster than the reference mean gets the RCP normalization factor the
-    official tools would write there; the same answer on every run.
+    written) wins: it is what the published results applied. Without one the score is
+    what the tree says, as the official result summarizer's first run gives it: its RCP
+    step only writes the factor of a v2.1+ closed result faster than the reference mean
+    into scaling.json, for the runs after (docs/scores.md, "Scaling").
     """
     path = Path(folder) / "scaling.json"
     computed = normalization if normalization is not None and normalization > 1.0 else None
     if not path.is_file():
-        if computed is None:
-            return 1.0, ""
-        return computed, f"normalized by {computed:.4f} (RCP: faster than the reference mean)"
+        return 1.0, "", computed
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
         factor = float(data["scaling_factor"])
     except (OSError, ValueError, KeyError, TypeError):
-        return 1.0, "scaling.json unreadable: not applied"
+        return 1.0, "scaling.json unreadable: not applied", None
     note = f"scaled by {factor:g} (scaling.json)"
     if normalization is not None and abs(factor - normalization) > 1e-9 * factor:
         note += f"; the RCP check of this round's reference data gives {normalization:.4f}"
-    return factor, note
+    return factor, note, None
+
+
+def _normalization_pending(folder: str, minutes: float, factor: float) -> Problem:
+    message = (
+        f"no scaling.json: scored as the tree says ({minutes:.2f} min); the official package "
+        f"checker would write scaling_factor {factor:.4f} here (RCP: faster than the "
+        f"reference mean), and the score would then be {minutes * factor:.2f} min"
+    )
+    return codes.NORMALIZATION_PENDING.problem(folder, message)
 
 
 def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:

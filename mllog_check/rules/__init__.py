@@ -40,7 +40,7 @@ class LogVerdict(Value):
         benchmark: str | None,
         ruleset: str,
         problems: list[Problem],
-        # Where the round came from when it was chosen (flag, config, folder, content, newest).
+        # Where the round came from (flag, config, folder, content, date, newest).
         ruleset_source: str = "",
     ) -> None:
         self.path = path

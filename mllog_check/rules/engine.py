@@ -86,6 +86,7 @@ class _State:
         "header_until",
         "headers",
         "latest_ts",
+        "latest_eval_ts",
         "path",
         "problems",
         "reached",
@@ -120,6 +121,7 @@ class _State:
         self.collected: dict[str, list[Any]] = {}
         self.headers: dict[str, list[Record]] = {}
         self.latest_ts = float("-inf")
+        self.latest_eval_ts = float("-inf")
         self.backwards: list[tuple[Record, float]] = []
         self.zero_ts: list[Record] = []
 
@@ -134,6 +136,9 @@ class _State:
             message = f"{message} ({rule.code} {rule.name} under later rules)"
             rule, severity = codes.TABLE[spec.warn_as], None
         self.problems.append(rule.problem(self.path, message, line, column, severity=severity))
+
+
+NO_RECORDS_MESSAGE = "no :::MLLOG records in the file: not an MLPerf result log"
 
 
 def run(ruleset: Ruleset, path: str, records: list[Record]) -> tuple[list[Problem], list[Section]]:
@@ -210,8 +215,9 @@ class Engine:
 
 
 def _end(state: _State, sections: list[Section], count: int) -> None:
-    if not count:
-        state.report(codes.NO_RECORDS, None, "no :::MLLOG records in the file")
+    if not count:  # not a log: its missing keys would only bury this one answer
+        state.report(codes.NO_RECORDS, None, NO_RECORDS_MESSAGE)
+        return
     for section in sections:
         if section.aggregate is not None:
             _aggregate(state, section.aggregate)
@@ -256,12 +262,29 @@ def _aggregate(state: _State, agg: Aggregate) -> None:
             state.seen.setdefault(agg.key, []).append(virtual)
 
 
+# Evaluation may run offline, after training, and be written into the log ahead of
+# run_stop, which then carries the time of the checkpoint that reached the target
+# (v4.0+ stable_diffusion: evaluations up to an hour after that run_stop, training steps
+# minutes after it; Google's v4.1 logs repeat the last evaluation at the checkpoint's
+# time). Eval records neither move the run's clock nor step back on it, and a run_stop
+# before an evaluation of its own run is back-dated by design (MLC106).
+OFFLINE_KEYS = frozenset(("eval_start", "eval_stop", "eval_accuracy"))
+
+
 def _timestamps(state: _State, rec: Record) -> None:
     ts = rec.timestamp_ms
     if ts == 0:
         state.zero_ts.append(rec)
         return
-    if ts < state.latest_ts - state.tolerance_ms:
+    if "run_stop" in state.seen:
+        # After run_stop: launcher trailers (v5.0+ dlrm_dcnv2 appends its cache_clear
+        # record there), which the audit reports where they matter (docs/audit.md).
+        return
+    if rec.key in OFFLINE_KEYS:
+        state.latest_eval_ts = max(state.latest_eval_ts, ts)
+        return
+    back_dated = rec.key == "run_stop" and state.latest_eval_ts > ts
+    if ts < state.latest_ts - state.tolerance_ms and not back_dated:
         state.backwards.append((rec, state.latest_ts))
     state.latest_ts = max(state.latest_ts, ts)
 
@@ -459,8 +482,16 @@ def _groups(state: _State, sections: list[Section]) -> None:
             state.report(codes.MISSING_ALTERNATIVE, None, f"{label}: none of {names} is logged")
 
 
+# Keys logged several times before run_start by design, with a different value each
+# time: per-rank seeds (NVIDIA SSD: seed + rank; seeds are the results stage's MLR02x)
+# and tracked_stats (mllog's statistics event, a new sub-key each time). Not MLC108.
+REPEATED_BY_DESIGN = frozenset(("seed", "tracked_stats"))
+
+
 def _headers(state: _State) -> None:
     for key, found in sorted(state.headers.items()):
+        if key in REPEATED_BY_DESIGN:
+            continue
         first = found[0].value
         other = next((r for r in found[1:] if r.value != first), None)
         if other is not None:

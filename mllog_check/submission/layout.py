@@ -51,6 +51,7 @@ class ResultSet:
     files: list[Path] = field(default_factory=list)
     power: Path | None = None  # the power/ folder beside the results (v4.0+)
     known: bool = True  # a benchmark of the round (the official checker skips others)
+    gzipped: list[Path] = field(default_factory=list)  # result_*.txt.gz: not read officially
     scaling: str | None = None  # MLPerf HPC: "strong" or "weak"; None for Training
 
     @property
@@ -103,12 +104,35 @@ class _Lister:
         return target == self.real_root or self.real_root in target.parents
 
 
-def discover(root: Path, rnd: Round) -> OrgLayout:
-    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+def require_org(root: Path) -> None:
+    """NotASubmission, saying why, unless ``root`` is an org folder (it has results/)."""
+    if not root.exists():
+        raise NotASubmission(f"{root}: no such folder")
     if not root.is_dir():
         raise NotASubmission(f"{root}: not a folder")
-    if not (root / "results").is_dir():
-        raise NotASubmission(f"{root}: no results/ folder (expected <Org>/results/<system>/...)")
+    if (root / "results").is_dir():
+        return
+    orgs = sorted(p.name for p in _subfolders(root) if (p / "results").is_dir())
+    if orgs:  # a round folder (v5.1/, training_results_v5.1/): its orgs are the packages
+        shown = ", ".join(orgs[:3]) + (", ..." if len(orgs) > 3 else "")
+        raise NotASubmission(
+            f"{root}: a folder of {len(orgs)} org folders ({shown}), not one org: "
+            f"`mllog-check audit {root}` checks them all, `mllog-check package "
+            f"{root / orgs[0]}` one of them"
+        )
+    raise NotASubmission(f"{root}: no results/ folder (expected <Org>/results/<system>/...)")
+
+
+def _subfolders(root: Path) -> list[Path]:
+    try:
+        return [p for p in root.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return []
+
+
+def discover(root: Path, rnd: Round) -> OrgLayout:
+    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+    require_org(root)
     layout = OrgLayout(root=root, org=root.resolve().name)
     lister = _Lister(root, layout.problems)
     for path, is_dir in lister.entries(root):
@@ -224,6 +248,15 @@ def _result_set(
             continue
         elif path.name == PARAMS and not is_dir:
             _bypass_note(layout, path)
+        elif path.name.endswith(".txt.gz") and RESULT_NAME.match(path.name[:-3]):
+            # `check` reads it; the official package checker globs result_*.txt only.
+            result_set.gzipped.append(path)
+            msg = (
+                "stray file: a gzip result log; the official package checker reads only "
+                "plain result_*.txt, so this run is not counted: decompress it (gunzip) "
+                "before upload"
+            )
+            layout.problems.append(codes.STRAY.problem(str(path), msg))
         elif _CHECKER_LOG.search(path.name):
             _stray(layout, path, False, "a checker's log, not a result file")
         elif path.suffix in (".txt", ".log") and not _JUNK.search(path.name):
@@ -278,9 +311,10 @@ def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
     if found == wanted:
         return
     scored = "" if rnd.exact_runs or found < wanted else f" (the summarizer scores {found})"
+    gz = f" ({len(rs.gzipped)} gzip logs not counted)" if rs.gzipped else ""
     msg = (
-        f"{found} result files for {rs.benchmark}; the {rnd.folder} package checker requires "
-        f"exactly {wanted}{scored}"
+        f"{found} result files for {rs.benchmark}{gz}; the {rnd.folder} package checker "
+        f"requires exactly {wanted}{scored}"
     )
     layout.problems.append(codes.RUN_COUNT.problem(str(rs.folder), msg))
 

@@ -19,7 +19,7 @@ from ..problems import Context, Problem, Severity
 from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
-from .layout import OrgLayout, ResultSet, discover
+from .layout import OrgLayout, ResultSet, discover, require_org
 from .sysdesc import SystemDescription, load, position, validate
 
 RUN_COLUMNS = (
@@ -66,7 +66,7 @@ class PackageReport:
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)  # placed: Problem.context
     missing_stages: list[str] = field(default_factory=list)
-    # Where the round came from (flag, config, folder, content, newest) and why.
+    # Where the round came from (flag, config, folder, content, date, newest) and why.
     ruleset_source: str = ""
     ruleset_reason: str = ""
     # Hashes of result files the checks skip (nested folders), for duplicate detection.
@@ -227,6 +227,7 @@ def check_package(
     verdict either way).
     """
     root = Path(root)
+    require_org(root)  # a missing folder or a round folder: say so, not its round
     choice = choose_round(root, ruleset, setting)
     rnd = choice.round
     missing = [why for kind in STAGE_DATA if (why := rnd.missing(kind))]
@@ -242,10 +243,13 @@ def check_package(
     report.problems.extend(layout.problems)
     stages = _Stages(ruleset, report)
     descs = _system_descriptions(layout, rnd, report)
+    signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
     for result_set in layout.result_sets:
         if not result_set.known:  # skipped, as by the official checker (MLP005 says so)
             continue
-        _check_result_set(layout, result_set, descs.get(result_set.system), stages, report, audit)
+        desc = descs.get(result_set.system)
+        _check_result_set(layout, result_set, desc, stages, report, audit, signatures)
+    report.problems.extend(runs_filed_twice(signatures))
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
@@ -316,6 +320,7 @@ def _check_result_set(
     stages: _Stages,
     report: PackageReport,
     audit: bool,
+    signatures: dict[tuple[Any, ...], list[tuple[str, str]]] | None = None,
 ) -> None:
     declared: list[Declared] = []
     seeds: list[tuple[str, Any, int]] = []
@@ -337,6 +342,9 @@ def _check_result_set(
         compliance.extend(found)
         log = Declared.from_records(str(path), result.records)
         declared.append(log)
+        signature = run_signature(result.records)
+        if signatures is not None and signature is not None:
+            signatures.setdefault(signature, []).append((rs.system, str(path)))
         if audit:
             facts = anomalies.run_facts(result.records)
             seeds.append((str(path), facts.seed, facts.seed_line))
@@ -356,13 +364,17 @@ def _check_result_set(
     report.problems.extend(unseeded)
     # MLP040 says it for the runs the official seed check fails (the results stage's
     # seed-missing says it again).
-    report.problems.extend(p for p in found if not (p.path in flagged and _seed_missing(p)))
+    found = [p for p in found if not (p.path in flagged and _seed_missing(p))]
+    # One file, one answer: a run the score drops (not compliant, or not timed because
+    # it has no run_stop) is what the official checker accepts under olympic scoring.
+    per_run = compliance + [p for p in found if _untimed(p)]
+    report.problems.extend(p for p in found if not _untimed(p))
     valid = bool(rows) and all(row.get("valid") is True for row in rows)
     if rs.scaling == "weak":
         # The official checker accepts one non-compliant file per folder, weak ones too
         # ("accepting this under olympic scoring"), whatever M is.
-        valid = valid and len({p.path for p in compliance if p.is_error}) <= 1
-    report.problems.extend(tolerate(compliance) if valid else compliance)
+        valid = valid and len({p.path for p in per_run if p.is_error}) <= 1
+    report.problems.extend(tolerate(per_run) if valid else per_run)
     for row in rows:
         scaling = {"scaling": rs.scaling} if rs.scaling else {}  # MLPerf HPC: strong/weak
         report.scores.append(
@@ -379,10 +391,50 @@ def _check_result_set(
         report.anomalies.extend(_placed(layout.org, rs, counted))
 
 
+def run_signature(records: Iterable[Any]) -> tuple[Any, ...] | None:
+    """What makes two logs one run: run_start's and run_stop's times and the eval_accuracy
+    values in order (a copy edited elsewhere keeps them); None for an untimed log."""
+    start = stop = None
+    evals = []
+    for rec in records:
+        if rec.key == "run_start" and start is None:
+            start = rec.timestamp_ms
+        elif rec.key == "run_stop" and stop is None:
+            stop = rec.timestamp_ms
+        elif rec.key == "eval_accuracy":
+            evals.append(repr(rec.value))
+    if start is None or stop is None:
+        return None
+    return (start, stop, tuple(evals))
+
+
+def runs_filed_twice(signatures: dict[tuple[Any, ...], list[tuple[str, str]]]) -> list[Problem]:
+    """MLP025 on each log whose run is already filed under another system folder (within
+    one result set, the results stage's MLR042 says it)."""
+    problems = []
+    for found in signatures.values():
+        first_system, first_path = found[0]
+        for system, path in found[1:]:
+            if system == first_system:
+                continue
+            message = (
+                f"same run_start, run_stop and eval_accuracy values as {first_path} "
+                f"(system {first_system}): one run filed under two systems"
+            )
+            problems.append(codes.RUN_FILED_TWICE.problem(path, message))
+    return problems
+
+
 def _seed_missing(problem: Problem) -> bool:
     from ..results import codes as mlr  # a results problem: the stage is there
 
     return problem.rule == mlr.SEED_MISSING.code
+
+
+def _untimed(problem: Problem) -> bool:
+    from ..results import codes as mlr  # a results problem: the stage is there
+
+    return problem.rule == mlr.RUN_INCOMPLETE.code
 
 
 def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
