@@ -40,12 +40,16 @@ def parse_source(source: Source, fast: bool = True) -> ParseResult:
     return result
 
 
-def parse_file(path: str | bytes | object, fast: bool = True) -> ParseResult:
-    """Parse a log file (plain or gzip) by path."""
+def parse_file(
+    path: str | bytes | object, fast: bool = True, root: str | object | None = None
+) -> ParseResult:
+    """Parse a log file (plain or gzip) by path; with ``root``, a file that is not
+    inside that tree (a link leaving it) is an input error, never read."""
     from pathlib import Path
 
     p = Path(str(path))
-    return parse_source(Source(str(path), p), fast)
+    tree = None if root is None else Path(str(root))
+    return parse_source(Source(str(path), p, tree), fast)
 
 
 def parse_bytes(data: bytes, path: str = "<bytes>", fast: bool = True) -> ParseResult:

@@ -230,3 +230,18 @@ STRAY_FOLDER = _rule(
         "result."
     ),
 )
+SCALING_UNUSABLE = _rule(
+    "MLR032",
+    "scaling-factor-unusable",
+    Severity.WARNING,
+    "scaling.json is not read (a link leaving the tree, not a regular file, too large) or "
+    "its scaling_factor is not a finite number above 0: the result gets no score.",
+    "olympic",
+    'olympic\nappend Example/results/sys8/resnet/scaling.json: {"scaling_factor": -1}',
+    why=(
+        "The committee's factor multiplies the time to train (result_summarizer of "
+        f"{LOGGING}); a factor of 0, below 0, NaN or infinite turns the score into nonsense "
+        "that still looks like a number, and a file from outside the tree is not the "
+        "submitter's (docs/security.md)."
+    ),
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter
 from collections.abc import Mapping
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
 from ..problems import Problem
 from ..records import ParseResult
@@ -74,8 +76,9 @@ def compute_scores(
     sets, problems = discover(paths)
     report = ScoreReport(problems=problems)
     for result_set in sets:
-        results = [parse_file(path) for path in result_set.files]
-        system, issues = load_system(result_set.system_json)
+        root = result_set.root or None
+        results = [parse_file(path, root=root) for path in result_set.files]
+        system, issues = load_system(result_set.system_json, root)
         report.problems.extend(issues)
         try:
             choice = choose_round(result_set, results, ruleset, setting)
@@ -260,15 +263,16 @@ def score_set(
             problems.extend(rcp.problems(result_set.folder))
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
-    factor, factor_note = _scaling(result_set.folder, normalization)
-    minutes = None if outcome.mean is None else outcome.mean * factor
+    factor, factor_note, unusable = _scaling(result_set.folder, normalization, result_set.root)
+    problems.extend(unusable)
+    minutes = None if outcome.mean is None or unusable else outcome.mean * factor
     notes = [outcome.reason, factor_note, *sorted({r.compliance_note for r in runs} - {""})]
     if division == "closed" and scoring.rcp_missing:
         notes.append(f"RCP not checked: {scoring.rcp_missing}")
     score = replace(
         header,
         minutes=minutes,
-        valid=outcome.mean is not None,
+        valid=minutes is not None,
         reason="; ".join(n for n in notes if n),
         runs_counted=outcome.counted,
         rcp_verdict=rcp_verdict,
@@ -313,7 +317,10 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
             continue
         keys = {r.key for r in result.records}
         missing = " and ".join(k for k in ("run_start", "run_stop") if k not in keys)
-        if not result.records:
+        if result.input_error:  # say why it was not read (a link leaving the tree, a FIFO)
+            unread = [p.message for p in result.problems if p.line == 0 and p.is_error]
+            why = f"not read ({unread[0] if unread else 'unreadable'})"
+        elif not result.records:
             why = "no MLLOG record (empty or unreadable file)"
         else:
             why = f"no {missing}" + (" (file truncated?)" if "run_stop" in missing else "")
@@ -403,29 +410,43 @@ def _olympic(
     return _Outcome(mean, len(times), note)
 
 
-def _scaling(folder: str, normalization: float | None = None) -> tuple[float, str]:
-    """The factor the score is multiplied by, and a note saying where it comes from.
+def _scaling(
+    folder: str, normalization: float | None = None, root: str = ""
+) -> tuple[float, str, list[Problem]]:
+    """The factor the score is multiplied by, a note saying where it comes from, and
+    the problem when scaling.json is there but unusable (then the result gets no score).
 
     A committee scaling factor (scaling.json beside the results, read only, never
     written) wins: it is what the published results applied. Without one, a v2.1+
     closed result faster than the reference mean gets the RCP normalization factor the
-    official tools would write there; the same answer on every run.
+    official tools would write there; the same answer on every run. The file is read
+    only inside the tree (``inputs.read_in_tree``); its factor must be finite and > 0.
     """
     path = Path(folder) / "scaling.json"
     computed = normalization if normalization is not None and normalization > 1.0 else None
-    if not path.is_file():
+    if not (path.is_file() or path.is_symlink() or path.exists()):
         if computed is None:
-            return 1.0, ""
-        return computed, f"normalized by {computed:.4f} (RCP: faster than the reference mean)"
+            return 1.0, "", []
+        note = f"normalized by {computed:.4f} (RCP: faster than the reference mean)"
+        return computed, note, []
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        data: Any = json.loads(read_in_tree(path, Path(root) if root else None))
         factor = float(data["scaling_factor"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 1.0, "scaling.json unreadable: not applied"
+    except InputError as err:
+        return _unusable(path, f"scaling.json {err}")
+    except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
+        return 1.0, "scaling.json unreadable: not applied", []
+    if not (math.isfinite(factor) and factor > 0):
+        return _unusable(path, f"scaling_factor {factor!r} is not a finite number above 0")
     note = f"scaled by {factor:g} (scaling.json)"
     if normalization is not None and abs(factor - normalization) > 1e-9 * factor:
         note += f"; the RCP check of this round's reference data gives {normalization:.4f}"
-    return factor, note
+    return factor, note, []
+
+
+def _unusable(path: Path, why: str) -> tuple[float, str, list[Problem]]:
+    message = f"{why}: the result is not scored"
+    return 1.0, message, [codes.SCALING_UNUSABLE.problem(str(path), message)]
 
 
 def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:

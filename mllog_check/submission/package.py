@@ -177,8 +177,10 @@ def _score_parsed(
         folder=str(rs.folder),
         files=tuple(str(p) for p in rs.files),
         system_json=str(system_json) if system_json is not None else None,
+        # <org>/results/<system>/<benchmark>: side files are read only inside <org>.
+        root=str(Path(rs.folder).resolve().parents[2]),
     )
-    system, _ = load_system(tree_set.system_json)
+    system, _ = load_system(tree_set.system_json, tree_set.root)
     score, runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
     return [score], list(problems), list(runs)
 
