@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from mllog_check.problems import Problem
 from mllog_check.results import compute_scores
+from mllog_check.results.scores import Score
 
 pytestmark = pytest.mark.corpus
 
@@ -40,13 +42,13 @@ def bench(org: Path) -> Path:
     return org / "results" / SYSTEM / BENCH
 
 
-def score(org: Path):  # type: ignore[no-untyped-def]
+def score(org: Path) -> tuple[Score, list[Problem]]:
     report = compute_scores([str(org)], ruleset="5.0.0")
     assert len(report.scores) == 1
     return report.scores[0], report.problems
 
 
-def rules(problems: list) -> set[str]:  # type: ignore[type-arg]
+def rules(problems: list[Problem]) -> set[str]:
     return {p.rule for p in problems}
 
 
@@ -64,9 +66,7 @@ def test_scaling_json_linked_outside_the_tree_is_not_read(tree: Path, tmp_path: 
     assert "MLR032" in rules(problems)
 
 
-def test_system_description_linked_outside_the_tree_is_not_read(
-    tree: Path, tmp_path: Path
-) -> None:
+def test_system_description_linked_outside_the_tree_is_not_read(tree: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside.json"
     outside.write_text('{"system_name": "FORGED", "division": "open"}', encoding="utf-8")
     desc = tree / "systems" / f"{SYSTEM}.json"
@@ -118,7 +118,7 @@ def test_a_fifo_scaling_json_and_system_description_do_not_hang(tree: Path) -> N
     for path in (bench(tree) / "scaling.json", tree / "systems" / f"{SYSTEM}.json"):
         path.unlink()
         os.mkfifo(path)
-    result, problems = _bounded(score, tree)
+    _result, problems = _bounded(score, tree)
     assert {"MLR030", "MLR032"} <= rules(problems)
 
 
@@ -139,9 +139,7 @@ def test_a_character_device_is_never_read(tree: Path) -> None:
 
 
 @pytest.mark.parametrize("factor", ["-1", "0", "NaN", "Infinity", "1e400"])
-def test_a_scaling_factor_out_of_range_gives_no_score_and_says_why(
-    tree: Path, factor: str
-) -> None:
+def test_a_scaling_factor_out_of_range_gives_no_score_and_says_why(tree: Path, factor: str) -> None:
     (bench(tree) / "scaling.json").write_text(f'{{"scaling_factor": {factor}}}', "utf-8")
     result, problems = score(tree)
     assert result.minutes is None and not result.valid
