@@ -267,3 +267,52 @@ def test_junit_stays_well_formed_with_control_characters(tree: Path) -> None:
     _code, out, _ = _main(["check", "--ruleset", "5.0.0", "--format", "junit", str(evil)])
     suites = ET.fromstring(out)
     assert suites.find("testsuite/testcase") is not None
+
+
+# -- 6. YAML aliases cannot multiply -------------------------------------------------
+
+
+def _laughs(levels: int = 9) -> str:
+    """Nine aliases of nine aliases...: a few hundred bytes, 9**levels nodes expanded."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_price_catalog_with_nested_aliases_is_refused_fast(tmp_path: Path) -> None:
+    from mllog_check.cost.prices import PriceCatalogError, load_catalog
+
+    sample = (Path(__file__).resolve().parents[1] / "fixtures/prices/sample.yaml").read_text()
+    catalog = tmp_path / "prices.yaml"
+    catalog.write_text(_laughs() + sample.replace("prices:", "prices:", 1), "utf-8")
+    assert len(catalog.read_bytes()) < 4000
+    with pytest.raises(PriceCatalogError, match="more than 250,000 nodes"):
+        load_catalog(catalog)
+
+
+def test_a_ruleset_file_with_nested_aliases_is_a_usage_error(corpus: Path, tmp_path: Path) -> None:
+    rules_file = tmp_path / "evil.yaml"
+    rules_file.write_text("ruleset: evil\n" + _laughs(), "utf-8")
+    log = corpus / ORG / "results" / SYSTEM / BENCH / "result_0.txt"
+    code, _out, err = _main(["check", "--ruleset", str(rules_file), str(log)])
+    assert code == 2 and "more than 250,000 nodes" in err
+
+
+def test_yaml_referring_to_itself_is_refused() -> None:
+    from mllog_check.yamlsafe import YamlError, load
+
+    with pytest.raises(YamlError, match="itself"):
+        load("a: &a [1, *a]\n")
+    assert load("base: &b {x: 1}\nuse: *b\n") == {"base": {"x": 1}, "use": {"x": 1}}
+
+
+@pytest.mark.parametrize("price", [".nan", ".inf", "-.inf", "1.0e-320", "1.0e+400", "0.0"])
+def test_yaml_prices_must_be_finite_amounts(tmp_path: Path, price: str) -> None:
+    from mllog_check.cost.prices import PriceCatalogError, load_catalog
+
+    sample = (Path(__file__).resolve().parents[1] / "fixtures/prices/cloud.yaml").read_text()
+    catalog = tmp_path / "prices.yaml"
+    catalog.write_text(sample.replace("price: 30\n", f"price: {price}\n", 1), "utf-8")
+    with pytest.raises(PriceCatalogError, match=r"not a finite amount|must be greater"):
+        load_catalog(catalog)

@@ -318,11 +318,13 @@ def _read(path: Path) -> dict[str, Any]:
     cached on disk: shipped rounds come prepared (``resolved``)."""
     import json
 
-    import yaml
+    from ..yamlsafe import YamlError, load
 
     schema_path = rules_dir() / "ruleset.schema.json"
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    try:  # bounded: a rule file may come from anyone (docs/security.md)
+        document = load(path.read_text(encoding="utf-8"))
+    except YamlError as err:
+        raise RulesetError(f"{path}: {err}") from None
     errors = validate_document(document, json.loads(schema_path.read_text(encoding="utf-8")))
     if errors:
         raise RulesetError(f"{path}: " + "; ".join(errors))
