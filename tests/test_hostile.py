@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -316,3 +317,175 @@ def test_yaml_prices_must_be_finite_amounts(tmp_path: Path, price: str) -> None:
     catalog.write_text(sample.replace("price: 30\n", f"price: {price}\n", 1), "utf-8")
     with pytest.raises(PriceCatalogError, match=r"not a finite amount|must be greater"):
         load_catalog(catalog)
+
+
+# -- 8. no traceback on huge numbers, non-finite values, deep trees, long names -------
+
+
+def _set_value(log: Path, key: str, value: str) -> None:
+    text = log.read_text("utf-8")
+    marker = f'"key": "{key}", "value": '
+    start = text.index(marker) + len(marker)
+    end = text.index(", ", start)
+    log.write_text(text[:start] + value + text[end:], "utf-8")
+
+
+def test_an_integer_of_5000_digits_is_a_line_error_in_every_command(tree: Path) -> None:
+    log = bench(tree) / "result_0.txt"
+    _set_value(log, "global_batch_size", "9" * 5000)
+    from mllog_check.parsing import parse_file
+
+    result = parse_file(str(log))
+    bad = [p for p in result.problems if p.rule == "MLS002"]
+    assert len(bad) == 1 and "4,300" in bad[0].message and bad[0].column > 100
+    for args in (
+        ["parse", "-q", str(log)],
+        ["check", "--ruleset", "5.0.0", str(log)],
+        ["score", "--ruleset", "5.0.0", str(tree)],
+        ["package", "--ruleset", "5.0.0", str(tree)],
+    ):
+        code, _out, err = _main(args)
+        assert "Traceback" not in err and code in (1, 2), (args, err[-500:])
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400", "1" + "0" * 400])
+def test_a_non_finite_or_huge_batch_size_never_reaches_a_score(tree: Path, value: str) -> None:
+    _set_value(bench(tree) / "result_1.txt", "global_batch_size", value)
+    result, _problems = score(tree)
+    assert result.rcp_verdict == "Unusable" and "finite" in (result.rcp_message or "")
+    prices = tree.parent / "prices.csv"
+    prices.write_text(
+        "system,price,currency,kind,includes,source,date\n"
+        f"{SYSTEM},100000,USD,list,all,test,2025-01-01\n",
+        "utf-8",
+    )
+    for args in (
+        ["cost", "--ruleset", "5.0.0", "--prices", str(prices), str(tree)],
+        ["report", "--ruleset", "5.0.0", str(tree), "--out", str(tree.parent / "r.html")],
+    ):
+        _code, _out, err = _main(args)
+        assert "Traceback" not in err, err[-800:]
+
+
+def test_a_tree_1100_folders_deep_is_walked(tree: Path, tmp_path: Path) -> None:
+    here = tmp_path / "deep"
+    here.mkdir()
+    for _ in range(1100):  # one at a time: Path.mkdir(parents=True) itself recurses
+        here = here / "d"
+        here.mkdir()
+    shutil.copyfile(bench(tree) / "result_0.txt", here / "result_0.txt")
+    for args in (["check", "--ruleset", "5.0.0", "deep"], ["parse", "-q", "deep"]):
+        code, _out, err = _main(args, cwd=tmp_path)
+        assert "Traceback" not in err and code in (0, 1), err[-500:]
+    code, _out, err = _main(["score", "--ruleset", "5.0.0", "deep"], cwd=tmp_path)
+    assert "Traceback" not in err
+
+
+def test_report_plots_with_long_legal_names(tree: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    long_system = "S" * 200  # legal (<= 255 bytes) alone, too long inside a chart's name
+    (tree / "results" / SYSTEM).rename(tree / "results" / long_system)
+    (tree / "systems" / f"{SYSTEM}.json").rename(tree / "systems" / f"{long_system}.json")
+    plots = tmp_path / "plots"
+    _code, _out, err = _main(
+        [
+            "report",
+            "--ruleset",
+            "5.0.0",
+            str(tree),
+            "--out",
+            str(tmp_path / "r.html"),
+            "--plots",
+            str(plots),
+        ]
+    )
+    assert "Traceback" not in err, err[-800:]
+    names = [p.name for p in plots.iterdir()]
+    assert names and all(len(n.encode()) <= 255 for n in names)
+
+
+# -- 9. nothing checked is never success --------------------------------------------
+
+
+def test_audit_of_a_round_without_results_folders_is_not_clean(tree: Path, tmp_path: Path) -> None:
+    round_dir = tmp_path / "tree"
+    (tree / "results").rename(tree / "result")  # GigaComputing/ no longer holds results/
+    code, out, err = _main(["audit", "--ruleset", "5.0.0", str(round_dir), "--out", "o"], tmp_path)
+    assert code == 2 and "nothing audited" in err
+    linked = tmp_path / "round"
+    linked.mkdir()
+    (tree / "result").rename(tree / "results")
+    shutil.copytree(tree, linked / "Real")
+    (linked / "Linked").symlink_to(tree)
+    (linked / "Empty").mkdir()
+    code, out, err = _main(["audit", "--ruleset", "5.0.0", str(linked), "--out", "o2"], tmp_path)
+    assert code == 1 and "anomalies: none" not in out
+    assert "Linked" in out + err or "MLA018" in (tmp_path / "o2" / "anomalies.csv").read_text()
+    anomalies = (tmp_path / "o2" / "anomalies.csv").read_text()
+    assert "Linked" in anomalies and "Empty" in anomalies
+
+
+def test_report_and_parse_of_an_empty_folder_fail(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    code, _out, _err = _main(["report", "empty", "--out", "r.html"], cwd=tmp_path)
+    assert code != 0
+    code, _out, err = _main(["parse", "empty"], cwd=tmp_path)
+    assert code == 2 and "no files found" in err
+
+
+def test_an_unlistable_subfolder_is_a_problem(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chmod 000 does not stop root (CI containers): the listing itself fails here."""
+    import mllog_check.inputs as inputs
+
+    real_scandir = os.scandir
+    locked = str(bench(tree))
+
+    def scandir(path: str):  # type: ignore[no-untyped-def]
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(inputs.os, "scandir", scandir)
+    sources, problems = inputs.walk(tree)
+    assert not [s for s in sources if str(s.path).startswith(locked)]
+    assert any(p.path == locked and "nothing below it was checked" in p.message for p in problems)
+    assert any(p.is_error for p in problems)
+
+
+# -- 10. every number entering a score or an energy is finite ------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "why"), [("NaN", "not a finite"), ("1e400", "not a finite"), ("2e12", "before")]
+)
+def test_run_times_that_are_not_a_time_to_train(tree: Path, start: str, why: str) -> None:
+    log = bench(tree) / "result_0.txt"
+    text = log.read_text("utf-8")
+    line = next(ln for ln in text.splitlines() if '"key": "run_start"' in ln)
+    time_ms = line.split('"time_ms": ')[1].split(",")[0]
+    log.write_text(text.replace(line, line.replace(time_ms, start, 1)), "utf-8")
+    result, problems = score(tree)
+    unusable = [p for p in problems if p.rule == "MLR033"]
+    assert len(unusable) == 1 and why in unusable[0].message
+    assert result.minutes is None or math.isfinite(result.minutes)
+
+
+@pytest.mark.parametrize("reading", ["NaN", "Infinity", "1e308", "-1e308"])
+def test_power_readings_out_of_range_are_problems_and_energy_stays_finite(
+    corpus: Path, tmp_path: Path, reading: str
+) -> None:
+    from mllog_check.power import check_benchmark_folder
+
+    source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
+    folder = tmp_path / "retinanet"
+    shutil.copytree(source, folder)
+    node = sorted(folder.glob("power/result_*/node_*.txt"))[0]
+    node.chmod(0o644)
+    text = node.read_text("utf-8")
+    line = next(ln for ln in text.splitlines() if '"key": "power_reading"' in ln)
+    value = line.split('"value": ')[1].split(",")[0]
+    node.write_text(text.replace(line, line.replace(f'"value": {value}', f'"value": {reading}')))
+    report = check_benchmark_folder(str(folder))
+    assert any(p.rule == "MLE008" and p.path == str(node) for p in report.problems)
+    joules = [e.joules for e in report.energies.values() if e.joules is not None]
+    assert joules and all(math.isfinite(j) for j in joules)

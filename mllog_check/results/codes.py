@@ -245,3 +245,19 @@ SCALING_UNUSABLE = _rule(
         "submitter's (docs/security.md)."
     ),
 )
+RUN_TIME_UNUSABLE = _rule(
+    "MLR033",
+    "run-time-unusable",
+    Severity.WARNING,
+    "run_start and run_stop are logged but give no time to train: a time that is not a "
+    "finite number, or a run_stop before its run_start. The run is not timed.",
+    "olympic",
+    "olympic\nreplace Example/results/sys8/resnet/result_0.txt: "
+    '"time_ms": 1621118666000, "event_type": "POINT_IN_TIME", "key": "run_start" => '
+    '"time_ms": NaN, "event_type": "POINT_IN_TIME", "key": "run_start"',
+    why=(
+        "A time to train is run_stop minus run_start (result_summarizer of "
+        f"{LOGGING}); a negative, NaN or infinite time would still be averaged into the "
+        "score as a number (docs/security.md)."
+    ),
+)

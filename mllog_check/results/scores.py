@@ -14,11 +14,11 @@ from typing import Any
 from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
 from ..problems import Problem
-from ..records import ParseResult
+from ..records import ParseResult, Record
 from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from . import codes
-from .runs import Run, build_run
+from .runs import Run, build_run, duration
 from .scoring import RoundScoring, UnknownRound, scoring_for
 from .seeds import check_seeds
 from .tree import ResultSet, SystemDescription, discover, load_system
@@ -317,6 +317,11 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
             continue
         keys = {r.key for r in result.records}
         missing = " and ".join(k for k in ("run_start", "run_stop") if k not in keys)
+        _, untimed = duration(_first_record(result, "run_start"), _first_record(result, "run_stop"))
+        if untimed:
+            message = f"{untimed}: run not timed"
+            problems.append(codes.RUN_TIME_UNUSABLE.problem(run.path, message))
+            continue
         if result.input_error:  # say why it was not read (a link leaving the tree, a FIFO)
             unread = [p.message for p in result.problems if p.line == 0 and p.is_error]
             why = f"not read ({unread[0] if unread else 'unreadable'})"
@@ -326,6 +331,10 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
             why = f"no {missing}" + (" (file truncated?)" if "run_stop" in missing else "")
         problems.append(codes.RUN_INCOMPLETE.problem(run.path, f"{why}: run not timed"))
     return problems
+
+
+def _first_record(result: ParseResult, key: str) -> Record | None:
+    return next((r for r in result.records if r.key == key), None)  # as build_run takes it
 
 
 def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> list[Problem]:
