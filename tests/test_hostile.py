@@ -373,12 +373,30 @@ def test_a_tree_1100_folders_deep_is_walked(tree: Path, tmp_path: Path) -> None:
     for _ in range(1100):  # one at a time: Path.mkdir(parents=True) itself recurses
         here = here / "d"
         here.mkdir()
-    shutil.copyfile(bench(tree) / "result_0.txt", here / "result_0.txt")
-    for args in (["check", "--ruleset", "5.0.0", "deep"], ["parse", "-q", "deep"]):
-        code, _out, err = _main(args, cwd=tmp_path)
-        assert "Traceback" not in err and code in (0, 1), err[-500:]
-    code, _out, err = _main(["score", "--ruleset", "5.0.0", "deep"], cwd=tmp_path)
-    assert "Traceback" not in err
+    try:
+        shutil.copyfile(bench(tree) / "result_0.txt", here / "result_0.txt")
+        for args in (["check", "--ruleset", "5.0.0", "deep"], ["parse", "-q", "deep"]):
+            code, _out, err = _main(args, cwd=tmp_path)
+            assert "Traceback" not in err and code in (0, 1), err[-500:]
+        _code, _out, err = _main(["score", "--ruleset", "5.0.0", "deep"], cwd=tmp_path)
+        assert "Traceback" not in err
+    finally:
+        _remove_deep(tmp_path / "deep")
+
+
+def _remove_deep(top: Path) -> None:
+    """Remove a one-folder-per-level tree bottom-up (shutil.rmtree recurses, and pytest's
+    cleanup of old temporary folders would fail on it in every later session)."""
+    levels = []
+    here = top
+    while here.is_dir():
+        levels.append(here)
+        for entry in here.iterdir():
+            if not entry.is_dir():
+                entry.unlink()
+        here = here / "d"
+    for level in reversed(levels):
+        level.rmdir()
 
 
 def test_report_plots_with_long_legal_names(tree: Path, tmp_path: Path) -> None:
