@@ -507,3 +507,74 @@ def test_power_readings_out_of_range_are_problems_and_energy_stays_finite(
     assert any(p.rule == "MLE008" and p.path == str(node) for p in report.problems)
     joules = [e.joules for e in report.energies.values() if e.joules is not None]
     assert joules and all(math.isfinite(j) for j in joules)
+
+
+# -- 5. what one line and one log may cost ------------------------------------------
+
+
+def _v5_log(tree: Path) -> bytes:
+    return (bench(tree) / "result_0.txt").read_bytes()
+
+
+def test_a_gzip_bomb_is_refused_after_a_bounded_output(tree: Path, tmp_path: Path) -> None:
+    import gzip
+
+    from mllog_check.inputs import GZIP_RATIO_FLOOR
+    from mllog_check.parsing import parse_file
+
+    bomb = tmp_path / "result_0.txt.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as out:
+        out.write(_v5_log(tree))
+        out.write(b"\n" * (GZIP_RATIO_FLOOR + (1 << 20)))  # 17 MiB out of ~17 KB
+    result = parse_file(str(bomb))
+    assert result.input_error and result.records  # the records before the refusal stay
+    assert any("decompression bomb" in p.message for p in result.problems)
+    assert result.bytes_read <= GZIP_RATIO_FLOOR + (4 << 20)
+
+
+def test_a_line_beyond_the_maximum_is_one_line_error(tree: Path, tmp_path: Path) -> None:
+    from mllog_check.parsing import parse_file
+    from mllog_check.parsing.scanner import MAX_LINE
+
+    lines = _v5_log(tree).split(b"\n")
+    index = next(i for i, ln in enumerate(lines) if b'"key": "submission_org"' in ln)
+    lines[index] = lines[index].replace(b'"GigaComputing"', b'"' + b"G" * MAX_LINE + b'"')
+    log = tmp_path / "result_0.txt"
+    log.write_bytes(b"\n".join(lines))
+    result = parse_file(str(log))
+    too_long = [p for p in result.problems if p.rule == "MLS014"]
+    assert [p.line for p in too_long] == [index + 1]
+    assert len(result.records) + result.line_error_count == result.marker_lines
+    assert "submission_org" not in result.keys() and "run_stop" in result.keys()
+
+
+def test_problems_per_log_are_capped_and_counted(tree: Path, tmp_path: Path) -> None:
+    from mllog_check.parsing import parse_file
+    from mllog_check.parsing.scanner import PROBLEM_LIMIT
+
+    broken = b':::MLLOG {"namespace": "", "time_ms": 1, "key": "x", broken\n'
+    log = tmp_path / "result_0.txt"
+    log.write_bytes(_v5_log(tree) + broken * (PROBLEM_LIMIT + 1500))
+    result = parse_file(str(log))
+    assert len(result.problems) <= PROBLEM_LIMIT + 1
+    summary = [p for p in result.problems if p.rule == "MLS015"]
+    assert len(summary) == 1 and "1,5" in summary[0].message
+    assert result.line_error_count == PROBLEM_LIMIT + 1500
+    assert len(result.records) + result.line_error_count == result.marker_lines
+    assert "run_stop" in result.keys()  # the log's records are all there
+    code, _out, err = _main(["check", "--ruleset", "5.0.0", str(log)])
+    assert code == 1 and err.count("\n") < PROBLEM_LIMIT + 100
+
+
+def test_cr_separated_records_parse_in_linear_time(tree: Path, tmp_path: Path) -> None:
+    from mllog_check.parsing import parse_file
+
+    record = next(ln for ln in _v5_log(tree).split(b"\n") if b'"submission_org"' in ln)
+    record = record[record.index(b":::MLLOG") :]
+    count = 20_000  # quadratic before: about an hour; linear: well under a second
+    log = tmp_path / "result_0.txt"
+    log.write_bytes("é ".encode() + b"\r".join([record] * count) + b"\n")
+    result = _bounded(parse_file, str(log))
+    assert len(result.records) == count
+    second = result.records[1]
+    assert second.column == 2 + 1 + len(record) + 1  # characters: "é " is 2, one CR
