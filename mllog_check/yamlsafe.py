@@ -38,6 +38,8 @@ def load(text: str, max_nodes: int = MAX_NODES) -> Any:
         raise YamlError(f"not valid YAML: {exc}") from None
     except RecursionError:
         raise YamlError("not valid YAML: nested too deeply") from None
+    except ValueError:  # an integer beyond Python's int/str limit (4,300 digits)
+        raise YamlError("a number with more digits than Python converts (4,300)") from None
     finally:
         loader.dispose()
 
@@ -54,6 +56,8 @@ def compose(text: str) -> Any:
         return node
     except yaml.YAMLError as exc:
         raise YamlError(f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlError("not valid YAML: nested too deeply") from None
     finally:
         loader.dispose()
 

@@ -96,6 +96,22 @@ def test_a_result_file_linked_outside_is_never_parsed(tree: Path, tmp_path: Path
     assert "leaves the checked tree" in result.problems[0].message
 
 
+def test_a_power_log_linked_outside_is_never_read(corpus: Path, tmp_path: Path) -> None:
+    from mllog_check.power import check_benchmark_folder
+
+    source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
+    folder = tmp_path / "tree" / "retinanet"
+    shutil.copytree(source, folder)
+    node = sorted(folder.glob("power/result_*/node_*.txt"))[0]
+    outside = tmp_path / "outside.txt"
+    shutil.copyfile(node, outside)
+    node.unlink()
+    node.symlink_to(outside)
+    report = check_benchmark_folder(str(folder))
+    unread = [p for p in report.problems if p.path == str(node)]
+    assert any("leaves the checked tree" in p.message for p in unread)
+
+
 # -- 7. only regular files ----------------------------------------------------------
 
 

@@ -203,6 +203,12 @@ def _mllog_record(
         time_ms = _time_from_string(raw, payload_col)
         message = f"'time_ms' is the string {raw!r}; read as {time_ms!r}"
         warn.append(_warn(rules.TIME_AS_STRING, path, line, column, text, message))
+    elif isinstance(time_ms, int) and time_ms.bit_length() > 1000:
+        try:  # every time is compared and subtracted as a float (the official tools too)
+            float(time_ms)
+        except OverflowError:
+            reason = "'time_ms' is an integer beyond the range of a float"
+            raise LineError(rules.BAD_FIELD_TYPE, reason, payload_col) from None
     absent = [f for f in ("value", "metadata") if f not in data]
     if absent:
         warn.append(

@@ -146,7 +146,9 @@ def _run_logs(run_dir: Path, report: PowerReport) -> tuple[list[PowerLog], list[
     logs: dict[str, list[PowerLog]] = {}
     for kind, entries in found.items():
         _check_names(kind, entries, run_dir, report)
-        logs[kind] = [read_power_log(str(p), kind, i) for p, i in entries]
+        # Read only inside the benchmark folder (power/result_N/ is two levels below it).
+        tree = str(run_dir.parent.parent)
+        logs[kind] = [read_power_log(str(p), kind, i, tree) for p, i in entries]
     return logs["node"], logs["sw"]
 
 

@@ -97,8 +97,9 @@ class PowerLog:
         return out
 
 
-def read_power_log(path: str, kind: str, index: int | None) -> PowerLog:
-    return power_log(parse_file(path), kind, index)
+def read_power_log(path: str, kind: str, index: int | None, root: str | None = None) -> PowerLog:
+    """One power log; with ``root``, a log whose link leaves that tree is not read."""
+    return power_log(parse_file(path, root=root), kind, index)
 
 
 def power_log(result: ParseResult, kind: str, index: int | None) -> PowerLog:
