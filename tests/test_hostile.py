@@ -121,7 +121,7 @@ def _bounded(target, *args):  # type: ignore[no-untyped-def]
     thread = threading.Thread(target=lambda: out.append(target(*args)), daemon=True)
     thread.start()
     thread.join(60)
-    assert not thread.is_alive(), "hung on a special file"
+    assert not thread.is_alive(), "did not return in 60 s (a hang, or quadratic time)"
     return out[0]
 
 
@@ -204,14 +204,13 @@ def test_score_and_package_csv_neutralize_formulas_from_names(tree: Path) -> Non
 
 def test_parse_csv_neutralizes_text_and_keeps_numbers(tree: Path, tmp_path: Path) -> None:
     source = (bench(tree) / "result_0.txt").read_text("utf-8")
-    assert '"key": "submission_org", "value": "GigaComputing"' in source
-    hostile = source.replace('"value": "GigaComputing"', '"value": "+1+cmd|x"', 1)
+    assert '"key": "submission_org"' in source
+    hostile = source.replace('"key": "submission_org"', '"key": "@SUM(1+1)*cmd|x"', 1)
     log = tmp_path / "result_0.txt"
     log.write_text(hostile, "utf-8")
     _code, out, _ = _main(["parse", "--format", "csv", str(log)])
     rows = list(csv.DictReader(io.StringIO(out)))
-    org = next(r for r in rows if r["key"] == "submission_org")
-    assert org["value"] == '\'"+1+cmd|x"' or org["value"].startswith('"+1')
+    assert "'@SUM(1+1)*cmd|x" in {r["key"] for r in rows}
     assert not _formula_cells(out)
     negative = [r for r in rows if r["value"].startswith("-")]
     assert all(r["value"].lstrip("-").replace(".", "", 1).isdigit() for r in negative)
@@ -417,7 +416,7 @@ def _remove_deep(top: Path) -> None:
 
 def test_report_plots_with_long_legal_names(tree: Path, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    long_system = "S" * 200  # legal (<= 255 bytes) alone, too long inside a chart's name
+    long_system = "S" * 240  # legal (<= 255 bytes) alone, too long inside a chart's name
     (tree / "results" / SYSTEM).rename(tree / "results" / long_system)
     (tree / "systems" / f"{SYSTEM}.json").rename(tree / "systems" / f"{long_system}.json")
     plots = tmp_path / "plots"
@@ -587,9 +586,11 @@ def test_problems_per_log_are_capped_and_counted(tree: Path, tmp_path: Path) -> 
 def test_cr_separated_records_parse_in_linear_time(tree: Path, tmp_path: Path) -> None:
     from mllog_check.parsing import parse_file
 
+    max_line = 8 << 20  # scanner.MAX_LINE (a literal: the test also runs on older trees)
     record = next(ln for ln in _v5_log(tree).split(b"\n") if b'"submission_org"' in ln)
-    record = record[record.index(b":::MLLOG") :]
-    count = 20_000  # quadratic before: about an hour; linear: well under a second
+    record = b":::MLLOG " + record[record.index(b":::MLLOG") + 9 :].replace(b" ", b"")
+    # As many as one line may hold (about 55,000): quadratic before (minutes), linear now.
+    count = max_line // (len(record) + 1) - 1
     log = tmp_path / "result_0.txt"
     log.write_bytes("é ".encode() + b"\r".join([record] * count) + b"\n")
     result = _bounded(parse_file, str(log))
