@@ -10,8 +10,8 @@ import pytest
 from conftest import read_oracle
 
 from mllog_check import parse_file
-from mllog_check.records import ParseResult
 from mllog_check.parsing.scanner import PROBLEM_LIMIT
+from mllog_check.records import ParseResult
 
 ORACLE_ROUNDS = [
     "v0.6",
