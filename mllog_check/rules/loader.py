@@ -321,7 +321,7 @@ def _read(path: Path) -> dict[str, Any]:
 
     from ..datafiles import DataFileError, load_json, load_yaml
 
-    try:
+    try:  # bounded and strict: a rule file may come from anyone (docs/security.md)
         document = load_yaml(path)
     except DataFileError as err:
         raise RulesetError(str(err)) from None
