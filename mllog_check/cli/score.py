@@ -94,7 +94,7 @@ def _needs_extras(fmt: str) -> None:
 
 
 def _exit_code(report: Any) -> int:
-    from ..parsing.syntax_rules import INPUT_ERROR
+    from ..syntax_codes import INPUT_ERROR
 
     unread = any(p.rule == INPUT_ERROR.code and p.is_error for p in report.problems)
     if unread or not (report.scores or report.weak):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..parsing.syntax_rules import INPUT_ERROR as _INPUT_ERROR
+from ..syntax_codes import INPUT_ERROR as _INPUT_ERROR
 from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
 from .output import to_frame, to_json
 from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs

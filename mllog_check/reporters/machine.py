@@ -98,7 +98,6 @@ def write_sarif(files: Sequence[Any], out: TextIO) -> None:
     """SARIF 2.1.0: rules from the catalog (those reported), one result per problem."""
     from .. import __version__, catalog
 
-    catalog.load_all()  # summaries of every stage's codes (not loaded on the check path)
     files = ordered(files)
     problems = [p for f in files for p in sorted(f.problems)]
     codes = sorted({p.rule for p in problems})

@@ -192,7 +192,7 @@ def _blank(
 
 def _no_round(folder: str, why: str) -> Problem:
     # A usage/input error as in `check --ruleset auto`: never guess a round.
-    from ..parsing.syntax_rules import INPUT_ERROR
+    from ..syntax_codes import INPUT_ERROR
 
     return INPUT_ERROR.problem(folder, why)
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import Counter
 
 from ..catalog import RuleInfo
-from ..parsing.syntax_rules import MISSING_VALUE_OR_METADATA
 from ..problems import Problem, Severity
 from ..records import Record
 from ..suggest import closest, did_you_mean
+from ..syntax_codes import MISSING_VALUE_OR_METADATA
 from . import codes
 from .loader import Aggregate, Fragment, KeySpec, Ruleset, Section
 from .schema import show
@@ -541,7 +541,7 @@ def promote(problems: list[Problem]) -> list[Problem]:
         codes.TABLE[p.rule].problem(
             p.path, p.message, p.line, p.column, severity=Severity.ERROR, text=p.text
         )
-        if p.severity is Severity.WARNING and p.rule in codes.TABLE
+        if p.severity is Severity.WARNING and p.rule in codes.TABLE and codes.TABLE[p.rule].beyond
         else p
         for p in problems
     ]
