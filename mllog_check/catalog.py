@@ -26,6 +26,8 @@ from .values import Value
 TRAINING_RULES = "https://github.com/mlcommons/training_policies/blob/master/training_rules.adoc"
 SUBMISSION_RULES = "https://github.com/mlcommons/policies/blob/master/submission_rules.adoc"
 LOGGING = "https://github.com/mlcommons/logging"
+# The generated page of every code (scripts/codes_doc.py); each code has its own section.
+CODES_DOC = "https://github.com/mllog-check/mllog-check/blob/main/docs/codes.md"
 
 
 class RuleInfo(Value):
@@ -74,6 +76,22 @@ class RuleInfo(Value):
     def family(self) -> str:
         """MLS, MLC, MLR, MLP, MLA or MLE: the stage that reports it."""
         return self.code[:3]
+
+    @property
+    def heading(self) -> str:
+        """The code's section heading in docs/codes.md."""
+        return f"{self.code} `{self.name}`"
+
+    @property
+    def anchor(self) -> str:
+        """The heading's anchor as GitHub makes it (lower case, spaces to hyphens, the
+        backticks dropped; a name is lower-case words joined by hyphens)."""
+        return f"{self.code.lower()}-{self.name}"
+
+    @property
+    def help_uri(self) -> str:
+        """Where the code is explained: its own section of docs/codes.md (SARIF helpUri)."""
+        return f"{CODES_DOC}#{self.anchor}"
 
     def problem(
         self,

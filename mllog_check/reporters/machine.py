@@ -116,7 +116,7 @@ def write_sarif(files: Sequence[Any], out: TextIO) -> None:
                 "shortDescription": {"text": info.summary.split(". ")[0]},
                 "fullDescription": {"text": info.summary},
                 "defaultConfiguration": {"level": _LEVEL[info.severity]},
-                "helpUri": "https://github.com/mllog-check/mllog-check/blob/main/docs/rules.md",
+                "helpUri": info.help_uri,
             }
         )
     results = [_sarif_result(p, index[p.rule]) for p in problems]
