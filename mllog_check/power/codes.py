@@ -332,10 +332,6 @@ AUDIT_INCOMPLETE = rule(
     "MLE023; docs/power.md).",
 )
 
-AUDIT_KINDS: dict[str, RuleInfo] = {
-    info.name: info
-    for info in (AUDIT_WINDOW, AUDIT_GAP, AUDIT_IMPLAUSIBLE, AUDIT_ZERO_WINDOW, AUDIT_INCOMPLETE)
-}
 AUDIT_OF_PROBLEM: dict[str, str] = {
     WINDOW_SHORT.code: AUDIT_WINDOW.name,
     GAP.code: AUDIT_GAP.name,

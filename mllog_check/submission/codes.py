@@ -10,8 +10,8 @@ codes"); ``beyond=True`` marks the package's advice beyond the official checker.
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, rule
-from ..power.codes import AUDIT_KINDS, AUDIT_OF_PROBLEM
+from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, family, rule
+from ..power.codes import AUDIT_OF_PROBLEM
 from ..problems import Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -624,32 +624,9 @@ TIME_MS_ZERO = rule(
     "run, as in published Intel v1.0 DLRM logs (docs/audit.md).",
 )
 
-ANOMALY_KINDS: dict[str, RuleInfo] = {
-    info.name: info
-    for info in (
-        LINES_AFTER_STOP,
-        TIME_ZERO,
-        TIME_MS_ZERO,
-        TIME_CONSTANT,
-        TIME_BACKWARDS,
-        DUPLICATE_LOG,
-        REPEATED_SEED,
-        ABORTED_RUN,
-        NOT_CONVERGED,
-        AUDIT_ORG_MISMATCH,
-        PUBLISHED_FAILING,
-        AUDIT_STRAY,
-        DECLARED_MISMATCH,
-        AUDIT_SYSDESC_ADVICE,
-        UNCHECKED_RESULT,
-        TARGET_NOT_REACHED,
-        BATCH_DIFFERS,
-        RUNS_APART,
-        SHARED_WINDOW,
-        SHARED_CURVE,
-        DUPLICATE_COUNTED,
-    )
-}
+# The audit's anomaly kinds by name (the report's `kind` column): every MLA code of the
+# table, the power kinds (power/codes.py, imported above) too.
+ANOMALY_KINDS: dict[str, RuleInfo] = {info.name: info for info in family("MLA").values()}
 # Package warnings the audit shows as anomalies of their own kind.
 ANOMALY_OF_PROBLEM: dict[str, str] = {
     STRAY.code: AUDIT_STRAY.name,
@@ -664,6 +641,4 @@ ANOMALY_OF_PROBLEM: dict[str, str] = {
 }
 
 # Power anomaly kinds (MLA040-MLA049) are registered with the power rules (MLE).
-
-ANOMALY_KINDS.update(AUDIT_KINDS)
 ANOMALY_OF_PROBLEM.update(AUDIT_OF_PROBLEM)
