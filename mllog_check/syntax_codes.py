@@ -19,12 +19,16 @@ BAD_ENVELOPE = rule(
     "A line carries an MLPerf marker but the text after it does not follow "
     "the generation's syntax (grammars/mllog.lark).",
     stage="parse",
-    good=":::MLL 1560881700.860 submission_org: "
-    '{"metadata": {"lineno": 0, "file": "N/A"}, "value": "NVIDIA"}\n',
+    good=(
+        ":::MLL 1560881700.860 submission_org: "
+        '{"metadata": {"lineno": 0, "file": "N/A"}, "value": "NVIDIA"}\n'
+    ),
     bad=':::MLL submission_org: {"value": "NVIDIA"}\n',
-    why="The official parser keeps a marker line only if the text after the marker "
-    "parses; such a line is lost to every later check, and a lost record can hide a "
-    f"required key (MLLOG format: the mllog package of {LOGGING}; docs/parser.md).",
+    why=(
+        "The official parser keeps a marker line only if the text after the marker "
+        "parses; such a line is lost to every later check, and a lost record can hide a "
+        f"required key (MLLOG format: the mllog package of {LOGGING}; docs/parser.md)."
+    ),
 )
 BAD_JSON = rule(
     "MLS002",
@@ -35,9 +39,11 @@ BAD_JSON = rule(
     stage="parse",
     good=_GOOD,
     bad=':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_cl\n',
-    why="The official parser decodes each payload with Python's json and counts a line "
-    "that fails as a parse error, not a record (docs/parser.md): the record's key is "
-    "then missing for the rules.",
+    why=(
+        "The official parser decodes each payload with Python's json and counts a line "
+        "that fails as a parse error, not a record (docs/parser.md): the record's key is "
+        "then missing for the rules."
+    ),
 )
 NOT_AN_OBJECT = rule(
     "MLS003",
@@ -47,9 +53,11 @@ NOT_AN_OBJECT = rule(
     stage="parse",
     good=_GOOD,
     bad=':::MLLOG ["cache_clear", 1621532919228]\n',
-    why="A record is a JSON object with key, value, time_ms and metadata (the MLLOG "
-    f"format of {LOGGING}); an array or a scalar names no key, so nothing can be "
-    "checked on it.",
+    why=(
+        "A record is a JSON object with key, value, time_ms and metadata (the MLLOG "
+        f"format of {LOGGING}); an array or a scalar names no key, so nothing can be "
+        "checked on it."
+    ),
 )
 MISSING_FIELD = rule(
     "MLS004",
@@ -59,8 +67,10 @@ MISSING_FIELD = rule(
     stage="parse",
     good=_GOOD,
     bad=':::MLLOG {"namespace": "", "key": "cache_clear", "value": true, "metadata": {}}\n',
-    why="key names what a record says and time_ms times the run; the official parser "
-    "cannot make a record without them (docs/parser.md).",
+    why=(
+        "key names what a record says and time_ms times the run; the official parser "
+        "cannot make a record without them (docs/parser.md)."
+    ),
 )
 BAD_FIELD_TYPE = rule(
     "MLS005",
@@ -71,8 +81,10 @@ BAD_FIELD_TYPE = rule(
     stage="parse",
     good=_GOOD,
     bad=':::MLLOG {"time_ms": "soon", "key": "cache_clear", "value": true, "metadata": {}}\n',
-    why="Rules compare key names as text and time runs from time_ms; a record of another "
-    "type breaks both (docs/parser.md).",
+    why=(
+        "Rules compare key names as text and time runs from time_ms; a record of another "
+        "type breaks both (docs/parser.md)."
+    ),
 )
 MISSING_VALUE_OR_METADATA = rule(
     "MLS006",
@@ -82,11 +94,15 @@ MISSING_VALUE_OR_METADATA = rule(
     "(the official parser crashes on it).",
     stage="parse",
     good=_GOOD,
-    bad=':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_clear", '
-    '"value": true}\n',
-    why="The official parser indexes value and metadata and stops on the whole file when "
-    "one is absent (docs/parser.md); mllog-check reads on to report the rest, and "
-    "MLC002 gives the official verdict.",
+    bad=(
+        ':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_clear", '
+        '"value": true}\n'
+    ),
+    why=(
+        "The official parser indexes value and metadata and stops on the whole file when "
+        "one is absent (docs/parser.md); mllog-check reads on to report the rest, and "
+        "MLC002 gives the official verdict."
+    ),
 )
 NONSTANDARD_JSON = rule(
     "MLS007",
@@ -96,11 +112,15 @@ NONSTANDARD_JSON = rule(
     "(and so the official tools) accept it, and so does mllog-check.",
     stage="parse",
     good=_GOOD,
-    bad=':::MLLOG {"namespace": "", "time_ms": 1621532919228, '
-    '"key": "opt_gradient_clip_norm", "value": Infinity, "metadata": {}}\n',
-    why="Infinity and NaN are not JSON (RFC 8259), but Python's json, which the official "
-    "tools use, accepts them and published RNN-T logs contain Infinity; noted so that "
-    "a strict JSON reader of the logs is warned.",
+    bad=(
+        ':::MLLOG {"namespace": "", "time_ms": 1621532919228, '
+        '"key": "opt_gradient_clip_norm", "value": Infinity, "metadata": {}}\n'
+    ),
+    why=(
+        "Infinity and NaN are not JSON (RFC 8259), but Python's json, which the official "
+        "tools use, accepts them and published RNN-T logs contain Infinity; noted so that "
+        "a strict JSON reader of the logs is warned."
+    ),
 )
 BAD_ENCODING = rule(
     "MLS008",
@@ -110,11 +130,15 @@ BAD_ENCODING = rule(
     "as the official tools read every file.",
     stage="parse",
     good=_GOOD,
-    bad=':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_clear", '
-    '"value": "caf\xe9", "metadata": {}}\n',
-    why="The official tools read every file as latin-1, so their verdict never depends on "
-    "the encoding; a byte that is not UTF-8 usually means a damaged or concatenated "
-    "file (docs/parser.md).",
+    bad=(
+        ':::MLLOG {"namespace": "", "time_ms": 1621532919228, "key": "cache_clear", '
+        '"value": "caf\xe9", "metadata": {}}\n'
+    ),
+    why=(
+        "The official tools read every file as latin-1, so their verdict never depends on "
+        "the encoding; a byte that is not UTF-8 usually means a damaged or concatenated "
+        "file (docs/parser.md)."
+    ),
 )
 INPUT_ERROR = rule(
     "MLS010",
@@ -127,8 +151,10 @@ INPUT_ERROR = rule(
     stage="parse-path",
     good="fixtures/parse/clean_v1.txt",
     bad="fixtures/parse/truncated.log.gz",
-    why="A file that cannot be read is never checked; reporting it keeps a missing check "
-    "from looking like a pass (docs/design.md).",
+    why=(
+        "A file that cannot be read is never checked; reporting it keeps a missing check "
+        "from looking like a pass (docs/design.md)."
+    ),
 )
 NO_RECORDS = rule(
     "MLS011",
@@ -138,9 +164,11 @@ NO_RECORDS = rule(
     stage="parse",
     good=_GOOD,
     bad="just some training output\nno marker here\n",
-    why="A result file without any marker is not a training log (an empty file, the wrong "
-    "file uploaded); the official compliance checker fails it as having no log lines "
-    "(MLC001).",
+    why=(
+        "A result file without any marker is not a training log (an empty file, the wrong "
+        "file uploaded); the official compliance checker fails it as having no log lines "
+        "(MLC001)."
+    ),
 )
 TIME_AS_STRING = rule(
     "MLS012",
@@ -150,11 +178,15 @@ TIME_AS_STRING = rule(
     "and so does mllog-check.",
     stage="parse",
     good=_GOOD,
-    bad=':::MLLOG {"namespace": "", "time_ms": "1621532919228", "key": "cache_clear", '
-    '"value": true, "metadata": {}}\n',
-    why=f"The MLLOG format writes time_ms as a number ({LOGGING}); the official parser "
-    "converts a numeric string with float(), so the run is timed the same, but other "
-    "readers may not be as lenient.",
+    bad=(
+        ':::MLLOG {"namespace": "", "time_ms": "1621532919228", "key": "cache_clear", '
+        '"value": true, "metadata": {}}\n'
+    ),
+    why=(
+        f"The MLLOG format writes time_ms as a number ({LOGGING}); the official parser "
+        "converts a numeric string with float(), so the run is timed the same, but other "
+        "readers may not be as lenient."
+    ),
 )
 NOT_UTF8_FILE = rule(
     "MLS013",
@@ -164,7 +196,9 @@ NOT_UTF8_FILE = rule(
     stage="parse-utf16",
     good=_GOOD,
     bad="\ufeff" + _GOOD,
-    why="The mllog library writes UTF-8; a UTF-16 file (an editor or a shell redirect on "
-    "Windows) looks like binary data to a byte reader. Decoding it keeps its records "
-    "visible (docs/parser.md).",
+    why=(
+        "The mllog library writes UTF-8; a UTF-16 file (an editor or a shell redirect on "
+        "Windows) looks like binary data to a byte reader. Decoding it keeps its records "
+        "visible (docs/parser.md)."
+    ),
 )

@@ -29,9 +29,11 @@ RESULT_MISSING = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/result_missing/resnet",
-    why="Energy to train is an olympic mean over runs, so every run needs its power logs; "
-    f"the official package checker's power check ({LOGGING}) fails a run without them "
-    "(docs/power.md).",
+    why=(
+        "Energy to train is an olympic mean over runs, so every run needs its power logs; "
+        f"the official package checker's power check ({LOGGING}) fails a run without them "
+        "(docs/power.md)."
+    ),
 )
 BAD_NAME = rule(
     "MLE002",
@@ -42,8 +44,10 @@ BAD_NAME = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/bad_name/resnet",
-    why="The official tools find power logs by these names; a log named otherwise is not "
-    "counted and fails the package checker (docs/power.md).",
+    why=(
+        "The official tools find power logs by these names; a log named otherwise is not "
+        "counted and fails the package checker (docs/power.md)."
+    ),
 )
 NODE_COUNT = rule(
     "MLE003",
@@ -54,8 +58,10 @@ NODE_COUNT = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/node_missing/resnet",
-    why="Runs of one result measure the same system; a run with fewer node logs "
-    "under-reports its energy. The official package checker fails it (docs/power.md).",
+    why=(
+        "Runs of one result measure the same system; a run with fewer node logs "
+        "under-reports its energy. The official package checker fails it (docs/power.md)."
+    ),
 )
 SWITCH_COUNT = rule(
     "MLE004",
@@ -65,8 +71,10 @@ SWITCH_COUNT = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/switch_missing/resnet",
-    why="Switch power is part of the system's energy; a run with fewer switch logs "
-    "under-reports it. The official package checker fails it (docs/power.md).",
+    why=(
+        "Switch power is part of the system's energy; a run with fewer switch logs "
+        "under-reports it. The official package checker fails it (docs/power.md)."
+    ),
 )
 NO_NODE = rule(
     "MLE005",
@@ -76,8 +84,10 @@ NO_NODE = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/no_node/resnet",
-    why="Energy is computed from the node logs; without one the official summarizer stops "
-    "and the run has no energy (docs/power.md).",
+    why=(
+        "Energy is computed from the node logs; without one the official summarizer stops "
+        "and the run has no energy (docs/power.md)."
+    ),
 )
 NO_START = rule(
     "MLE006",
@@ -88,8 +98,10 @@ NO_START = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/empty_log/resnet",
-    why="power_measurement_start opens the window the energy formula integrates over; "
-    "without it the official summarizer stops (docs/power.md).",
+    why=(
+        "power_measurement_start opens the window the energy formula integrates over; "
+        "without it the official summarizer stops (docs/power.md)."
+    ),
 )
 EMPTY_WINDOW = rule(
     "MLE007",
@@ -101,8 +113,10 @@ EMPTY_WINDOW = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/zero_window/resnet",
-    why="The official energy formula divides by the window's length (docs/power.md, "
-    "zero-length windows): a window of zero length gives no official energy.",
+    why=(
+        "The official energy formula divides by the window's length (docs/power.md, "
+        "zero-length windows): a window of zero length gives no official energy."
+    ),
 )
 NOT_A_NUMBER = rule(
     "MLE008",
@@ -113,8 +127,10 @@ NOT_A_NUMBER = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/not_number/resnet",
-    why="Energy adds readings up; a value that is not a number cannot be added, and the "
-    "official summarizer gives no energy for the run (docs/power.md).",
+    why=(
+        "Energy adds readings up; a value that is not a number cannot be added, and the "
+        "official summarizer gives no energy for the run (docs/power.md)."
+    ),
 )
 STRAY = rule(
     "MLE020",
@@ -125,8 +141,10 @@ STRAY = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/stray/resnet",
-    why="Only node_K.txt and sw_K.txt are read; any other file is published but never "
-    "checked, usually a leftover (docs/power.md).",
+    why=(
+        "Only node_K.txt and sw_K.txt are read; any other file is published but never "
+        "checked, usually a leftover (docs/power.md)."
+    ),
 )
 DUPLICATE_INDEX = rule(
     "MLE021",
@@ -137,8 +155,10 @@ DUPLICATE_INDEX = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/duplicate_index/resnet",
-    why="Two names for one index count one node twice and hide a missing one, so the "
-    "energy is wrong both ways (docs/power.md).",
+    why=(
+        "Two names for one index count one node twice and hide a missing one, so the "
+        "energy is wrong both ways (docs/power.md)."
+    ),
 )
 UNMATCHED = rule(
     "MLE022",
@@ -148,8 +168,10 @@ UNMATCHED = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/unmatched/resnet",
-    why="Power logs add energy to the published run they belong to; logs without a result "
-    "file measure nothing that is published (docs/power.md).",
+    why=(
+        "Power logs add energy to the published run they belong to; logs without a result "
+        "file measure nothing that is published (docs/power.md)."
+    ),
 )
 NO_STOP = rule(
     "MLE023",
@@ -160,8 +182,10 @@ NO_STOP = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/no_stop/resnet",
-    why="Without a stop record the window ends at the last reading, so a cut log "
-    "under-reports the run's energy (docs/power.md).",
+    why=(
+        "Without a stop record the window ends at the last reading, so a cut log "
+        "under-reports the run's energy (docs/power.md)."
+    ),
 )
 NO_READINGS = rule(
     "MLE024",
@@ -171,8 +195,10 @@ NO_READINGS = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/no_readings/resnet",
-    why="A node log without readings in its window adds zero energy and under-reports the "
-    "run (docs/power.md).",
+    why=(
+        "A node log without readings in its window adds zero energy and under-reports the "
+        "run (docs/power.md)."
+    ),
 )
 NOT_POSITIVE = rule(
     "MLE025",
@@ -182,8 +208,10 @@ NOT_POSITIVE = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/negative/resnet",
-    why="A powered node draws a positive number of watts; zero or less is a measurement "
-    "or typing error (docs/power.md).",
+    why=(
+        "A powered node draws a positive number of watts; zero or less is a measurement "
+        "or typing error (docs/power.md)."
+    ),
 )
 EFF_RANGE = rule(
     "MLE026",
@@ -193,8 +221,10 @@ EFF_RANGE = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/eff_range/resnet",
-    why="Conversion efficiency is a power supply's output over its input: above 1 or at 0 "
-    "it is impossible (docs/power.md).",
+    why=(
+        "Conversion efficiency is a power supply's output over its input: above 1 or at 0 "
+        "it is impossible (docs/power.md)."
+    ),
 )
 EFF_MISSING = rule(
     "MLE027",
@@ -204,8 +234,10 @@ EFF_MISSING = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/eff_missing/resnet",
-    why="The official summarizer assumes an efficiency of 1 (no conversion loss) when the "
-    "log gives none, an assumption the log should state (docs/power.md).",
+    why=(
+        "The official summarizer assumes an efficiency of 1 (no conversion loss) when the "
+        "log gives none, an assumption the log should state (docs/power.md)."
+    ),
 )
 WINDOW_SHORT = rule(
     "MLE028",
@@ -216,8 +248,10 @@ WINDOW_SHORT = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/window_short/resnet",
-    why="Energy to train covers the whole run; a window that starts late or stops early "
-    "leaves part of the run unmeasured (docs/power.md).",
+    why=(
+        "Energy to train covers the whole run; a window that starts late or stops early "
+        "leaves part of the run unmeasured (docs/power.md)."
+    ),
 )
 GAP = rule(
     "MLE029",
@@ -228,8 +262,10 @@ GAP = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/gap/resnet",
-    why="Energy integrates readings over time; a long stretch without readings is bridged "
-    "by the formula, so the energy there is a guess (docs/power.md).",
+    why=(
+        "Energy integrates readings over time; a long stretch without readings is bridged "
+        "by the formula, so the energy there is a guess (docs/power.md)."
+    ),
 )
 SWITCH_MISSING = rule(
     "MLE030",
@@ -239,8 +275,10 @@ SWITCH_MISSING = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/switch_empty/resnet",
-    why="Interconnect power is part of the system's energy (docs/power.md); a switch log "
-    "without an estimate adds nothing.",
+    why=(
+        "Interconnect power is part of the system's energy (docs/power.md); a switch log "
+        "without an estimate adds nothing."
+    ),
 )
 SPIKE = rule(
     "MLE031",
@@ -251,8 +289,10 @@ SPIKE = rule(
     stage="power",
     good=GOOD,
     bad="fixtures/power/spike/resnet",
-    why="Ten times the median for one node is not plausible hardware behaviour: a unit "
-    "(mW for W) or typing error (docs/power.md).",
+    why=(
+        "Ten times the median for one node is not plausible hardware behaviour: a unit "
+        "(mW for W) or typing error (docs/power.md)."
+    ),
 )
 
 
@@ -280,8 +320,10 @@ AUDIT_WINDOW = rule(
     stage="audit",
     good=_with_power("good"),
     bad=_with_power("window_short"),
-    why="Energy to train covers the whole run; the audit lists published power logs whose "
-    "window misses part of it (MLE028; docs/power.md).",
+    why=(
+        "Energy to train covers the whole run; the audit lists published power logs whose "
+        "window misses part of it (MLE028; docs/power.md)."
+    ),
 )
 AUDIT_GAP = rule(
     "MLA041",
@@ -304,8 +346,10 @@ AUDIT_IMPLAUSIBLE = rule(
     stage="audit",
     good=_with_power("good"),
     bad=_with_power("spike"),
-    why="Implausible readings make a published energy wrong (MLE008, MLE025, MLE026, "
-    "MLE031; docs/power.md).",
+    why=(
+        "Implausible readings make a published energy wrong (MLE008, MLE025, MLE026, "
+        "MLE031; docs/power.md)."
+    ),
 )
 AUDIT_ZERO_WINDOW = rule(
     "MLA043",
@@ -316,8 +360,10 @@ AUDIT_ZERO_WINDOW = rule(
     stage="audit",
     good=_with_power("good"),
     bad=_with_power("zero_window"),
-    why="The official summarizer cannot score such a result; the audit lists where the "
-    "energy came from the readings instead (MLE007; docs/power.md).",
+    why=(
+        "The official summarizer cannot score such a result; the audit lists where the "
+        "energy came from the readings instead (MLE007; docs/power.md)."
+    ),
 )
 AUDIT_INCOMPLETE = rule(
     "MLA044",
@@ -328,8 +374,10 @@ AUDIT_INCOMPLETE = rule(
     stage="audit",
     good=_with_power("good"),
     bad=_with_power("node_missing"),
-    why="Missing or cut power logs under-report a published energy (MLE001-MLE006, "
-    "MLE023; docs/power.md).",
+    why=(
+        "Missing or cut power logs under-report a published energy (MLE001-MLE006, "
+        "MLE023; docs/power.md)."
+    ),
 )
 
 AUDIT_OF_PROBLEM: dict[str, str] = {

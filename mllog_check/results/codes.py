@@ -19,9 +19,11 @@ RUN_COUNT = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/too_few",
-    why=f"A score is an olympic mean over the round's number of runs ({TRAINING_RULES}, "
-    "benchmark results); the official package checker and result summarizer "
-    f"({LOGGING}) reject another count.",
+    why=(
+        f"A score is an olympic mean over the round's number of runs ({TRAINING_RULES}, "
+        "benchmark results); the official package checker and result summarizer "
+        f"({LOGGING}) reject another count."
+    ),
 )
 TOO_MANY_FAILED = rule(
     "MLR002",
@@ -32,8 +34,10 @@ TOO_MANY_FAILED = rule(
     stage="score",
     good="fixtures/score/one_failed",
     bad="fixtures/score/two_failed",
-    why="The rules let one run that does not converge (four for unet3d) stand as the "
-    f"dropped slowest; more make the result invalid ({TRAINING_RULES}).",
+    why=(
+        "The rules let one run that does not converge (four for unet3d) stand as the "
+        f"dropped slowest; more make the result invalid ({TRAINING_RULES})."
+    ),
 )
 RUN_INCOMPLETE = rule(
     "MLR003",
@@ -43,8 +47,10 @@ RUN_INCOMPLETE = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/no_run_stop",
-    why="Time to train needs run_start and run_stop; without them a run has no time and "
-    f"cannot be scored (result_summarizer of {LOGGING}; docs/scores.md).",
+    why=(
+        "Time to train needs run_start and run_stop; without them a run has no time and "
+        f"cannot be scored (result_summarizer of {LOGGING}; docs/scores.md)."
+    ),
 )
 RCP_FAIL = rule(
     "MLR010",
@@ -55,9 +61,11 @@ RCP_FAIL = rule(
     stage="score",
     good="fixtures/score/rcp_pass",
     bad="fixtures/score/rcp_fail",
-    why="Reference convergence points guard against hyperparameters that converge faster "
-    f"than the reference allows ({TRAINING_RULES}, RCP section); the official "
-    f"rcp_checker ({LOGGING}) fails the result.",
+    why=(
+        "Reference convergence points guard against hyperparameters that converge faster "
+        f"than the reference allows ({TRAINING_RULES}, RCP section); the official "
+        f"rcp_checker ({LOGGING}) fails the result."
+    ),
 )
 RCP_MISSING = rule(
     "MLR011",
@@ -68,9 +76,11 @@ RCP_MISSING = rule(
     stage="score",
     good="fixtures/score/rcp_below",
     bad="fixtures/score/rcp_above",
-    why="Without a reference at the batch size convergence cannot be compared, and the "
-    f"rules ask the submitter for new RCPs ({TRAINING_RULES}); the official "
-    "rcp_checker fails the result.",
+    why=(
+        "Without a reference at the batch size convergence cannot be compared, and the "
+        f"rules ask the submitter for new RCPs ({TRAINING_RULES}); the official "
+        "rcp_checker fails the result."
+    ),
 )
 RCP_UNUSABLE = rule(
     "MLR012",
@@ -81,9 +91,11 @@ RCP_UNUSABLE = rule(
     stage="score",
     good="fixtures/score/rcp_pass",
     bad="fixtures/score/rcp_mixed_batch",
-    why="The RCP comparison takes one batch size per result and enough converged runs; "
-    "the official rcp_checker cannot evaluate such a set and fails it "
-    "(docs/scores.md).",
+    why=(
+        "The RCP comparison takes one batch size per result and enough converged runs; "
+        "the official rcp_checker cannot evaluate such a set and fails it "
+        "(docs/scores.md)."
+    ),
 )
 NORMALIZATION_PENDING = rule(
     "MLR013",
@@ -94,13 +106,17 @@ NORMALIZATION_PENDING = rule(
     "summarizer's first run gives it); the factor the official package checker would "
     "write, and the score that follows, are reported (score_if_normalized).",
     stage="score",
-    good="fixtures/score/v3.0/rcp_faster/Example\n"
-    'append results/sys8/resnet/scaling.json: {"scaling_factor": 1.0043}',
+    good=(
+        "fixtures/score/v3.0/rcp_faster/Example\n"
+        'append results/sys8/resnet/scaling.json: {"scaling_factor": 1.0043}'
+    ),
     bad="fixtures/score/v3.0/rcp_faster/Example",
-    why="From v2.1 the RCP check normalizes a result faster than the reference mean by "
-    "writing scaling.json into the tree; the official result summarizer scores the "
-    "tree as given and applies the file on its next run (rcp_checker and "
-    f"result_summarizer of {LOGGING}). Without the file the published score differs.",
+    why=(
+        "From v2.1 the RCP check normalizes a result faster than the reference mean by "
+        "writing scaling.json into the tree; the official result summarizer scores the "
+        "tree as given and applies the file on its next run (rcp_checker and "
+        f"result_summarizer of {LOGGING}). Without the file the published score differs."
+    ),
 )
 RCP_NOT_EVALUATED = rule(
     "MLR040",
@@ -112,8 +128,10 @@ RCP_NOT_EVALUATED = rule(
     stage="score",
     good="fixtures/score/rcp_pass",
     bad="fixtures/score/" + "rcp_pass\ndelete Example/results/sys8/resnet/result_4.txt",
-    why="The RCP check compares olympic means, which need the round's run count; with "
-    "fewer runs it is reported as not evaluated rather than passed (docs/scores.md).",
+    why=(
+        "The RCP check compares olympic means, which need the round's run count; with "
+        "fewer runs it is reported as not evaluated rather than passed (docs/scores.md)."
+    ),
 )
 RUN_NOT_COUNTED = rule(
     "MLR041",
@@ -126,8 +144,10 @@ RUN_NOT_COUNTED = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/one_failed",
-    why="Says which run stands for the dropped slowest and why, so that a reviewer need "
-    "not redo the official summarizer's reasoning (docs/scores.md).",
+    why=(
+        "Says which run stands for the dropped slowest and why, so that a reviewer need "
+        "not redo the official summarizer's reasoning (docs/scores.md)."
+    ),
 )
 COUNTED_DESPITE_STATUS = rule(
     "MLR043",
@@ -139,9 +159,11 @@ COUNTED_DESPITE_STATUS = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/aborted_counted",
-    why="The official summarizer counts such a run, since compliance never reads the "
-    "status; the warning says the score includes a run that reported failure "
-    "(docs/scores.md).",
+    why=(
+        "The official summarizer counts such a run, since compliance never reads the "
+        "status; the warning says the score includes a run that reported failure "
+        "(docs/scores.md)."
+    ),
 )
 DUPLICATE_RUN = rule(
     "MLR042",
@@ -152,8 +174,10 @@ DUPLICATE_RUN = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/duplicate_run",
-    why="One run submitted twice counts twice and shifts the olympic mean; the official "
-    "tools count both copies (docs/scores.md).",
+    why=(
+        "One run submitted twice counts twice and shifts the olympic mean; the official "
+        "tools count both copies (docs/scores.md)."
+    ),
 )
 SEED_REUSED = rule(
     "MLR020",
@@ -163,9 +187,11 @@ SEED_REUSED = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/seed_reused",
-    why="Closed runs must use different random seeds so that the olympic mean reflects "
-    f"run-to-run variance ({TRAINING_RULES}); the official seed check fails a reused "
-    "seed (docs/scores.md).",
+    why=(
+        "Closed runs must use different random seeds so that the olympic mean reflects "
+        f"run-to-run variance ({TRAINING_RULES}); the official seed check fails a reused "
+        "seed (docs/scores.md)."
+    ),
 )
 SEED_MISSING = rule(
     "MLR021",
@@ -175,8 +201,10 @@ SEED_MISSING = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/seed_missing",
-    why="The official seed check fails a closed result where some runs log a seed and "
-    "others do not; the package verdict is MLP040, the scorer warns (docs/scores.md).",
+    why=(
+        "The official seed check fails a closed result where some runs log a seed and "
+        "others do not; the package verdict is MLP040, the scorer warns (docs/scores.md)."
+    ),
 )
 SEED_SEVERAL = rule(
     "MLR022",
@@ -186,8 +214,10 @@ SEED_SEVERAL = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/seed_several",
-    why="With several seeds in one run, which one drove the run is unclear; the official "
-    "seed check warns too.",
+    why=(
+        "With several seeds in one run, which one drove the run is unclear; the official "
+        "seed check warns too."
+    ),
 )
 SYSTEM_UNREADABLE = rule(
     "MLR030",
@@ -198,9 +228,11 @@ SYSTEM_UNREADABLE = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/bad_system_json",
-    why="Scores name the system, its availability and accelerator count from "
-    f"systems/<system>.json ({SUBMISSION_RULES}); without it the score table lacks "
-    "them.",
+    why=(
+        "Scores name the system, its availability and accelerator count from "
+        f"systems/<system>.json ({SUBMISSION_RULES}); without it the score table lacks "
+        "them."
+    ),
 )
 STRAY_FOLDER = rule(
     "MLR031",
@@ -211,9 +243,11 @@ STRAY_FOLDER = rule(
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/stray",
-    why="The official tools score only <org>/results/<system>/<benchmark>/ "
-    f"({SUBMISSION_RULES}, directory structure); a copy nested elsewhere is not a "
-    "result.",
+    why=(
+        "The official tools score only <org>/results/<system>/<benchmark>/ "
+        f"({SUBMISSION_RULES}, directory structure); a copy nested elsewhere is not a "
+        "result."
+    ),
 )
 
 # --- MLPerf HPC weak scaling (docs/hpc.md) ---------------------------------------------
@@ -227,9 +261,11 @@ WEAK_TOO_FEW_MODELS = rule(
     stage="score",
     good="fixtures/score/hpc-v1.0/weak_ok",
     bad="fixtures/score/hpc-v1.0/weak_too_few",
-    why="The official result summarizer gives a weak-scaling result its tuple only when at "
-    f"least the benchmark's run count of models converged ({LOGGING}, "
-    "result_summarizer; docs/hpc.md).",
+    why=(
+        "The official result summarizer gives a weak-scaling result its tuple only when at "
+        f"least the benchmark's run count of models converged ({LOGGING}, "
+        "result_summarizer; docs/hpc.md)."
+    ),
 )
 WEAK_SCALE_DIFFERS = rule(
     "MLR051",
@@ -240,9 +276,11 @@ WEAK_SCALE_DIFFERS = rule(
     stage="score",
     good="fixtures/score/hpc-v1.0/weak_ok",
     bad="fixtures/score/hpc-v1.0/weak_scale_differs",
-    why="S, the accelerators per model, is one number of the weak-scaling tuple: the "
-    f"official result summarizer asserts every counted log agrees and stops otherwise "
-    f"({LOGGING}; docs/hpc.md).",
+    why=(
+        "S, the accelerators per model, is one number of the weak-scaling tuple: the "
+        f"official result summarizer asserts every counted log agrees and stops otherwise "
+        f"({LOGGING}; docs/hpc.md)."
+    ),
 )
 MODEL_NOT_COUNTED = rule(
     "MLR052",
@@ -253,6 +291,8 @@ MODEL_NOT_COUNTED = rule(
     stage="score",
     good="fixtures/score/hpc-v1.0/weak_ok",
     bad="fixtures/score/hpc-v1.0/weak_one_skipped",
-    why="The official result summarizer skips such a log with a line on its console "
-    "only; a reviewer should see which models are left out of M (docs/hpc.md).",
+    why=(
+        "The official result summarizer skips such a log with a line on its console "
+        "only; a reviewer should see which models are left out of M (docs/hpc.md)."
+    ),
 )

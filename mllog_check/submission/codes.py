@@ -52,8 +52,10 @@ BAD_RESULT_NAME = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean("rename results/acme-8x/resnet/result_4.txt -> results/acme-8x/resnet/run_4.log"),
-    why="The official tools read only result_*.txt; a log named otherwise is published "
-    "but neither checked nor scored (docs/package.md).",
+    why=(
+        "The official tools read only result_*.txt; a log named otherwise is published "
+        "but neither checked nor scored (docs/package.md)."
+    ),
     beyond=True,
 )
 RUN_COUNT = rule(
@@ -66,8 +68,10 @@ RUN_COUNT = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean("delete results/acme-8x/resnet/result_4.txt"),
-    why=f"Each round requires a number of runs per benchmark ({TRAINING_RULES}); the "
-    f"official package checker ({LOGGING}) fails another count.",
+    why=(
+        f"Each round requires a number of runs per benchmark ({TRAINING_RULES}); the "
+        f"official package checker ({LOGGING}) fails another count."
+    ),
 )
 STRAY = rule(
     "MLP004",
@@ -78,8 +82,10 @@ STRAY = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean("append results/acme-8x/resnet/run.sh: python train.py"),
-    why=f"A submission holds results, systems and benchmarks ({SUBMISSION_RULES}, "
-    "directory structure); anything else is published unchecked (docs/package.md).",
+    why=(
+        f"A submission holds results, systems and benchmarks ({SUBMISSION_RULES}, "
+        "directory structure); anything else is published unchecked (docs/package.md)."
+    ),
     beyond=True,
 )
 UNKNOWN_BENCHMARK = rule(
@@ -94,8 +100,10 @@ UNKNOWN_BENCHMARK = rule(
         "copy fixtures/package/clean/Acme/results/acme-8x/resnet/result_0.txt "
         "-> results/acme-8x/gpt9/result_0.txt"
     ),
-    why="The official checker skips a folder naming no benchmark of the round, so its "
-    "logs are never checked or scored (docs/package.md).",
+    why=(
+        "The official checker skips a folder naming no benchmark of the round, so its "
+        "logs are never checked or scored (docs/package.md)."
+    ),
     beyond=True,
 )
 UNUSED_SYSDESC = rule(
@@ -106,8 +114,10 @@ UNUSED_SYSDESC = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean("copy fixtures/package/clean/Acme/systems/acme-8x.json -> systems/acme-32x.json"),
-    why="A description without results describes nothing published; often a system folder "
-    "renamed on one side only (docs/package.md).",
+    why=(
+        "A description without results describes nothing published; often a system folder "
+        "renamed on one side only (docs/package.md)."
+    ),
     beyond=True,
 )
 LINK_ESCAPE = rule(
@@ -118,8 +128,10 @@ LINK_ESCAPE = rule(
     stage="package",
     good=_CLEAN,
     bad=f"link-escape: {_CLEAN}",
-    why="Following a link out of the tree would check files that are not part of the "
-    "submission (docs/package.md).",
+    why=(
+        "Following a link out of the tree would check files that are not part of the "
+        "submission (docs/package.md)."
+    ),
 )
 UNREADABLE = rule(
     "MLP008",
@@ -130,8 +142,10 @@ UNREADABLE = rule(
     stage="package",
     good=_CLEAN,
     bad=f"unreadable: {_CLEAN}",
-    why="What cannot be read cannot be checked; reported so that a missing check is not a "
-    "pass (docs/package.md).",
+    why=(
+        "What cannot be read cannot be checked; reported so that a missing check is not a "
+        "pass (docs/package.md)."
+    ),
 )
 INVALID_JSON = rule(
     "MLP010",
@@ -141,8 +155,10 @@ INVALID_JSON = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean('replace systems/acme-8x.json: "sw_notes": "" => "sw_notes": "",'),
-    why="The official system-description check loads the file as JSON and fails it when "
-    f"it cannot ({LOGGING}, package_checker).",
+    why=(
+        "The official system-description check loads the file as JSON and fails it when "
+        f"it cannot ({LOGGING}, package_checker)."
+    ),
 )
 SCHEMA = rule(
     "MLP011",
@@ -154,8 +170,10 @@ SCHEMA = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean('delete-line systems/acme-8x.json: "cooling"'),
-    why="The official checker tests key presence (and from v4.1 the status value) only; "
-    "stricter value checks are MLP100.",
+    why=(
+        "The official checker tests key presence (and from v4.1 the status value) only; "
+        "stricter value checks are MLP100."
+    ),
 )
 PLACEHOLDER = rule(
     "MLP012",
@@ -165,8 +183,10 @@ PLACEHOLDER = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean('replace systems/acme-8x.json: "hw_notes": "" => "hw_notes": "TODO"'),
-    why="Placeholders are published as the system's description, and readers compare "
-    "these fields (docs/package.md).",
+    why=(
+        "Placeholders are published as the system's description, and readers compare "
+        "these fields (docs/package.md)."
+    ),
     beyond=True,
 )
 DIVISION_MISMATCH = rule(
@@ -193,8 +213,10 @@ STATUS_MISMATCH = rule(
     bad=_clean(
         'replace results/acme-8x/resnet/result_1.txt: "value": "onprem" => "value": "preview"'
     ),
-    why="The status (available, preview, research) decides the category a result is "
-    f"published in ({SUBMISSION_RULES}); the log and the description should agree.",
+    why=(
+        "The status (available, preview, research) decides the category a result is "
+        f"published in ({SUBMISSION_RULES}); the log and the description should agree."
+    ),
     beyond=True,
 )
 ORG_MISMATCH = rule(
@@ -208,8 +230,10 @@ ORG_MISMATCH = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean('replace results/acme-8x/resnet/result_2.txt: "value": "Acme" => "value": "Globex"'),
-    why="The org folder is the submitter of record; a log naming another org may be "
-    "another org's run (docs/package.md).",
+    why=(
+        "The org folder is the submitter of record; a log naming another org may be "
+        "another org's run (docs/package.md)."
+    ),
     beyond=True,
 )
 PLATFORM_MISMATCH = rule(
@@ -222,8 +246,10 @@ PLATFORM_MISMATCH = rule(
     bad=_clean(
         'replace results/acme-8x/resnet/result_3.txt: "value": "acme-8x" => "value": "acme-16x"'
     ),
-    why=f"A result set is the runs of one system ({TRAINING_RULES}); different platforms "
-    "mean runs of different systems.",
+    why=(
+        f"A result set is the runs of one system ({TRAINING_RULES}); different platforms "
+        "mean runs of different systems."
+    ),
     beyond=True,
 )
 BENCHMARK_MISMATCH = rule(
@@ -235,8 +261,10 @@ BENCHMARK_MISMATCH = rule(
     stage="package",
     good=_CLEAN,
     bad=_clean('replace results/acme-8x/resnet/result_4.txt: "value": "resnet" => "value": "ssd"'),
-    why="A log in another benchmark's folder is checked and scored as that benchmark "
-    "(docs/package.md).",
+    why=(
+        "A log in another benchmark's folder is checked and scored as that benchmark "
+        "(docs/package.md)."
+    ),
     beyond=True,
 )
 RUN_FILED_TWICE = rule(
@@ -252,10 +280,12 @@ RUN_FILED_TWICE = rule(
         "copy fixtures/package/clean/Acme/results/acme-8x -> results/acme-8x-copy",
         "copy fixtures/package/clean/Acme/systems/acme-8x.json -> systems/acme-8x-copy.json",
     ),
-    why="Each result must come from its own runs on its system "
-    f"({SUBMISSION_RULES}); the audit finds such copies in published results (v5.1), "
-    "the package checker a submitter runs before upload says so first "
-    "(docs/package.md).",
+    why=(
+        "Each result must come from its own runs on its system "
+        f"({SUBMISSION_RULES}); the audit finds such copies in published results (v5.1), "
+        "the package checker a submitter runs before upload says so first "
+        "(docs/package.md)."
+    ),
     beyond=True,
 )
 SEED_NOT_LOGGED = rule(
@@ -268,8 +298,10 @@ SEED_NOT_LOGGED = rule(
     stage="package",
     good=_CLEAN,
     bad="fixtures/package/seeds/Acme",
-    why="mlcommons/logging#87 (v1.0: all runs or none) and #384 with training_policies#546 "
-    "(from v5.0: always).",
+    why=(
+        "mlcommons/logging#87 (v1.0: all runs or none) and #384 with training_policies#546 "
+        "(from v5.0: always)."
+    ),
 )
 SYSDESC_ADVICE = rule(
     "MLP100",
@@ -314,8 +346,10 @@ STAGE_FAILED = rule(
     "that one bad file never stops the check of the others.",
     stage="package",
     good=_CLEAN,
-    why="One stage failing on one file must neither stop the others nor pass that file "
-    "silently (docs/package.md).",
+    why=(
+        "One stage failing on one file must neither stop the others nor pass that file "
+        "silently (docs/package.md)."
+    ),
 )
 
 # Audit anomaly kinds (docs/audit.md). The rule name is the `kind` column of the report.
@@ -332,8 +366,10 @@ LINES_AFTER_STOP = rule(
         '"POINT_IN_TIME", "key": "eval_accuracy", "value": 0.81, "metadata": '
         '{"file": "train.py", "lineno": 1, "epoch_num": 5}}'
     ),
-    why="Records after run_stop are not part of the timed run; they suggest concatenated "
-    "or edited logs (docs/audit.md).",
+    why=(
+        "Records after run_stop are not part of the timed run; they suggest concatenated "
+        "or edited logs (docs/audit.md)."
+    ),
 )
 TIME_ZERO = rule(
     "MLA002",
@@ -362,8 +398,10 @@ TIME_CONSTANT = rule(
         '"time_ms": 1621007260001, "event_type": "INTERVAL_END", "key": '
         '"run_stop"'
     ),
-    why="A real run's timestamps advance; identical ones mean a generated or rewritten "
-    "log (docs/audit.md).",
+    why=(
+        "A real run's timestamps advance; identical ones mean a generated or rewritten "
+        "log (docs/audit.md)."
+    ),
 )
 TIME_BACKWARDS = rule(
     "MLA004",
@@ -377,8 +415,10 @@ TIME_BACKWARDS = rule(
         'replace Acme/results/acme-8x/resnet/result_3.txt: "time_ms": '
         '1621010923001 => "time_ms": 1621010855001'
     ),
-    why="Time to train assumes a clock that runs forward; a step back of seconds means "
-    "clock trouble or spliced logs (docs/audit.md).",
+    why=(
+        "Time to train assumes a clock that runs forward; a step back of seconds means "
+        "clock trouble or spliced logs (docs/audit.md)."
+    ),
 )
 DUPLICATE_LOG = rule(
     "MLA005",
@@ -405,8 +445,10 @@ REPEATED_SEED = rule(
         'replace Acme/results/acme-8x/resnet/result_1.txt: "key": "seed", '
         '"value": 2 => "key": "seed", "value": 1'
     ),
-    why=f"Seeds must differ per run ({TRAINING_RULES}); a repeated one suggests a run "
-    "copied or rerun unchanged (docs/audit.md).",
+    why=(
+        f"Seeds must differ per run ({TRAINING_RULES}); a repeated one suggests a run "
+        "copied or rerun unchanged (docs/audit.md)."
+    ),
 )
 ABORTED_RUN = rule(
     "MLA007",
@@ -429,8 +471,10 @@ NOT_CONVERGED = rule(
         'replace Acme/results/acme-8x/resnet/result_4.txt: "status": "success" '
         '=> "status": "aborted"'
     ),
-    why="A failed run may stand for the dropped slowest once; the audit lists such "
-    "published runs (docs/audit.md).",
+    why=(
+        "A failed run may stand for the dropped slowest once; the audit lists such "
+        "published runs (docs/audit.md)."
+    ),
 )
 AUDIT_ORG_MISMATCH = rule(
     "MLA009",
@@ -442,8 +486,10 @@ AUDIT_ORG_MISMATCH = rule(
     bad=_round(
         'replace Acme/results/acme-8x/resnet/result_0.txt: "value": "Acme" => "value": "Globex"'
     ),
-    why="A log naming another org suggests runs or code borrowed from another submitter "
-    "(docs/audit.md).",
+    why=(
+        "A log naming another org suggests runs or code borrowed from another submitter "
+        "(docs/audit.md)."
+    ),
 )
 PUBLISHED_FAILING = rule(
     "MLA010",
@@ -457,8 +503,10 @@ PUBLISHED_FAILING = rule(
         "append Acme/results/acme-8x/resnet/result_4.txt: :::MLLOG "
         '{"namespace": "", "time_ms": 1621014620000, "key": "eval_acc'
     ),
-    why="Published results should pass the tools of their round; the audit lists those "
-    "that do not (docs/audit.md).",
+    why=(
+        "Published results should pass the tools of their round; the audit lists those "
+        "that do not (docs/audit.md)."
+    ),
 )
 AUDIT_STRAY = rule(
     "MLA011",
@@ -468,8 +516,10 @@ AUDIT_STRAY = rule(
     stage="audit",
     good=_AUDIT_CLEAN,
     bad=_round("append Acme/results/acme-8x/resnet/run.sh: python train.py"),
-    why="Leftover files are published with the results without being checked (MLP004; "
-    "docs/audit.md).",
+    why=(
+        "Leftover files are published with the results without being checked (MLP004; "
+        "docs/audit.md)."
+    ),
 )
 
 DECLARED_MISMATCH = rule(
@@ -484,8 +534,10 @@ DECLARED_MISMATCH = rule(
     bad=_round(
         'replace Acme/results/acme-8x/resnet/result_0.txt: "value": "open" => "value": "closed"'
     ),
-    why="What a log declares should match what is published about its system and result "
-    "(docs/audit.md).",
+    why=(
+        "What a log declares should match what is published about its system and result "
+        "(docs/audit.md)."
+    ),
 )
 AUDIT_SYSDESC_ADVICE = rule(
     "MLA013",
@@ -496,8 +548,10 @@ AUDIT_SYSDESC_ADVICE = rule(
     stage="audit",
     good=_AUDIT_CLEAN,
     bad=_round('replace Acme/systems/acme-8x.json: "division": "open" => "division": "close"'),
-    why="System descriptions are what readers compare across submitters "
-    f"({SUBMISSION_RULES}); values outside the rules' format mislead (docs/audit.md).",
+    why=(
+        "System descriptions are what readers compare across submitters "
+        f"({SUBMISSION_RULES}); values outside the rules' format mislead (docs/audit.md)."
+    ),
 )
 UNCHECKED_RESULT = rule(
     "MLA014",
@@ -521,8 +575,10 @@ TARGET_NOT_REACHED = rule(
     stage="audit",
     good=_AUDIT_CLEAN,
     bad=_round('replace Acme/results/acme-8x/resnet/result_0.txt: "value": 0.78 => "value": 0.7'),
-    why="The official summarizer times and counts a run that says success; if it never "
-    "reached the target, the result is better than earned (docs/audit.md).",
+    why=(
+        "The official summarizer times and counts a run that says success; if it never "
+        "reached the target, the result is better than earned (docs/audit.md)."
+    ),
 )
 BATCH_DIFFERS = rule(
     "MLA016",
@@ -533,8 +589,10 @@ BATCH_DIFFERS = rule(
     stage="audit",
     good=_AUDIT_CLEAN,
     bad=_round('replace Acme/results/acme-8x/resnet/result_1.txt: "value": 256 => "value": 512'),
-    why="One result is one configuration; runs with different batch sizes do not measure "
-    "the same thing and the RCP check takes one batch size (docs/audit.md).",
+    why=(
+        "One result is one configuration; runs with different batch sizes do not measure "
+        "the same thing and the RCP check takes one batch size (docs/audit.md)."
+    ),
 )
 RUNS_APART = rule(
     "MLA017",
@@ -548,8 +606,10 @@ RUNS_APART = rule(
         'replace Acme/results/acme-8x/resnet/result_2.txt: "time_ms": '
         '1621007200000 => "time_ms": 1623599200000'
     ),
-    why="Runs of one submission are taken within days; weeks apart suggest a run of "
-    "another campaign or a clock in another unit (docs/audit.md).",
+    why=(
+        "Runs of one submission are taken within days; weeks apart suggest a run of "
+        "another campaign or a clock in another unit (docs/audit.md)."
+    ),
 )
 _R0 = "Acme/results/acme-8x/resnet/result_0.txt"
 _COPY_16X = (
@@ -567,8 +627,10 @@ SHARED_WINDOW = rule(
     stage="audit",
     good=_AUDIT_CLEAN,
     bad=_round(*_COPY_16X),
-    why="No two runs start and stop at the same milliseconds; a re-filed copy counts one "
-    "run in two results (docs/audit.md).",
+    why=(
+        "No two runs start and stop at the same milliseconds; a re-filed copy counts one "
+        "run in two results (docs/audit.md)."
+    ),
 )
 SHARED_CURVE = rule(
     "MLA019",
@@ -587,8 +649,10 @@ SHARED_CURVE = rule(
         '"event_type": "INTERVAL_START" => "time_ms": 1621000061001, "event_type": '
         '"INTERVAL_START"',
     ),
-    why="Evaluation values with many digits do not repeat across runs; the same curve "
-    "means the same run (docs/audit.md).",
+    why=(
+        "Evaluation values with many digits do not repeat across runs; the same curve "
+        "means the same run (docs/audit.md)."
+    ),
 )
 DUPLICATE_COUNTED = rule(
     "MLA020",
@@ -620,8 +684,10 @@ TIME_MS_ZERO = rule(
         '"submission_poc_name", "value": "A. Person", "metadata": {"file": '
         '"train.py", "lineno": 1}}'
     ),
-    why="A record at time_ms 0 outside the timed ones is a line added by hand after the "
-    "run, as in published Intel v1.0 DLRM logs (docs/audit.md).",
+    why=(
+        "A record at time_ms 0 outside the timed ones is a line added by hand after the "
+        "run, as in published Intel v1.0 DLRM logs (docs/audit.md)."
+    ),
 )
 
 # The audit's anomaly kinds by name (the report's `kind` column): every MLA code of the
