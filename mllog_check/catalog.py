@@ -58,8 +58,9 @@ class RuleInfo(Value):
         stage: str = "parse",
         # Why the rule exists, citing the rules or official tools (docs/codes.md shows it).
         rationale: str = "",
-        # A check the round's official tools do not make: a warning that --strict makes an
-        # error (docs/differences.md).
+        # Beyond the official verdict: a warning for a check the round's official tools do
+        # not make (or only warn about, MLC101), which --strict makes an error; the package
+        # counts these apart from its official verdict (docs/differences.md).
         beyond: bool = False,
     ) -> None:
         self.code = code

@@ -61,7 +61,7 @@ def render_markdown() -> str:
         lines.append(f"| {code} | `{info.name}` | {info.severity} | {summary} |")
     for info in rules:
         lines += ["", f"## {info.heading}", ""]
-        beyond = " (beyond the official tools: an error with --strict)" if info.beyond else ""
+        beyond = " (beyond the official verdict: an error with --strict)" if info.beyond else ""
         lines += [f"Severity: {info.severity}{beyond}. {' '.join(info.summary.split())}"]
         if info.rationale:
             lines += ["", f"Why: {' '.join(info.rationale.split())}"]
