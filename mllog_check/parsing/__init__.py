@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
+from .. import syntax_codes as rules
 from ..inputs import InputError, ReadState, Source, expand, open_binary, read_chunks
 from ..problems import Problem
 from ..records import ParseResult, Record
-from . import syntax_rules as rules
 from .scanner import PROBLEM_LIMIT, Scanner, scan_chunks, stream_chunks
 
 __all__ = [

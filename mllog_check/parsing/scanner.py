@@ -15,9 +15,9 @@ from functools import cache
 from itertools import compress, count, repeat
 from operator import itemgetter
 
+from .. import syntax_codes as rules
 from ..problems import Severity, shorten
 from ..records import Generation, ParseResult, Record
-from . import syntax_rules as rules
 from .decoders import DecodeError, loads_for
 from .grammar import EnvelopeError, parse_envelope
 from .payload import LineError, _mllog_record, build_record, line_problem

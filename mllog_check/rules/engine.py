@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import Counter
 
 from ..catalog import RuleInfo
-from ..parsing.syntax_rules import MISSING_VALUE_OR_METADATA
 from ..problems import Problem, Severity
 from ..records import Record
 from ..suggest import closest, did_you_mean
+from ..syntax_codes import MISSING_VALUE_OR_METADATA
 from . import codes
 from .loader import Aggregate, Fragment, KeySpec, Ruleset, Section
 from .schema import show
@@ -536,7 +536,9 @@ def unreadable_records(parse_problems: list[Problem]) -> list[Problem]:
 
 
 def promote(problems: list[Problem]) -> list[Problem]:
-    """--strict: the checks beyond the official ones become errors."""
+    """--strict: every compliance warning becomes an error: the checks beyond the official
+    ones (``beyond`` in the rule table) and the failures a round's rule data relaxes to
+    warnings (a round's own tool passed them, today's fails them: docs/differences.md)."""
     return [
         codes.TABLE[p.rule].problem(
             p.path, p.message, p.line, p.column, severity=Severity.ERROR, text=p.text

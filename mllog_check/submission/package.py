@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import catalog
 from ..parsing import parse_file
 from ..problems import Context, Problem, Severity
 from ..rounds import Choice, Round, RoundError, Setting, choose
@@ -267,17 +268,14 @@ def check_package(
 
 
 def is_beyond_official(problem: Problem) -> bool:
-    """A warning for a check the round's official package checker does not make.
-
-    The package's own advice (codes.BEYOND_OFFICIAL) and the compliance engine's checks
-    beyond the official rules (MLC1xx); not runs tolerated under olympic scoring, which
-    the official checker accepts too.
+    """A warning for a check the round's official package checker does not make: its
+    rule is marked ``beyond`` in the rule table (the package's advice, the compliance
+    engine's MLC1xx); not runs tolerated under olympic scoring, which the official
+    checker accepts too.
     """
     if problem.severity is not Severity.WARNING:
         return False
-    if problem.rule in codes.BEYOND_OFFICIAL:
-        return True
-    return problem.rule.startswith("MLC1") and not problem.message.endswith(TOLERATED)
+    return catalog.get(problem.rule).beyond and not problem.message.endswith(TOLERATED)
 
 
 def promote(problems: list[Problem]) -> list[Problem]:
