@@ -33,7 +33,7 @@ def load_yaml(path: Path) -> Any:
         raise DataFileError(f"{path}: {err}") from None
 
 
-class DuplicateKey(ValueError):
+class DuplicateKey(DataFileError):
     """A mapping states a key twice (YAML keeps the last in silence)."""
 
 
