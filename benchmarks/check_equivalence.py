@@ -1,7 +1,7 @@
 """Every corpus log's ``check`` output, dumped or compared: proof that a change of the
 engine or of the check path (docs/design.md, memory) left every verdict as it was.
 
-    python benchmarks/check_equivalence.py dump OUT.jsonl [--strict]
+    python benchmarks/check_equivalence.py dump OUT.jsonl [--strict] [--content]
     python benchmarks/check_equivalence.py compare OLD.jsonl NEW.jsonl
 
 ``dump`` checks each result log of the corpus ($MLLOG_CORPUS or ../shared/corpus, every
@@ -9,7 +9,10 @@ round, HPC included) with ``check_paths`` (the library call behind ``check``) in
 ``mllog_check`` that Python imports (run it once with PYTHONPATH pointing at an old
 checkout, once with this one) and writes one JSON line per log: the exit code, the
 messages, and each verdict with every problem. ``compare`` reports the logs whose lines
-differ and exits 1 if any do.
+differ and exits 1 if any do. ``--content`` hides the round folders of the paths, so that
+each log's round is chosen from its content (the corpus is filed by round). ``dump``
+also says how many logs the streamed check handed back to the check that holds every
+record (``rules/stream.py``), where that module exists.
 """
 
 from __future__ import annotations
@@ -29,9 +32,14 @@ def corpus_dir() -> Path:
     return Path(configured) if configured else ROOT.parent / "shared" / "corpus"
 
 
-def dump(out: Path, strict: bool) -> int:
+def dump(out: Path, strict: bool, content: bool) -> int:
+    from mllog_check import rounds
     from mllog_check.checking import check_paths
     from mllog_check.errors import MllogCheckError
+
+    if content:
+        rounds.from_path = lambda *args, **kwargs: None
+    walked = _count_walks(content)
 
     logs = sorted(p for p in corpus_dir().rglob("result_*.txt*") if p.is_file())
     with open(out, "w", encoding="utf-8") as stream:
@@ -62,7 +70,29 @@ def dump(out: Path, strict: bool) -> int:
                 }
             stream.write(json.dumps(line, sort_keys=True, default=repr) + "\n")
     print(f"{len(logs)} logs checked into {out}")
+    if walked:
+        print(f"streamed: {walked['exact']} logs, checked again holding records: {walked['again']}")
     return 0
+
+
+def _count_walks(content: bool) -> dict[str, int]:
+    """Counts of the streamed check's outcomes (empty before rules/stream.py existed)."""
+    try:
+        from mllog_check.rules import stream
+    except ImportError:
+        return {}
+    if content:
+        stream.from_path = lambda *args, **kwargs: None
+    counts = {"exact": 0, "again": 0}
+    verdict = stream.Walk.verdict
+
+    def counted(self: Any, *args: Any) -> Any:
+        done = verdict(self, *args)
+        counts["exact" if done is not None else "again"] += 1
+        return done
+
+    stream.Walk.verdict = counted  # type: ignore[method-assign,assignment]
+    return counts
 
 
 def compare(old: Path, new: Path) -> int:
@@ -90,12 +120,13 @@ def main() -> int:
     dumping = sub.add_parser("dump")
     dumping.add_argument("out", type=Path)
     dumping.add_argument("--strict", action="store_true")
+    dumping.add_argument("--content", action="store_true", help="choose rounds by content")
     comparing = sub.add_parser("compare")
     comparing.add_argument("old", type=Path)
     comparing.add_argument("new", type=Path)
     args = parser.parse_args()
     if args.command == "dump":
-        return dump(args.out, args.strict)
+        return dump(args.out, args.strict, args.content)
     return compare(args.old, args.new)
 
 
