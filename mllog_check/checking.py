@@ -135,8 +135,8 @@ def _streamed(
 
     stream = RecordStream(source)
     walk = Walk(source.display, ruleset, setting)
-    for record in stream:
-        walk.add(record)
+    for records in stream.batches():
+        walk.add_all(records)
     result = stream.result
     if not walk.count:  # not a log, or unreadable: as check_paths does without the walk
         return result, [], None, None

@@ -213,9 +213,17 @@ class Engine:
         if spec is not None:
             _record(state, spec, rec)
         else:
-            if state.header_until not in state.seen:
+            seen = state.seen
+            if state.header_until not in seen:
                 _add(state.headers, rec, True)
-            _add(state.seen, rec, False)
+            found = seen.get(key)
+            if found is None:
+                seen[key] = Occurrences(rec)
+            else:  # Occurrences.add inline (untracked): a call per record costs a check time
+                found.count += 1
+                found.previous, found.last = found.last, rec
+                if found.second is None:
+                    found.second = rec
         if key in state.sources:
             for grouping in state.groupings:
                 if grouping.agg.source == key:
@@ -355,9 +363,13 @@ def _timestamps(state: _State, rec: Record) -> None:
 
 
 def _record(state: _State, spec: KeySpec, rec: Record) -> None:
-    occurrences = _add(state.seen, rec, spec.occurs == "exactly_one")
-    if spec.first_only and occurrences.count > 1:
-        return
+    occurrences = state.seen.get(rec.key)
+    if occurrences is None:
+        state.seen[rec.key] = occurrences = Occurrences(rec, spec.occurs == "exactly_one")
+    else:
+        occurrences.add(rec)
+        if spec.first_only:
+            return
     where = f"{spec.label}: {rec.key}"
     if spec.value is not None and not spec.value.ok(rec.value):
         if rec.key == "submission_benchmark":

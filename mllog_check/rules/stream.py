@@ -62,6 +62,7 @@ class Walk:
         self.held: list[Record] | None = []  # None once records were let go unchecked
         self.first: dict[str, Any] = {}  # the first value of each selector key
         self.selectors: frozenset[str] = frozenset()
+        self._watch = _TEXTS | {_RUN_START}  # keys _watched reads (the selectors added)
         self._start()
 
     def _start(self) -> None:
@@ -91,28 +92,40 @@ class Walk:
     # --- feeding -------------------------------------------------------------------------
 
     def add(self, rec: Record) -> None:
-        self.count += 1
-        generation = rec.generation
-        if generation in self.generations:
-            self.generations[generation] += 1
-        else:
-            self.generations[generation] = 1
-            self._witness(rec)
+        self.add_all([rec])
+
+    def add_all(self, records: list[Record]) -> None:
+        """Records in log order (a block's, as the parser gives them)."""
+        self.count += len(records)
+        generations = self.generations
+        for rec in records:
+            generation = rec.generation
+            if generation in generations:
+                generations[generation] += 1
+            else:
+                generations[generation] = 1
+                self._witness(rec)
+            chosen = (rec.key in self._watch or not self._dated) and self._watched(rec)
+            if self.engine is not None:
+                self.engine.feed(rec)
+            elif self.held is not None:
+                held = self.held
+                held.append(rec)
+                # The chain changes only with a selector's first value: no test in between.
+                if chosen or len(held) == 1 or len(held) >= HOLD_LIMIT:
+                    self._settle(len(held) >= HOLD_LIMIT)
+
+    def _watched(self, rec: Record) -> bool:
+        """A record the verdict reads besides the engine; True for a selector's first value."""
         key = rec.key
         if not self._dated or (key == _RUN_START and not self._run_dated):
             self._date(rec)
         if key in _TEXTS:
             self._text(rec)
-        chosen = key in self.selectors and key not in self.first
-        if chosen:
+        if key in self.selectors and key not in self.first:
             self.first[key] = rec.value
-        if self.engine is not None:
-            self.engine.feed(rec)
-        elif self.held is not None:
-            self.held.append(rec)
-            # The chain changes only with a selector's first value: no test in between.
-            if chosen or len(self.held) == 1 or len(self.held) >= HOLD_LIMIT:
-                self._settle(len(self.held) >= HOLD_LIMIT)
+            return True
+        return False
 
     def _witness(self, rec: Record) -> None:
         if not self.witnesses or self.witnesses[-1] is not rec:
@@ -237,6 +250,7 @@ class Walk:
 
         self.rules = rules
         self.selectors = frozenset(selector_keys(rules))
+        self._watch = _TEXTS | {_RUN_START} | self.selectors
         self.first = {}
         for rec in self.held or ():
             if rec.key in self.selectors and rec.key not in self.first:
