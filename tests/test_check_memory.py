@@ -9,6 +9,7 @@ holding every record gives (``benchmarks/check_equivalence.py`` compares the cor
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -142,3 +143,32 @@ def test_every_shipped_round_streams_as_it_holds(corpus: Path) -> None:
         log = next(iter(sorted(folder.rglob("result_*.txt"))), None)
         if log is not None:
             assert _verdicts([str(log)]) == _verdicts_held(log), log
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("by_content", [False, True])
+def test_mixed_syntaxes_and_odd_logs_stream_as_they_hold(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by_content: bool
+) -> None:
+    """Logs whose facts the walk keeps beside the engine: two syntax generations
+    interleaved (counted per block), a benchmark named twice differently, time 0,
+    records only; each streamed check equals the held one, by folder or by content."""
+    if by_content:
+        monkeypatch.setattr(stream, "from_path", lambda *args, **kwargs: None)
+        monkeypatch.setattr(rounds, "from_path", lambda *args, **kwargs: None)
+    v06 = next(iter(sorted((corpus / "v0.6").rglob("result_*.txt"))))
+    v07 = next(iter(sorted((corpus / "v0.7").rglob("result_*.txt"))))
+    old, new = v06.read_bytes().splitlines(True), v07.read_bytes().splitlines(True)
+    named = next(x for x in new if b'"submission_benchmark"' in x)
+    other = re.sub(rb'"value": "[^"]*"', b'"value": "ssd"', named)  # a second benchmark
+    assert other != named
+    folder = tmp_path / "v0.7" / "bert"
+    folder.mkdir(parents=True)
+    logs = {
+        "result_0.txt": b"".join(x for pair in zip(new, old, strict=False) for x in pair),
+        "result_1.txt": b"".join(new).replace(b'"time_ms": 1', b'"time_ms": 0', 3) + other,
+        "result_2.txt": b"".join(old + new),
+    }
+    for name, data in logs.items():
+        (folder / name).write_bytes(data)
+        assert _verdicts([str(folder / name)]) == _verdicts_held(folder / name), name

@@ -20,6 +20,9 @@ file again the old way, holding every record: never a different verdict.
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
+
 from ..records import Generation, ParseResult, Record
 from ..rounds import Choice, RoundError, Setting, choose, from_path, from_records, is_auto
 
@@ -35,6 +38,7 @@ HOLD_LIMIT = 10_000  # records held at most while the round or the chain is not 
 _EARLIEST_MS = 1.5e12  # a plausible run date (rounds.run_time_ms)
 _BENCHMARK, _DIVISION, _RUN_START = "submission_benchmark", "submission_division", "run_start"
 _TEXTS = frozenset((_BENCHMARK, _DIVISION))
+_GENERATION = attrgetter("generation")
 
 
 class Walk:
@@ -95,25 +99,41 @@ class Walk:
         self.add_all([rec])
 
     def add_all(self, records: list[Record]) -> None:
-        """Records in log order (a block's, as the parser gives them)."""
+        """Records in log order (a block's, as the parser gives them).
+
+        The loop is the check's per-record cost beside the engine: a generation is
+        looked up when it changes, the generations are counted per block (in C)."""
         self.count += len(records)
         generations = self.generations
+        last = None
+        feed = self.engine.feed if self.engine is not None else None
+        watch = self._watch
         for rec in records:
             generation = rec.generation
-            if generation in generations:
-                generations[generation] += 1
-            else:
-                generations[generation] = 1
-                self._witness(rec)
-            chosen = (rec.key in self._watch or not self._dated) and self._watched(rec)
-            if self.engine is not None:
-                self.engine.feed(rec)
+            if generation is not last:
+                last = generation
+                if generation not in generations:
+                    generations[generation] = 0  # counted below; the order is the log's
+                    self._witness(rec)
+            chosen = False
+            if rec.key in watch or not self._dated:
+                chosen = self._watched(rec)
+                watch = self._watch
+                if feed is None and self.engine is not None:
+                    feed = self.engine.feed
+            if feed is not None:
+                feed(rec)
             elif self.held is not None:
                 held = self.held
                 held.append(rec)
                 # The chain changes only with a selector's first value: no test in between.
                 if chosen or len(held) == 1 or len(held) >= HOLD_LIMIT:
                     self._settle(len(held) >= HOLD_LIMIT)
+                    watch = self._watch
+                    if self.engine is not None:
+                        feed = self.engine.feed
+        for generation, count in Counter(map(_GENERATION, records)).items():
+            generations[generation] += count
 
     def _watched(self, rec: Record) -> bool:
         """A record the verdict reads besides the engine; True for a selector's first value."""
