@@ -184,7 +184,7 @@ def _score_parsed(
         scaling=rs.scaling,
         # <org>/results/<system>/[<strong|weak>/]<benchmark>: side files are read only
         # inside <org>.
-        root=str(Path(rs.folder).resolve().parents[3 if rs.scaling else 2]),
+        root=str(_above(Path(rs.folder).resolve(), 3 if rs.scaling else 2)),
     )
     system, _ = load_system(tree_set.system_json, tree_set.root)
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
@@ -610,3 +610,10 @@ def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
         return "", ""
 
     return where
+
+
+def _above(path: Path, levels: int) -> Path:
+    """The folder ``levels`` above ``path`` (the org of a result folder)."""
+    for _ in range(levels):
+        path = path.parent
+    return path
