@@ -618,5 +618,8 @@ def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
 
 def scan_lines(scanner: Scanner, block: bytes, line_no: int) -> int:
     """Scan a block of whole lines (a growing log's, ``follow/live.py``) numbered from
-    ``line_no``; returns the number of the line after the block."""
-    return _scan_block(scanner, block, line_no)
+    ``line_no``; returns the number of the line after the block. Problems beyond the
+    per-log limit are counted, as for a file (``scan_blocks``)."""
+    after = _scan_block(scanner, block, line_no)
+    scanner.trim_problems()
+    return after
