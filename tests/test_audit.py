@@ -92,6 +92,8 @@ def test_every_kind_is_found_once_where_planted() -> None:
     elsewhere |= {"target-not-reached", "batch-size-differs", "runs-far-apart"}  # audit/sets
     # Copies of real logs, edited (tests/test_audit_duplicates.py)
     elsewhere |= {"shared-eval-curve", "duplicate-run-counted"}
+    # A folder of the round that is no org (tests/test_hostile.py)
+    elsewhere |= {"not-audited"}
     # Power kinds are planted in fixtures/audit/power (tests/test_power.py).
     elsewhere |= {k for k in codes.ANOMALY_KINDS if k.startswith("power-")}
     assert {kind for kind, _ in EXPECTED} == set(codes.ANOMALY_KINDS) - elsewhere

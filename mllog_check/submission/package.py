@@ -184,7 +184,7 @@ def _score_parsed(
         scaling=rs.scaling,
         # <org>/results/<system>/[<strong|weak>/]<benchmark>: side files are read only
         # inside <org>.
-        root=str(_above(Path(rs.folder).resolve(), 3 if rs.scaling else 2)),
+        root=str(_above(Path(rs.folder).resolve(), 4 if rs.scaling else 3)),
     )
     system, _ = load_system(tree_set.system_json, tree_set.root)
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
