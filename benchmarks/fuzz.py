@@ -1,18 +1,28 @@
 """Fuzz mllog-check with mutated real logs and result folders; count exceptions.
 
-    python benchmarks/fuzz.py [--long] [--logs N] [--folders N] [--seed S] [--jobs J]
+    python benchmarks/fuzz.py [--long] [--count N] [--logs N] [--folders N] [--yaml N]
+                              [--seed S] [--jobs J]
 
-Default: the CI figures (2,500 logs, 60 folders). --long: 100,000 log inputs and 2,000
-result-folder inputs. Logs are the corpus's small result logs ($MLLOG_CORPUS or
-../shared/corpus) mutated in memory (bit flips, lines deleted, duplicated, shuffled,
-truncated, wrong value types, renamed keys, bad time_ms, prefixes and CRLF, gzip) and
-sent through parse (the invariant records + line errors == marker lines, the streaming
-iterator), check (strict too), round detection and the anomaly detectors. Folders are
-small real result sets with their system description, mutated on disk (runs removed,
-duplicated, renamed, emptied, truncated, run_start or run_stop removed, status aborted,
-a log mutated, the description broken) and sent through score, package and audit.
-The mutations live in tests/fuzzing.py. Prints the number of inputs and of exceptions
-(the first few in full); exit 1 when any input raised.
+Default: the CI figures (2,500 logs, 60 folders, 500 YAML documents). --long: 1,000,000
+inputs (990,000 logs, 2,000 folders, 8,000 YAML documents); --count N: N inputs in those
+proportions. Logs are the corpus's small result logs ($MLLOG_CORPUS or ../shared/corpus)
+mutated in memory (bit flips, lines deleted, duplicated, shuffled, truncated, wrong value
+types, renamed keys, bad time_ms, prefixes and CRLF, hostile values: integers beyond
+4,300 digits, numbers beyond floats, NaN and infinities, escape sequences, workflow
+commands and spreadsheet formulas; CR-separated records, more broken lines than a log
+lists, lines longer than a chunk or than the line limit, gzip) and sent through parse
+(the invariant records + line errors == marker lines, the streaming iterator), check
+(strict too), round detection and the anomaly detectors; every problem's text form
+must hold no control character and its CSV cells no formula. Folders are small real
+result sets with their system description, mutated on disk (runs removed, duplicated,
+renamed, emptied, truncated, run_start or run_stop removed, status aborted, a log
+mutated, the description broken, hostile folder and file names, links leaving the tree
+or to devices, FIFOs, scaling factors out of range, a folder 1,100 deep) and sent
+through score, package and audit; nothing outside the tree may reach a score. YAML
+documents (a price catalog, a --ruleset file) get alias bombs, self-references, deep
+nesting, prices that are no amount, tags, truncation and bit flips, and must load or be
+refused with the tool's own error. The mutations live in tests/fuzzing.py. Prints the
+number of inputs and of exceptions (the first few in full); exit 1 when any input raised.
 """
 
 from __future__ import annotations
@@ -47,10 +57,15 @@ def _folders(corpus: str, seed: int, start: int, count: int) -> fuzzing.Outcome:
         )
 
 
+def _yaml(corpus: str, seed: int, start: int, count: int) -> fuzzing.Outcome:
+    with tempfile.TemporaryDirectory(prefix="mllog-fuzz-") as work:
+        return fuzzing.fuzz_yaml(count, seed, Path(work), start)
+
+
 def run(kind: str, total: int, seed: int, jobs: int, corpus: Path) -> fuzzing.Outcome:
     """Inputs 0..total-1 in slices (one per worker task); same inputs whatever --jobs."""
-    work = _logs if kind == "logs" else _folders
-    step = 500 if kind == "logs" else 20
+    work = {"logs": _logs, "folders": _folders, "yaml": _yaml}[kind]
+    step = {"logs": 500, "folders": 20, "yaml": 500}[kind]
     slices = [(start, min(step, total - start)) for start in range(0, total, step)]
     outcome = fuzzing.Outcome()
     if jobs == 1:
@@ -64,25 +79,37 @@ def run(kind: str, total: int, seed: int, jobs: int, corpus: Path) -> fuzzing.Ou
     return outcome
 
 
+def _split(count: int) -> tuple[int, int, int]:
+    """N inputs as logs, folders and YAML documents (99 : 0.2 : 0.8)."""
+    folders = max(1, count // 500)
+    yaml_docs = max(1, count * 8 // 1000)
+    return count - folders - yaml_docs, folders, yaml_docs
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--long", action="store_true", help="100,000 logs and 2,000 folders")
+    parser.add_argument("--long", action="store_true", help="1,000,000 inputs (--count)")
+    parser.add_argument("--count", type=int, default=None, help="inputs in all, split")
     parser.add_argument("--logs", type=int, default=None)
     parser.add_argument("--folders", type=int, default=None)
+    parser.add_argument("--yaml", type=int, default=None)
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--failures", type=Path, help="write every failure to this file")
     args = parser.parse_args()
-    logs = args.logs if args.logs is not None else (100_000 if args.long else 2_500)
-    folders = args.folders if args.folders is not None else (2_000 if args.long else 60)
+    count = args.count if args.count is not None else (1_000_000 if args.long else None)
+    split = _split(count) if count is not None else (2_500, 60, 500)
+    logs = args.logs if args.logs is not None else split[0]
+    folders = args.folders if args.folders is not None else split[1]
+    yaml_docs = args.yaml if args.yaml is not None else split[2]
     corpus = corpus_dir()
     if not corpus.is_dir():
         print(f"corpus not found: {corpus} (set MLLOG_CORPUS)", file=sys.stderr)
         return 2
     total = fuzzing.Outcome()
-    for kind, count in (("logs", logs), ("folders", folders)):
+    for kind, inputs in (("logs", logs), ("folders", folders), ("yaml", yaml_docs)):
         started = time.perf_counter()
-        outcome = run(kind, count, args.seed, args.jobs, corpus)
+        outcome = run(kind, inputs, args.seed, args.jobs, corpus)
         seconds = time.perf_counter() - started
         print(
             f"{kind}: {outcome.inputs} inputs, {len(outcome.failures)} exceptions "

@@ -1,7 +1,10 @@
 """Inputs: files, directories (walked in sorted order), gzip, stdin; never a traceback.
 
 A directory is a tree to check: links inside it are followed only while their
-target stays inside the tree; a link leaving it is reported, never read.
+target stays inside the tree; a link leaving it is reported, never read. Every file
+of a tree is opened here (``open_binary``, ``read_in_tree``): only regular files are
+read (a FIFO would block, a device never ends), and never one outside the tree
+(docs/security.md).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator
@@ -24,6 +28,14 @@ if TYPE_CHECKING:
 
 CHUNK = 1 << 22  # 4 MiB: large enough to amortize per-chunk work, small enough to stay flat
 STDIN = "-"
+# A side file (scaling.json, a system description, a bypass note) is a few hundred
+# bytes; a bigger one is refused rather than read whole (docs/security.md).
+SIDE_FILE_LIMIT = 1 << 20
+# gzip output beyond this many times the compressed bytes read so far, once past
+# GZIP_RATIO_FLOOR bytes, is a decompression bomb: published logs compress 5-30 times
+# (docs/security.md); zlib's own maximum is about 1,030.
+GZIP_RATIO_LIMIT = 200
+GZIP_RATIO_FLOOR = 16 << 20
 
 
 class InputError(MllogCheckError):
@@ -33,15 +45,17 @@ class InputError(MllogCheckError):
 class Source(Value):
     """One input to read: a file path or stdin, with the name to show."""
 
-    __slots__ = ("display", "path")
+    __slots__ = ("display", "path", "root")
 
     def __init__(
         self,
         display: str,
         path: Path | None,  # None for stdin
+        root: Path | None = None,  # the tree the file must stay inside (None: named alone)
     ) -> None:
         self.display = display
         self.path = path
+        self.root = root
 
 
 def _input_problem(
@@ -86,7 +100,13 @@ def walk(
     sources: list[Source] = []
     problems: list[Problem] = []
     real_root = root.resolve()
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
+
+    def unreadable(err: OSError) -> None:  # a folder that cannot be listed is never skipped
+        where = str(err.filename or root)
+        why = f"folder cannot be read ({err.strerror or err}): nothing below it was checked"
+        problems.append(_input_problem(where, why))
+
+    for dirpath, dirnames, filenames in _walk(root, unreadable):
         dirnames.sort()
         here = Path(dirpath)
         for name in list(dirnames):
@@ -103,12 +123,46 @@ def walk(
                 )
                 continue
             if accept is None or accept(file):
-                sources.append(Source(str(file), file))
+                sources.append(Source(str(file), file, root))
     # os.walk gives a folder's files before its subfolders; sort whole paths instead
     # (by components, so "a/z" comes before "a.txt/..." and "b").
     sources.sort(key=lambda s: s.path.parts if s.path else ())
     problems.sort(key=lambda p: Path(p.path).parts)
     return sources, problems
+
+
+def _walk(
+    root: Path, onerror: Callable[[OSError], None]
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk without recursion (Python 3.11's recurses: a tree 1,100 folders deep
+    raised RecursionError), top-down, not following links; the caller sorts."""
+    pending = [str(root)]
+    while pending:
+        top = pending.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        try:
+            with os.scandir(top) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()  # links to folders too, as os.walk lists them
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else files).append(entry.name)
+        except OSError as err:
+            onerror(err)
+            continue
+        yield top, dirs, files
+        pending.extend(os.path.join(top, d) for d in reversed(dirs) if not _is_link(top, d))
+
+
+def _is_link(top: str, name: str) -> bool:
+    return os.path.islink(os.path.join(top, name))
+
+
+def inside(path: Path, root: Path) -> bool:
+    """``path``, links resolved, lies in ``root`` (resolved too)."""
+    return _inside(path, root.resolve())
 
 
 def _inside(link: Path, real_root: Path) -> bool:
@@ -123,16 +177,58 @@ def open_binary(source: Source) -> BinaryIO:
     """Open a source for reading bytes or raise InputError with a clear reason."""
     if source.path is None:
         return sys.stdin.buffer
+    if source.root is not None and not inside(source.path, source.root):
+        raise InputError("leaves the checked tree (a link): not read")
+    return open_regular(source.path)
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """Open a regular file for reading bytes, else InputError: a FIFO, a device or a
+    socket is never read (a FIFO without a writer blocks forever, a device never ends).
+    O_NONBLOCK so that opening a FIFO returns at once; the kind is read from the open
+    descriptor (no race between a check and the open)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_BINARY", 0)
     try:
-        if source.path.is_dir():
+        if path.is_dir():
             raise InputError("is a directory, not a log file")
-        return open(source.path, "rb")
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise InputError("no such file (or a broken link)") from None
     except PermissionError:
         raise InputError("permission denied") from None
     except OSError as err:
         raise InputError(err.strerror or str(err)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError(f"not a regular file ({_kind(mode)}): not read")
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+def read_in_tree(path: Path, root: Path | None, limit: int = SIDE_FILE_LIMIT) -> bytes:
+    """The bytes of a side file of a tree (scaling.json, a system description), or
+    InputError: outside ``root`` (a link leaving it), not a regular file, or larger
+    than ``limit`` bytes. The one way side files are read."""
+    if root is not None and not inside(path, root):
+        raise InputError("leaves the checked tree (a link): not read")
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"larger than {limit:,} bytes: not read")
+    return data
 
 
 class ReadState(Value):
@@ -199,15 +295,23 @@ def _gunzip(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
     """
     data = head
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    read, written = len(head), 0
     while True:
         out = inflater.decompress(data, CHUNK)  # bounded output: memory stays flat
         if out:
+            written += len(out)
+            if written > GZIP_RATIO_FLOOR and written > GZIP_RATIO_LIMIT * read:
+                raise zlib.error(
+                    f"decompresses more than {GZIP_RATIO_LIMIT} times its size: "
+                    "refused as a decompression bomb"
+                )
             yield out
         data = inflater.unconsumed_tail
         if inflater.eof:
             rest = inflater.unused_data + data
             if not rest.strip(b"\x00"):  # trailing zero padding after the last member
                 rest = stream.read(CHUNK)
+                read += len(rest)
                 if not rest.strip(b"\x00"):
                     return
             inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -215,6 +319,7 @@ def _gunzip(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
             continue
         if not data:
             data = stream.read(CHUNK)
+            read += len(data)
             if not data:
                 raise EOFError("compressed file ended before the end-of-stream marker")
 

@@ -149,11 +149,13 @@ def format_problem(p: Problem) -> str:
     ``path:line:col: severity: CODE message [name]`` (the form compilers write, which
     editors and CI problem matchers read), then the offending text, indented, when known.
     """
-    name = f" [{p.name}]" if p.name else ""
+    from .safety import printable  # every part may come from a log or a file name
+
+    name = f" [{printable(p.name)}]" if p.name else ""
     if p.impact:  # an audit anomaly: its severity beside its kind
-        name = f" [{p.name}, {p.impact}]"
-    line = f"{p.location()}: {p.severity}: {p.rule} {p.message}{name}"
-    return f"{line}\n    {p.text}" if p.text else line
+        name = f" [{printable(p.name)}, {p.impact}]"
+    line = f"{printable(p.location())}: {p.severity}: {printable(p.rule)} {printable(p.message)}"
+    return f"{line}{name}\n    {printable(p.text)}" if p.text else line + name
 
 
 def shorten(text: str, limit: int = 160) -> str:

@@ -75,7 +75,8 @@ class ParseResult(Value):
     """
 
     __slots__ = (
-        "path", "records", "problems", "marker_lines", "lines", "bytes_read", "input_error"
+        "path", "records", "problems", "marker_lines", "lines", "bytes_read", "input_error",
+        "omitted", "omitted_other",
     )  # fmt: skip
 
     def __init__(
@@ -87,6 +88,10 @@ class ParseResult(Value):
         lines: int = 0,
         bytes_read: int = 0,
         input_error: bool = False,  # the input could not be read at all
+        # Line errors and other problems beyond the listed PROBLEM_LIMIT (docs/security.md):
+        # counted, not kept; the line errors still count in error_count.
+        omitted: int = 0,
+        omitted_other: int = 0,
     ) -> None:
         self.path = path
         self.records: list[Record] = [] if records is None else records
@@ -95,17 +100,20 @@ class ParseResult(Value):
         self.lines = lines
         self.bytes_read = bytes_read
         self.input_error = input_error
+        self.omitted = omitted
+        self.omitted_other = omitted_other
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     @property
     def error_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity is Severity.ERROR)
+        return self.omitted + sum(1 for p in self.problems if p.severity is Severity.ERROR)
 
     @property
     def line_error_count(self) -> int:
         """Errors that stand for a marker line (syntax errors), not the file as a whole."""
-        return sum(1 for p in self.problems if p.severity is Severity.ERROR and p.line > 0)
+        listed = sum(1 for p in self.problems if p.severity is Severity.ERROR and p.line > 0)
+        return listed + self.omitted
 
     @property
     def ok(self) -> bool:

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import json
+import math
+import os
 import random
 import re
 import shutil
@@ -244,6 +247,69 @@ def line_endings_and_prefixes(data: bytes, rng: random.Random) -> bytes:
     return joined.replace(b"\n", b"\r\n") if rng.random() < 0.2 else joined
 
 
+# Hostile values (docs/security.md): beyond Python's int/str limit, beyond floats,
+# non-finite, and text a terminal, CI log or spreadsheet would act on.
+_HOSTILE_VALUES = [
+    b"9" * 4301, b"-" + b"1" * 5000, b"1e400", b"-1e400", b"NaN", b"Infinity", b"-Infinity",
+    b"1" + b"0" * 400, b"1e-400", b"4.9e-324",
+    b'"\\u001b]8;;javascript:alert(1)\\u0007x\\u001b[2J"', b'"=HYPERLINK(\\"http://x\\")"',
+    b'"\\n::error file=a.py::forged"', b'"\\r\\u202e@SUM(1)"', b'"+cmd|x"', b'"-2+3"',
+]  # fmt: skip
+
+
+def _hostile_value(line: bytes, rng: random.Random) -> bytes:
+    fields = list(_FIELD.finditer(line))
+    if not fields:
+        return line
+    match = rng.choice(fields)
+    start = match.end()  # the value runs to the next comma or brace (rough, on purpose)
+    end = start
+    while end < len(line) and line[end : end + 1] not in b",}":
+        end += 1
+    return line[:start] + rng.choice(_HOSTILE_VALUES) + line[end:]
+
+
+def hostile_values(data: bytes, rng: random.Random) -> bytes:
+    return _edit_marker_line(data, rng, _hostile_value)
+
+
+def cr_segments(data: bytes, rng: random.Random) -> bytes:
+    """Marker lines joined by CR (a progress bar redrawn over records), a few or many."""
+    lines = _lines(data)
+    marked = [i for i, line in enumerate(lines) if b":::ML" in line]
+    if len(marked) < 2:
+        return data
+    a = rng.randrange(len(marked) - 1)
+    b = min(len(marked), a + rng.choice((2, 5, 50, 500)))
+    chosen = marked[a:b]
+    joined = b"\r".join(lines[i] for i in chosen)
+    if rng.random() < 0.3:
+        joined = "é ".encode() + joined
+    for i in reversed(chosen[1:]):
+        del lines[i]
+    lines[chosen[0]] = joined
+    return b"\n".join(lines)
+
+
+def many_bad_lines(data: bytes, rng: random.Random) -> bytes:
+    """More broken marker lines than a log lists problems for (scanner.PROBLEM_LIMIT)."""
+    broken = rng.choice([b":::MLLOG {broken", b':::MLLOG {"key": 1', b":::MLL x", b":::MLLOG"])
+    at = rng.randrange(len(data) + 1)
+    at = data.rfind(b"\n", 0, at) + 1
+    return data[:at] + (broken + b"\n") * rng.randint(1000, 1100) + data[at:]
+
+
+def long_line(data: bytes, rng: random.Random) -> bytes:
+    """A marker line longer than a read chunk (or than scanner.MAX_LINE, rarely)."""
+    from mllog_check.parsing.scanner import MAX_LINE
+
+    size = MAX_LINE + 1 if rng.random() < 0.02 else rng.choice((70_000, 300_000, 1_100_000))
+    lines = _lines(data)
+    i = rng.randrange(len(lines))
+    lines[i] = lines[i] + b'"' + b"x" * size + b'"'
+    return b"\n".join(lines)
+
+
 def gzip_wrap(data: bytes, rng: random.Random) -> bytes:
     packed = gzip.compress(data, mtime=0)
     return packed[: rng.randrange(len(packed))] if rng.random() < 0.3 else packed
@@ -259,6 +325,9 @@ LOG_MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
     "rename-keys": rename_keys,
     "bad-time-ms": bad_time_ms,
     "prefixes-crlf": line_endings_and_prefixes,
+    "hostile-values": hostile_values,
+    "cr-segments": cr_segments,
+    "many-bad-lines": many_bad_lines,
 }
 
 
@@ -266,6 +335,9 @@ def mutate_log(data: bytes, rng: random.Random) -> tuple[list[str], bytes]:
     names = rng.sample(sorted(LOG_MUTATIONS), rng.choice((1, 1, 2, 3)))
     for name in names:
         data = LOG_MUTATIONS[name](data, rng)
+    if rng.random() < 0.005:
+        names.append("long-line")
+        data = long_line(data, rng)
     if rng.random() < 0.05:
         names.append("gzip")
         data = gzip_wrap(data, rng)
@@ -294,15 +366,34 @@ def check_log_input(data: bytes, ruleset: str | None) -> None:
     scanner = Scanner("result_0.txt")
     streamed = sum(1 for _ in stream_chunks(read_chunks(io.BytesIO(data), ReadState()), scanner))
     assert streamed == len(result.records), (streamed, len(result.records))
+    shown_safely(result.problems)
     if ruleset is not None:
         check_log(result, ruleset)
-        check_log(result, ruleset, strict=True)
+        shown_safely(check_log(result, ruleset, strict=True).problems)
     from mllog_check.rounds import RoundError
 
     with contextlib.suppress(RoundError):  # no round evidence: a usage error
         detect.check_chosen(result, "auto")
     anomalies.detect(result.records)
     anomalies.run_facts(result.records)
+
+
+_UNSAFE = frozenset(chr(c) for c in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029])
+_UNSAFE |= frozenset(chr(c) for c in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2069])
+
+
+def shown_safely(problems: list[Any]) -> None:
+    """Each problem's text form holds no control character but its own newline, and
+    each of its CSV cells no formula (docs/security.md)."""
+    from mllog_check.problems import format_problem
+    from mllog_check.safety import csv_row
+
+    for problem in problems[:50]:
+        text = format_problem(problem)
+        assert not (set(text) - {"\n"}) & _UNSAFE, repr(text)
+        assert text.count("\n") <= 1, repr(text)
+        for cell in csv_row(problem.row().values()):
+            assert not (isinstance(cell, str) and cell[:1] in ("=", "+", "@", "\t", "\r")), cell
 
 
 def gzip_marker_bound(data: bytes) -> int:
@@ -425,6 +516,107 @@ def empty_run(bench: Path, org: Path, rng: random.Random) -> None:
     (bench / f"result_{rng.randint(0, 12)}.txt").write_bytes(rng.choice([b"", b"\x00" * 10, b"\n"]))
 
 
+# What a file outside the tree says when it is read: it never may be (docs/security.md).
+OUTSIDE_FACTOR = 0.00123
+OUTSIDE_NAME = "READ-FROM-OUTSIDE"
+_HOSTILE_NAMES = [
+    "=HYPERLINK(\"http:x\")", "@SUM(1)", "+cmd", "-x", "javascript:alert(1)", "a\x1b[2Jb",
+    "x\n::error file=a::y", "r\rtl\u202e", "%0A%25", "a,b:c", "é" * 100, "n" * 240,
+]  # fmt: skip
+
+
+def hostile_names(bench: Path, org: Path, rng: random.Random) -> None:
+    """The system folder, a result file or the benchmark folder renamed: legal names a
+    terminal, CI log, spreadsheet or browser would act on, or long ones."""
+    name = rng.choice(_HOSTILE_NAMES)
+    choice = rng.random()
+    files = _results(bench)
+    if choice < 0.4 and files:
+        rng.choice(files).rename(bench / f"result_{name}.txt")
+    elif choice < 0.7:
+        system = bench.parent
+        system.rename(system.with_name(name))
+        for old in (org / "systems").glob("*.json"):
+            old.rename(old.with_name(f"{name}.json"))
+    else:
+        desc = next(iter((org / "systems").glob("*.json")), None)
+        if desc is None or not desc.is_file():
+            return
+        try:
+            data = json.loads(desc.read_text("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return
+        if isinstance(data, dict):
+            data[rng.choice(["system_name", "submitter", "division", "status"])] = name
+            desc.write_text(json.dumps(data), "utf-8")
+
+
+def _outside(org: Path) -> Path:
+    """A folder beside the round folder: outside every tree the pipeline is given."""
+    outside = org.parent.parent / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "scaling.json").write_text(json.dumps({"scaling_factor": OUTSIDE_FACTOR}))
+    (outside / "system.json").write_text(json.dumps({"system_name": OUTSIDE_NAME}))
+    return outside
+
+
+def links(bench: Path, org: Path, rng: random.Random) -> None:
+    """scaling.json, the system description, a result file or a folder made a link
+    leaving the tree (or pointing at a device)."""
+    outside = _outside(org)
+    choice = rng.random()
+    if choice < 0.3:
+        target = bench / "scaling.json"
+        target.unlink(missing_ok=True)
+        target.symlink_to(outside / "scaling.json")
+    elif choice < 0.55:
+        for desc in (org / "systems").glob("*.json"):
+            desc.unlink()
+            desc.symlink_to(outside / "system.json")
+    elif choice < 0.8:
+        files = _results(bench)
+        if files:
+            path = rng.choice(files)
+            shutil.copyfile(path, outside / path.name)
+            path.unlink()
+            path.symlink_to(rng.choice([outside / path.name, Path("/dev/zero")]))
+    else:
+        (bench.parent / "linked").symlink_to(outside, target_is_directory=True)
+
+
+def special_files(bench: Path, org: Path, rng: random.Random) -> None:
+    """A FIFO or a link to a character device where a result, scaling.json or a system
+    description is expected: never read, never a hang."""
+    choices = [*_results(bench), bench / "scaling.json", *(org / "systems").glob("*.json")]
+    path = rng.choice(choices)
+    path.unlink(missing_ok=True)
+    if rng.random() < 0.6 and hasattr(os, "mkfifo"):
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/null" if rng.random() < 0.5 else "/dev/zero")
+
+
+def scaling_values(bench: Path, org: Path, rng: random.Random) -> None:
+    factor = rng.choice(
+        ["-1", "0", "NaN", "Infinity", "-Infinity", "1e400", "9" * 5000, '"2"', "[]", "1e-320"]
+    )
+    text = rng.choice([f'{{"scaling_factor": {factor}}}', factor, "[" * 5000])
+    (bench / "scaling.json").write_text(text, "utf-8")
+
+
+def deep_folder(bench: Path, org: Path, rng: random.Random) -> None:
+    """A result file far below the tree (a walk that recursed hit Python's limit)."""
+    files = _results(bench)
+    if not files:
+        return
+    here = org / "results"
+    for _ in range(rng.choice((50, 1100))):
+        here = here / "d"
+        here.mkdir()
+    shutil.copyfile(files[0], here / "result_0.txt")
+
+
+_LAST = frozenset({"links", "special-files"})
 FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
     "remove-runs": remove_runs,
     "duplicate-run": duplicate_run,
@@ -436,6 +628,11 @@ FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
     "system-json": break_system_json,
     "rename-run": rename_run,
     "empty-run": empty_run,
+    "hostile-names": hostile_names,
+    "links": links,
+    "special-files": special_files,
+    "scaling-values": scaling_values,
+    "deep-folder": deep_folder,
 }
 
 
@@ -447,7 +644,10 @@ def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
 
     report: Any = compute_scores([str(org)], ruleset=ruleset)
     for row in report.scores:
-        str(row)
+        assert OUTSIDE_NAME not in str(row), row  # nothing outside the tree is read
+        assert row.scaling_factor != OUTSIDE_FACTOR, row
+        assert row.minutes is None or math.isfinite(row.minutes), row
+    shown_safely(report.problems)
     for audit in (False, True):
         package = check_package(org, ruleset, audit=audit)
         crashed = [p.message for p in package.problems if p.rule == "MLP031"]
@@ -469,6 +669,7 @@ def fuzz_folders(
         here = work / f"input-{i}"
         round_dir, org, bench = _copy_set(source, here)
         names = rng.sample(sorted(FOLDER_MUTATIONS), rng.choice((1, 1, 2)))
+        names.sort(key=lambda n: n in _LAST)  # the others read files a FIFO would block
         for name in names:
             FOLDER_MUTATIONS[name](bench, org, rng)
         outcome.inputs += 1
@@ -479,5 +680,97 @@ def fuzz_folders(
         except Exception:
             where = f"{source.round_folder}/{source.org}/{source.system}/{source.benchmark}"
             outcome.failures.append(_failure(f"folder {i} ({where}, {'+'.join(names)})", seed))
-        shutil.rmtree(here, ignore_errors=True)
+        remove_tree(here)
+    return outcome
+
+
+def remove_tree(top: Path) -> None:
+    """shutil.rmtree, after taking apart any folder chain too deep for its recursion."""
+    for deep in sorted(top.glob("*/*/results/d"), reverse=True):
+        levels = [deep]
+        while (levels[-1] / "d").is_dir():
+            levels.append(levels[-1] / "d")
+        for level in reversed(levels):
+            shutil.rmtree(level, ignore_errors=True)
+    shutil.rmtree(top, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- user YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+YAML_BASES = {
+    "prices": ROOT / "fixtures/prices/sample.yaml",
+    "ruleset": ROOT / "fixtures/check/rulesets/training-9.9.1.yaml",
+}
+
+
+def _anchors(rng: random.Random, levels: int) -> str:
+    """Aliases nested ``levels`` deep, nine a level (or a self-reference)."""
+    if rng.random() < 0.2:
+        return "&self [1, *self]"
+    inner = "&y0 [x, x, x, x, x, x, x, x, x]"
+    for i in range(1, levels):
+        inner = f"&y{i} [{inner}, " + ", ".join([f"*y{i - 1}"] * 8) + "]"
+    return inner
+
+
+def yaml_mutation(text: str, rng: random.Random) -> tuple[str, str]:
+    """One hostile edit of a YAML document a user hands the tool."""
+    choice = rng.randrange(6)
+    lines = text.split("\n")
+    if choice == 0:  # an alias bomb as the value of some key
+        keyed = [i for i, line in enumerate(lines) if re.match(r"^\s*-?\s*\w+:\s*\S", line)]
+        if keyed:
+            i = rng.choice(keyed)
+            head = lines[i].split(":", 1)[0]
+            lines[i] = f"{head}: {_anchors(rng, rng.choice((3, 6, 9, 12)))}"
+        return "aliases", "\n".join(lines)
+    if choice == 1:  # prices that are numbers YAML reads but no amount
+        value = rng.choice([".nan", ".inf", "-.inf", "1.0e-320", "1.0e+400", "0.0", "9" * 5000])
+        return "price", re.sub(r"price: \S+", f"price: {value}", text, count=rng.randint(1, 3))
+    if choice == 2:  # nesting deeper than any parser's recursion
+        return "nesting", text + "\nextra: " + "[" * rng.choice((100, 2000, 20000)) + "\n"
+    if choice == 3:
+        return "truncate", text[: rng.randrange(len(text) + 1)]
+    if choice == 4:
+        return "bit-flips", bit_flips(text.encode(), rng).decode("utf-8", "replace")
+    tag = rng.choice(["!!python/object/apply:os.system ['true']", "!!binary AAAA", "!!set {a}"])
+    return "tags", text.replace(": ", f": {tag} #", 1)
+
+
+def check_yaml_input(kind: str, text: str, work: Path) -> None:
+    """Load the document as the tool does: a refusal of its own kind, never another
+    exception (and never anything run: python tags are not constructed)."""
+    from mllog_check.errors import MllogCheckError
+
+    path = work / ("prices.yaml" if kind == "prices" else "training-9.9.9.yaml")
+    path.write_text(text, "utf-8")
+    if kind == "prices":
+        from mllog_check.cost.prices import load_catalog
+
+        with contextlib.suppress(MllogCheckError):
+            load_catalog(path)
+        return
+    from mllog_check.rules import loader
+
+    try:
+        loader.load_ruleset(str(path))
+    except MllogCheckError:
+        pass
+    finally:
+        loader._load.cache_clear()  # a new file each input: do not keep them all
+
+
+def fuzz_yaml(count: int, seed: int, work: Path, start: int = 0) -> Outcome:
+    bases = {kind: path.read_text("utf-8") for kind, path in YAML_BASES.items()}
+    outcome = Outcome()
+    for i in range(start, start + count):
+        rng = random.Random(f"{seed}:yaml:{i}")
+        kind = rng.choice(sorted(bases))
+        name, text = yaml_mutation(bases[kind], rng)
+        outcome.inputs += 1
+        try:
+            check_yaml_input(kind, text, work)
+        except Exception:
+            outcome.failures.append(_failure(f"yaml {i} ({kind}, {name})", seed))
     return outcome

@@ -11,7 +11,13 @@ import pytest
 from conftest import FIXTURES, read_oracle
 
 from mllog_check.submission import codes
-from mllog_check.submission.audit import AuditError, check_output_dir, run_audit, write_outputs
+from mllog_check.submission.audit import (
+    AuditError,
+    AuditResult,
+    check_output_dir,
+    run_audit,
+    write_outputs,
+)
 
 ROUND = FIXTURES / "audit/round"
 
@@ -140,8 +146,10 @@ def test_output_never_inside_the_audited_tree(tmp_path: Path) -> None:
 def test_write_outputs_with_no_rows(tmp_path: Path) -> None:
     empty = tmp_path / "v1.0"
     empty.mkdir()
-    result = run_audit(empty)
-    assert result.ruleset == "1.0.0" and result.orgs == []
+    with pytest.raises(AuditError, match="nothing audited"):  # nothing checked: no success
+        run_audit(empty)
+    result = AuditResult(str(empty), "1.0.0")
+    assert result.orgs == []
     write_outputs(result, tmp_path / "out")
     assert pd.read_parquet(tmp_path / "out/runs.parquet").columns[0] == "org"
 

@@ -2,7 +2,7 @@
 folders through score, package and audit; never an exception (tests/fuzzing.py).
 
 A bounded, seeded number of inputs here; `python benchmarks/fuzz.py --long` runs
-100,000 or more and prints the counts. A failure names the seed and input index that
+1,000,000 (or --count N) and prints the counts. A failure names the seed and input index that
 replay it (``fuzz_logs(logs, 1, SEED, start=INDEX)``).
 """
 
@@ -17,6 +17,7 @@ import pytest
 SEED = 20261130
 LOG_INPUTS = 2500
 FOLDER_INPUTS = 60
+YAML_INPUTS = 500
 
 
 @pytest.mark.corpus
@@ -35,6 +36,30 @@ def test_mutated_result_folders_never_raise(corpus: Path, tmp_path: Path) -> Non
     outcome = fuzzing.fuzz_folders(sets, FOLDER_INPUTS, SEED, tmp_path)
     assert outcome.inputs == FOLDER_INPUTS
     assert outcome.failures == [], "\n".join(outcome.failures[:5])
+
+
+def test_mutated_user_yaml_never_raises(tmp_path: Path) -> None:
+    outcome = fuzzing.fuzz_yaml(YAML_INPUTS, SEED, tmp_path)
+    assert outcome.inputs == YAML_INPUTS
+    assert outcome.failures == [], "\n".join(outcome.failures[:5])
+
+
+@pytest.mark.corpus
+def test_hostile_folder_mutations_each_run(corpus: Path, tmp_path: Path) -> None:
+    """Names, links, special files, scaling values and a deep folder, each at least once
+    on a real result set (the random draw of the CI run may miss one)."""
+    sets = fuzzing.corpus_sets(corpus)
+    hostile = ("hostile-names", "links", "special-files", "scaling-values", "deep-folder")
+    for i, name in enumerate(hostile):
+        rng = random.Random(f"{SEED}:{name}")
+        source = sets[rng.randrange(len(sets))]
+        here = tmp_path / f"input-{i}"
+        round_dir, org, bench = fuzzing._copy_set(source, here)
+        fuzzing.FOLDER_MUTATIONS[name](bench, org, rng)
+        ruleset = fuzzing.ruleset_of(source.round_folder)
+        assert ruleset is not None
+        fuzzing.check_folder_input(round_dir, org, ruleset)
+        fuzzing.remove_tree(here)
 
 
 def test_mutations_change_the_input_and_replay_from_the_seed() -> None:

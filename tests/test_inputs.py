@@ -114,12 +114,23 @@ def test_empty_file(tmp_path: Path) -> None:
 
 
 def test_huge_marker_line(tmp_path: Path) -> None:
-    value = "x" * 30_000_000  # tens of MB on one line, longer than any read chunk
+    from mllog_check.parsing.scanner import MAX_LINE
+
+    # Up to MAX_LINE bytes (longer than any read chunk), a line is parsed.
+    value = "x" * (MAX_LINE - len(RECORD))
     path = write(tmp_path, "huge.txt", (RECORD.replace("cafe", value) + "\n" + RECORD).encode())
     assert run("-q", path).exit_code == 0
     result = parse_file(path)
     assert [len(r.value) for r in result.records] == [len(value), 4]
     assert result.records[1].line == 2
+    # Beyond it (tens of MB), the line is read past: one line error, the next line parsed.
+    value = "x" * 30_000_000
+    path = write(tmp_path, "huger.txt", (RECORD.replace("cafe", value) + "\n" + RECORD).encode())
+    assert run("-q", path).exit_code == 1
+    result = parse_file(path)
+    assert [r.line for r in result.records] == [2]
+    assert [(p.rule, p.line) for p in result.problems] == [("MLS014", 1)]
+    assert len(result.records) + result.line_error_count == result.marker_lines == 2
 
 
 def test_huge_noise_line_before_a_record(tmp_path: Path) -> None:

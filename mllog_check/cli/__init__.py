@@ -42,6 +42,11 @@ def __getattr__(name: str) -> Any:
 def main(argv: list[str] | None = None) -> Any:
     """Console entry point; usage errors exit 2 (click's convention and ours)."""
     args = sys.argv[1:] if argv is None else list(argv)
+    from ..safety import guarded
+
+    # Notes, problems and usage errors on stderr carry names and values from the inputs:
+    # no escape sequence or workflow command gets through (docs/security.md).
+    sys.stderr = guarded(sys.stderr)
     try:
         if args[:1] == ["check"]:
             from .check_options import read_fast

@@ -138,7 +138,13 @@ class _progress:
         task = self.bar.add_task("auditing orgs", total=None)
 
         def tick(org: str, done: int, total: int) -> None:
-            self.bar.update(task, completed=done, total=total, description=f"audited {org}")
+            from rich.markup import escape
+
+            from ..safety import printable
+
+            # An org folder's name is data: no rich markup, no escape sequence.
+            name = escape(printable(org))
+            self.bar.update(task, completed=done, total=total, description=f"audited {name}")
 
         return tick
 

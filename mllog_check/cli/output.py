@@ -9,6 +9,7 @@ from typing import TextIO
 import orjson
 
 from ..records import Record
+from ..safety import csv_row, printable
 
 _DUMP_OPTS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
@@ -33,7 +34,7 @@ def write_records(records: Iterable[Record], fmt: str, out: TextIO) -> None:
             row = rec.to_dict()
             row["value"] = _json(rec.value)
             row["metadata"] = _json(rec.metadata)
-            writer.writerow(row.values())
+            writer.writerow(csv_row(row.values()))  # no formula for a spreadsheet
     else:
         _write_table(records, out)
 
@@ -46,10 +47,11 @@ def _write_table(records: Iterable[Record], out: TextIO) -> None:
             if current is not None:
                 out.write("\n")
             current = rec.path
-            out.write(f"{rec.path}\n")
+            out.write(f"{printable(rec.path)}\n")
             out.write(_row("line:col", "time_ms", "key", "value"))
-        value = _json(rec.value)[:80]
-        out.write(_row(f"{rec.line}:{rec.column}", str(rec.timestamp_ms), rec.key, value))
+        value = printable(_json(rec.value)[:80])
+        key = printable(rec.key)
+        out.write(_row(f"{rec.line}:{rec.column}", str(rec.timestamp_ms), key, value))
 
 
 def _row(location: str, time_ms: str, key: str, value: str) -> str:

@@ -54,6 +54,9 @@ def parse(paths: tuple[str, ...], fmt: str, quiet: bool) -> None:
 def exit_code(results: list[ParseResult], err: TextIO) -> int:
     problems = sorted(p for r in results for p in r.problems)
     write_problems(problems, err)
+    if not results:  # nothing read is never success (as check does)
+        err.write("mllog-check parse: no files found\n")
+        return EXIT_USAGE
     if any(r.input_error for r in results):
         return EXIT_USAGE
     if any(p.is_error for p in problems):

@@ -93,9 +93,11 @@ def currencies() -> tuple[str, ...]:
 def load_catalog(path: str | Path) -> list[PriceEntry]:
     """Read one catalog (``.csv``, ``.yaml``/``.yml``); raise PriceCatalogError when bad."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # spreadsheets write a BOM
-    except (OSError, UnicodeDecodeError) as exc:
+    from ..inputs import InputError, read_in_tree
+
+    try:  # a regular file of bounded size (docs/security.md); spreadsheets write a BOM
+        text = read_in_tree(Path(path), None, CATALOG_LIMIT).decode("utf-8-sig")
+    except (InputError, UnicodeDecodeError) as exc:
         raise PriceCatalogError(f"{name}: cannot read price catalog: {exc}") from exc
     suffix = Path(path).suffix.lower()
     if suffix == ".csv":
@@ -184,13 +186,13 @@ def _number(text: str) -> object:
 
 
 def _yaml_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
-    import yaml
+    from ..yamlsafe import YamlError, compose, load
 
-    try:
-        data = yaml.safe_load(text)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        raise PriceCatalogError(f"{name}: not valid YAML: {exc}") from exc
+    try:  # bounded alias expansion (docs/security.md)
+        data = load(text)
+        node = compose(text)
+    except YamlError as exc:
+        raise PriceCatalogError(f"{name}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("prices"), list):
         raise PriceCatalogError(f"{name}:1: a YAML catalog is a mapping with a 'prices' list")
     extra = sorted(str(k) for k in data if k != "prices")
@@ -220,6 +222,8 @@ def _entry(name: str, row: int, data: dict[str, Any]) -> PriceEntry:
     if isinstance(data.get("date"), _dt.date):  # YAML reads 2021-07-01 as a date
         data["date"] = data["date"].isoformat()
     _validate(name, row, data)
+    for key in ("price", "kwh_price"):
+        _in_range(name, row, key, data.get(key))
     return PriceEntry(
         system=data["system"].strip(),
         aliases=tuple(a.strip() for a in data.get("aliases", [])),
@@ -234,6 +238,24 @@ def _entry(name: str, row: int, data: dict[str, Any]) -> PriceEntry:
         path=name,
         row=row,
     )
+
+
+# A price (or kWh price) is a finite amount in [PRICE_MIN, PRICE_MAX]: YAML reads .nan,
+# .inf and 1e-320 as numbers the schema's "> 0" lets through, and perf per dollar
+# divides by the price (docs/security.md).
+PRICE_MIN, PRICE_MAX = 1e-6, 1e15
+CATALOG_LIMIT = 64 << 20  # bytes: a catalog of 100,000 systems is a few MB
+
+
+def _in_range(name: str, row: int, key: str, value: object) -> None:
+    if value is None or isinstance(value, bool) or not isinstance(value, int | float):
+        return  # absent (kwh_price is optional) or the schema's to refuse
+    number = float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
+    if not (math.isfinite(number) and PRICE_MIN <= number <= PRICE_MAX):
+        raise PriceCatalogError(
+            f"{name}:{row}: {key} {value!r} is not a finite amount between "
+            f"{PRICE_MIN:g} and {PRICE_MAX:g}"
+        )
 
 
 def _validate(name: str, row: int, data: object) -> None:

@@ -9,7 +9,7 @@ from ..inputs import InputError, ReadState, Source, expand, open_binary, read_ch
 from ..problems import Problem
 from ..records import ParseResult, Record
 from . import syntax_rules as rules
-from .scanner import Scanner, scan_chunks, stream_chunks
+from .scanner import PROBLEM_LIMIT, Scanner, scan_chunks, stream_chunks
 
 __all__ = [
     "RecordStream",
@@ -41,12 +41,16 @@ def parse_source(source: Source, fast: bool = True) -> ParseResult:
     return result
 
 
-def parse_file(path: str | bytes | object, fast: bool = True) -> ParseResult:
-    """Parse a log file (plain or gzip) by path."""
+def parse_file(
+    path: str | bytes | object, fast: bool = True, root: str | object | None = None
+) -> ParseResult:
+    """Parse a log file (plain or gzip) by path; with ``root``, a file that is not
+    inside that tree (a link leaving it) is an input error, never read."""
     from pathlib import Path
 
     p = Path(str(path))
-    return parse_source(Source(str(path), p), fast)
+    tree = None if root is None else Path(str(root))
+    return parse_source(Source(str(path), p, tree), fast)
 
 
 def parse_bytes(data: bytes, path: str = "<bytes>", fast: bool = True) -> ParseResult:
@@ -148,6 +152,13 @@ def _finish(result: ParseResult, state: ReadState) -> None:
         result.input_error = True
         read = f"; the failure came after line {result.lines}" if result.lines else ""
         result.problems.append(_input_problem(result.path, state.error + read))
+    if result.omitted or result.omitted_other:
+        message = (
+            f"{result.omitted + result.omitted_other:,} more problem(s) not listed "
+            f"({result.omitted:,} line error(s) among them): at most "
+            f"{PROBLEM_LIMIT:,} per log"
+        )
+        result.problems.append(rules.PROBLEMS_OMITTED.problem(result.path, message))
     if state.utf16:
         message = f"the file is {state.utf16} (byte-order mark); decoded as such"
         result.problems.append(rules.NOT_UTF8_FILE.problem(result.path, message))

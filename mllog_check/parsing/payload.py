@@ -58,6 +58,19 @@ def decode_json(text: str, offset: int) -> tuple[Any, bool]:
         raise LineError(rules.BAD_JSON, _json_reason(err, text), offset + err.pos) from None
     except RecursionError:
         raise LineError(rules.BAD_JSON, "JSON nested too deeply", offset) from None
+    except ValueError:  # Python's int/str limit (sys.get_int_max_str_digits): 4,300 digits
+        reason = "a number with more digits than Python converts (4,300)"
+        raise LineError(rules.BAD_JSON, reason, offset + _long_digits(text)) from None
+
+
+def _long_digits(text: str) -> int:
+    """Where the first run of more than 4,300 digits starts (0 when not found)."""
+    run = 0
+    for i, char in enumerate(text):
+        run = run + 1 if char.isdigit() else 0
+        if run > 4300:
+            return i - run + 1
+    return 0
 
 
 def _json_reason(err: json.JSONDecodeError, text: str) -> str:
@@ -190,6 +203,12 @@ def _mllog_record(
         time_ms = _time_from_string(raw, payload_col)
         message = f"'time_ms' is the string {raw!r}; read as {time_ms!r}"
         warn.append(_warn(rules.TIME_AS_STRING, path, line, column, text, message))
+    elif isinstance(time_ms, int) and time_ms.bit_length() > 1000:
+        try:  # every time is compared and subtracted as a float (the official tools too)
+            float(time_ms)
+        except OverflowError:
+            reason = "'time_ms' is an integer beyond the range of a float"
+            raise LineError(rules.BAD_FIELD_TYPE, reason, payload_col) from None
     absent = [f for f in ("value", "metadata") if f not in data]
     if absent:
         warn.append(

@@ -15,7 +15,7 @@ from functools import cache
 from itertools import compress, count, repeat
 from operator import itemgetter
 
-from ..problems import shorten
+from ..problems import Severity, shorten
 from ..records import Generation, ParseResult, Record
 from . import syntax_rules as rules
 from .decoders import DecodeError, loads_for
@@ -62,6 +62,15 @@ _MLP = Generation.MLP  # Record(...) through NamedTuple.__new__ costs a Python-l
 # A v0.5 value that is not JSON: a bare word such as "adam" (but not a JSON constant).
 _BARE_WORD = rb"(?!(?:Infinity|-Infinity|NaN)\b)[A-Za-z_][^{}\[\]\"]*"
 
+# What one log may cost (docs/security.md). A line longer than MAX_LINE bytes is read in
+# chunks, looked at for a marker and not parsed (a marker line is then one line error);
+# memory stays under MAX_LINE plus one chunk. At most PROBLEM_LIMIT problems are listed
+# per log; the rest are counted, and once PROBLEM_LIMIT errors are listed, a marker line
+# the fast path refuses counts as one more error without the grammar path (a log of a
+# million bad lines costs seconds, not minutes).
+MAX_LINE = 8 << 20
+PROBLEM_LIMIT = 1000
+
 
 def last_marker(segment: bytes) -> tuple[int, Generation | None]:
     """Position and generation of the record's marker in a segment.
@@ -99,28 +108,40 @@ class Scanner:
         self._records = self.result.records
         self._problems = self.result.problems
         self.loads = loads_for(0)  # _scan_block sets it per block (decoders.py)
+        self._errors = 0  # errors among self._problems[: self._tallied]
+        self._tallied = 0
 
     def line(self, line: bytes, line_no: int) -> None:
         """One physical line that contains the candidate marker text."""
         if b"\r" in line:
             # CR separates lines for the official tools (universal newlines) and for
             # terminals (progress bars): each CR-separated segment is parsed on its own.
+            # Columns count characters before each segment as it goes (not the whole
+            # prefix again per segment: 300,000 segments were quadratic).
             offset = 0
+            chars = None if line.isascii() else 0
             for segment in line.split(b"\r"):
                 if _CANDIDATE in segment:
-                    self._segment(line, segment, offset, line_no)
+                    self._segment(line, segment, offset, line_no, chars)
                 offset += len(segment) + 1
+                if chars is not None:
+                    chars += len(segment.decode("utf-8", "replace")) + 1
         else:
             self._segment(line, line, 0, line_no)
 
-    def _segment(self, line: bytes, segment: bytes, seg_offset: int, line_no: int) -> None:
+    def _segment(
+        self, line: bytes, segment: bytes, seg_offset: int, line_no: int, chars: int | None = -1
+    ) -> None:
+        """``chars``: characters before the segment (None: the line is ASCII; -1: count)."""
         pos, generation = last_marker(segment)
         if generation is None:
             return
         self.result.marker_lines += 1
         start = seg_offset + pos
-        if start == 0 or line[:start].isascii():
+        if start == 0 or chars is None or (chars == -1 and line[:start].isascii()):
             column = start + 1
+        elif chars >= 0:
+            column = chars + len(segment[:pos].decode("utf-8", "replace")) + 1
         else:
             column = len(line[:start].decode("utf-8", "replace")) + 1
         record = self._fast(segment[pos:], generation, line_no, column) if self.fast else None
@@ -251,6 +272,9 @@ class Scanner:
 
     def _slow(self, line: bytes, raw: bytes, start: int, line_no: int, column: int) -> None:
         """Grammar path: exact reasons and columns for anything the fast path refused."""
+        if len(self._problems) >= PROBLEM_LIMIT and self.full():
+            self.result.omitted += 1  # one more line error, counted (PROBLEM_LIMIT)
+            return
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -276,6 +300,37 @@ class Scanner:
             self._problems.append(line_problem(err, self.path, line_no, err.offset + 1, text))
             return
         self._records.append(record)
+
+    def full(self) -> bool:
+        """PROBLEM_LIMIT errors listed already (tallied as problems come)."""
+        problems = self._problems
+        if self._tallied > len(problems):  # trimmed (trim_problems) since the last tally
+            self._tallied = len(problems)
+        for problem in problems[self._tallied :]:
+            self._errors += problem.severity is Severity.ERROR
+        self._tallied = len(problems)
+        return self._errors >= PROBLEM_LIMIT
+
+    def trim_problems(self) -> None:
+        """Keep the first PROBLEM_LIMIT problems; count the rest (line errors apart)."""
+        problems = self._problems
+        if len(problems) <= PROBLEM_LIMIT:
+            return
+        self.full()  # tally before trimming
+        for problem in problems[PROBLEM_LIMIT:]:
+            if problem.severity is Severity.ERROR and problem.line > 0:
+                self.result.omitted += 1
+            else:
+                self.result.omitted_other += 1
+        del problems[PROBLEM_LIMIT:]
+
+    def long_line(self, line_no: int, size: int, marked: bool) -> None:
+        """A line longer than MAX_LINE: a line error when it holds a marker."""
+        if not marked:
+            return
+        self.result.marker_lines += 1
+        message = f"line of {size:,} bytes, longer than {MAX_LINE:,}: not parsed"
+        self._problems.append(rules.LINE_TOO_LONG.problem(self.path, message, line_no, 1))
 
 
 def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseResult:
@@ -306,32 +361,79 @@ def scan_blocks(scanner: Scanner, chunks: Iterable[bytes]) -> Iterator[None]:
     result = scanner.result
     line_no = 1  # number of the line that starts at the beginning of ``pending``
     pending: list[bytes] = []
+    waiting = 0  # bytes in pending
+    skipped: _LongLine | None = None  # a line beyond MAX_LINE, being read past
     total = 0
     for chunk in chunks:
         if not chunk:
             continue
         total += len(chunk)
+        if skipped is not None:
+            end = chunk.find(b"\n")
+            skipped.feed(chunk if end == -1 else chunk[:end])
+            if end == -1:
+                continue
+            scanner.long_line(line_no, skipped.size, skipped.marked)
+            line_no, skipped, chunk = line_no + 1, None, chunk[end + 1 :]
+            result.lines, result.bytes_read = line_no - 1, total
+            if not chunk:
+                continue
         cut = chunk.rfind(b"\n")
         if cut == -1:
             pending.append(chunk)  # a line longer than one chunk: keep collecting
+            waiting += len(chunk)
+            if waiting > MAX_LINE:  # bounded: read past the rest of the line
+                skipped, pending, waiting = _LongLine(pending), [], 0
             continue
+        if pending and waiting + chunk.find(b"\n") > MAX_LINE:  # ends here, too long
+            end = chunk.find(b"\n")
+            too_long = _LongLine([*pending, chunk[:end]])
+            scanner.long_line(line_no, too_long.size, too_long.marked)
+            line_no, pending, waiting, chunk = line_no + 1, [], 0, chunk[end + 1 :]
+            cut = chunk.rfind(b"\n")
+            if cut == -1:
+                pending, waiting = ([chunk], len(chunk)) if chunk else ([], 0)
+                continue
         if pending:
             pending.append(chunk[: cut + 1])
             block = b"".join(pending)
         else:
             block = chunk[: cut + 1]
         pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+        waiting = len(chunk) - cut - 1
         line_no = _scan_block(scanner, block, line_no)
         result.lines, result.bytes_read = line_no - 1, total
+        scanner.trim_problems()
         yield
     tail = b"".join(pending)
     lines = line_no - 1
-    if tail:
+    if skipped is not None:
+        scanner.long_line(line_no, skipped.size, skipped.marked)
+        lines += 1
+    elif tail:
         _scan_block(scanner, tail, line_no)
         lines += 1
     result.lines = lines
     result.bytes_read = total
+    scanner.trim_problems()
     yield
+
+
+class _LongLine:
+    """A line read past without keeping it: its size and whether it holds a marker."""
+
+    def __init__(self, parts: list[bytes]) -> None:
+        self.size = 0
+        self.marked = False
+        self._tail = b""  # the last bytes seen: a marker may straddle two chunks
+        for part in parts:
+            self.feed(part)
+
+    def feed(self, data: bytes) -> None:
+        self.size += len(data)
+        if not self.marked:
+            self.marked = _CANDIDATE in self._tail + data[: len(_CANDIDATE)] or _CANDIDATE in data
+        self._tail = data[-(len(_CANDIDATE) - 1) :] if data else self._tail
 
 
 def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:

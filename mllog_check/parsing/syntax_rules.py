@@ -206,3 +206,37 @@ NOT_UTF8_FILE = register(
         ),
     )
 )
+LINE_TOO_LONG = register(
+    RuleInfo(
+        code="MLS014",
+        name="line-too-long",
+        severity=Severity.ERROR,
+        summary="A marker line longer than 8 MiB (8,388,608 bytes) is not parsed: it is read "
+        "past in chunks and counted as one line error.",
+        good_example="fixtures/parse/clean_v1.txt",
+        bad_example="fixtures/parse/long_line.txt.gz",  # one marker line of 8 MiB and a byte
+        stage="parse-path",
+        rationale=(
+            "Real records are under a few kilobytes; a line of gigabytes (a 1 MB gzip can "
+            "hold one) would take memory without bound. The bound is documented in "
+            "docs/security.md."
+        ),
+    )
+)
+PROBLEMS_OMITTED = register(
+    RuleInfo(
+        code="MLS015",
+        name="problems-omitted",
+        severity=Severity.WARNING,
+        summary="More than 1,000 problems in one log: the first 1,000 are listed, the rest "
+        "counted (line errors still count as errors).",
+        good_example="fixtures/parse/clean_v1.txt",
+        bad_example="fixtures/parse/many_errors.txt.gz",  # 1,200 marker lines, all broken
+        stage="parse-path",
+        rationale=(
+            "A log of a million broken lines would list a million problems and send each "
+            "through the grammar; past 1,000 errors the count is what matters "
+            "(docs/security.md)."
+        ),
+    )
+)

@@ -21,7 +21,7 @@ from ..problems import Problem
 from ..records import ParseResult
 from . import codes
 from .energy import FROM_READINGS, RunEnergy, run_energy
-from .logs import PowerLog, read_power_log
+from .logs import PowerLog, finite_time, read_power_log
 
 POWER_DIR = "power"
 _LOG_NAME = re.compile(r"^(node|sw)_(.*)\.txt$")
@@ -62,6 +62,10 @@ def timing(result: ParseResult) -> RunTiming:
     """First run_start and first run_stop, as the time to train takes them."""
     start = next((r.timestamp_ms for r in result.records if r.key == "run_start"), None)
     stop = next((r.timestamp_ms for r in result.records if r.key == "run_stop"), None)
+    start = start if finite_time(start) else None
+    stop = stop if finite_time(stop) else None
+    if start is not None and stop is not None and stop < start:
+        start = stop = None  # no time window: no energy (the score says why: MLR033)
     return RunTiming(result.path, start, stop)
 
 
@@ -142,7 +146,9 @@ def _run_logs(run_dir: Path, report: PowerReport) -> tuple[list[PowerLog], list[
     logs: dict[str, list[PowerLog]] = {}
     for kind, entries in found.items():
         _check_names(kind, entries, run_dir, report)
-        logs[kind] = [read_power_log(str(p), kind, i) for p, i in entries]
+        # Read only inside the benchmark folder (power/result_N/ is two levels below it).
+        tree = str(run_dir.parent.parent)
+        logs[kind] = [read_power_log(str(p), kind, i, tree) for p, i in entries]
     return logs["node"], logs["sw"]
 
 
@@ -204,7 +210,10 @@ def _check_run(
 def _values(log: PowerLog) -> list[Problem]:
     out = []
     for line, key, value in log.bad_values:
-        msg = f"{key} {value!r} is not a number: no energy for this run"
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            msg = f"{key} {value!r} is not a finite number up to 1e9: left out of the energy"
+        else:
+            msg = f"{key} {value!r} is not a number: no energy for this run"
         out.append(codes.problem(codes.NOT_A_NUMBER, log.path, msg, line))
     ev = log.conversion_eff
     if ev is not None and not 0.0 < ev <= 1.0:

@@ -6,6 +6,7 @@ module only picks the power keys out of the records.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +22,24 @@ SWITCH = "interconnect_power_est"
 POWER_KEYS = frozenset({START, STOP, READING, EFFICIENCY, SWITCH})
 
 
+# A power value beyond this (watts, or a ratio) is not a measurement: 1e308 W turned a
+# run's energy into infinity (docs/security.md).
+POWER_LIMIT = 1e9
+
+
 def number(value: Any) -> float | None:
-    """A JSON number as float; None for anything else (strings, null, booleans)."""
+    """A JSON number as float; None for anything else (strings, null, booleans, NaN,
+    infinities, and magnitudes beyond POWER_LIMIT): it never enters an energy."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    if isinstance(value, int) and value.bit_length() > 64:
+        return None
+    number = float(value)
+    return number if math.isfinite(number) and abs(number) <= POWER_LIMIT else None
+
+
+def finite_time(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(float(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +97,18 @@ class PowerLog:
         return out
 
 
-def read_power_log(path: str, kind: str, index: int | None) -> PowerLog:
-    return power_log(parse_file(path), kind, index)
+def read_power_log(path: str, kind: str, index: int | None, root: str | None = None) -> PowerLog:
+    """One power log; with ``root``, a log whose link leaves that tree is not read."""
+    return power_log(parse_file(path, root=root), kind, index)
 
 
 def power_log(result: ParseResult, kind: str, index: int | None) -> PowerLog:
     log = PowerLog(result.path, kind, index, problems=list(result.problems))
     for rec in result.records:
         if rec.key not in POWER_KEYS:
+            continue
+        if not finite_time(rec.timestamp_ms):  # an event without a time cannot be placed
+            log.bad_values.append((rec.line, f"{rec.key} time_ms", rec.timestamp_ms))
             continue
         log.events.append(Event(float(rec.timestamp_ms), rec.key, rec.value, rec.line))
         _take(log, rec.key, rec.value, float(rec.timestamp_ms), rec.line)

@@ -42,6 +42,8 @@ class ReportResult:
     @property
     def clean(self) -> bool:
         data = self.page.data
+        if not self.page.sets and not data.runs:
+            return False  # nothing checked is never success (docs/security.md)
         errors = any(p["severity"] == "error" for p in data.problems)
         return not errors and not data.anomalies and all(o["passed"] for o in data.orgs)
 

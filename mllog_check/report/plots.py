@@ -42,10 +42,26 @@ def write_plots(page: Page, folder: Path) -> list[Path]:
             ax.set_ylabel(chart.y_label, fontsize=8)
         ax.tick_params(labelsize=7)
         fig.tight_layout()
-        path = folder / f"{chart.id}.png"
+        path = folder / file_name(chart.id)
         fig.savefig(str(path), format="png", metadata={"Software": "mllog-check"})
         written.append(path)
     return written
+
+
+# File names are at most 255 bytes on common file systems; a chart's id holds org,
+# system and benchmark names, each legal alone and too long together.
+NAME_BYTES = 200
+
+
+def file_name(chart_id: str) -> str:
+    """``<id>.png``; an id too long for a file name keeps its start and a hash of all."""
+    if len(chart_id.encode("utf-8", "surrogateescape")) <= NAME_BYTES:
+        return f"{chart_id}.png"
+    import hashlib
+
+    digest = hashlib.sha256(chart_id.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    start = chart_id.encode("utf-8", "surrogateescape")[: NAME_BYTES - 17]
+    return f"{start.decode('utf-8', 'ignore')}-{digest}.png"
 
 
 def _color(index: int) -> str:

@@ -97,11 +97,17 @@ def write(name: str, command: str, report: Any, out: TextIO, **options: Any) -> 
     fmt = FORMATS[name]
     if command not in fmt.commands:
         raise KeyError(f"{command} does not offer format {name}")
+    if name == "text":  # human text: nothing a terminal or CI log acts on (safety.py)
+        from ..safety import guarded
+
+        out = guarded(out)
     if command in fmt.own:
         _load(fmt.own[command])(report, out, **options)
-        return
-    files = report if command == CHECK else _load(_FILES_OF[command])(report)
-    get(name)(files, out)
+    else:
+        files = report if command == CHECK else _load(_FILES_OF[command])(report)
+        get(name)(files, out)
+    if name == "text":
+        out.flush()  # the guard's last partial line
 
 
 def ordered(files: Sequence[Any]) -> list[Any]:

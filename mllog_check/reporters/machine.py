@@ -53,6 +53,8 @@ def write_junit(files: Sequence[Any], out: TextIO) -> None:
     """One testcase per file; a failing file has a <failure> listing its errors."""
     import xml.etree.ElementTree as ET
 
+    from ..safety import printable  # XML 1.0 has no control characters but tab, LF, CR
+
     files = ordered(files)
     failures = sum(1 for f in files if not f.passed)
     suites = ET.Element("testsuites", name="mllog-check", tests=str(len(files)))
@@ -60,12 +62,13 @@ def write_junit(files: Sequence[Any], out: TextIO) -> None:
     suite = ET.SubElement(suites, "testsuite", name="compliance", tests=str(len(files)))
     suite.set("failures", str(failures))
     for f in files:
-        case = ET.SubElement(suite, "testcase", name=f.path)
-        case.set("classname", f"{f.ruleset}.{f.division or 'unknown'}.{f.benchmark or 'unknown'}")
+        case = ET.SubElement(suite, "testcase", name=printable(f.path))
+        chain = f"{f.ruleset}.{f.division or 'unknown'}.{f.benchmark or 'unknown'}"
+        case.set("classname", printable(chain))
         errors = [p for p in sorted(f.problems) if p.severity is Severity.ERROR]
         if not f.passed:
             failure = ET.SubElement(case, "failure", type="non-compliant")
-            failure.set("message", errors[0].message if errors else "input error")
+            failure.set("message", printable(errors[0].message) if errors else "input error")
             failure.text = "\n".join(format_problem(p) for p in errors)
         others = [p for p in sorted(f.problems) if p.severity is not Severity.ERROR]
         if others:
@@ -80,6 +83,8 @@ def write_csv(files: Sequence[Any], out: TextIO) -> None:
     """One row per problem, files by path, each file's problems sorted."""
     import csv
 
+    from ..safety import csv_row
+
     writer = csv.writer(out, lineterminator="\n")
     # The audit's anomalies have a severity (impact): a column then, none for check.
     columns: tuple[str, ...] = CSV_COLUMNS
@@ -88,7 +93,7 @@ def write_csv(files: Sequence[Any], out: TextIO) -> None:
     writer.writerow(columns)
     for f in ordered(files):
         for p in sorted(f.problems):
-            writer.writerow(p.row(columns).values())
+            writer.writerow(csv_row(p.row(columns).values()))
 
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -142,8 +147,19 @@ def write_sarif(files: Sequence[Any], out: TextIO) -> None:
     out.write("\n")
 
 
+def sarif_uri(path: str) -> str:
+    """A path as a SARIF artifact URI (RFC 3986): a relative reference, percent-encoded
+    (so a name like ``javascript:x`` or ``C:x`` is never a scheme), or a ``file:`` URL."""
+    from pathlib import PurePath
+    from urllib.parse import quote
+
+    if PurePath(path).is_absolute():
+        return "file://" + quote(PurePath(path).as_posix(), safe="/")
+    return quote(PurePath(path).as_posix(), safe="/")
+
+
 def _sarif_result(p: Problem, rule_index: int) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": {"uri": p.path}}
+    location: dict[str, Any] = {"artifactLocation": {"uri": sarif_uri(p.path)}}
     if p.line > 0:
         location["region"] = {"startLine": p.line, "startColumn": max(p.column, 1)}
     result = {

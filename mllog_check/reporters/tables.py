@@ -97,13 +97,16 @@ class TableFormat:
 
 def write_text(table: Table, out: TextIO) -> None:
     """The human table: title, header and rows (None as empty), then the footer."""
-    header = [str(c) for c in table.columns]
-    body = [["" if v is None else str(v) for v in cells] for cells in table.cells()]
+    from ..safety import printable, printable_lines  # names and values from the inputs
+
+    header = [printable(str(c)) for c in table.columns]
+    body = [["" if v is None else printable(str(v)) for v in cells] for cells in table.cells()]
+    title = printable_lines(table.title)
     if table.form.grid == "rich":
-        _rich_grid(header, body, table.title, out)
+        _rich_grid(header, body, title, out)
     else:
-        write_grid(out, header, body, right=table.right, title=table.title)
-    out.write(table.footer)
+        write_grid(out, header, body, right=table.right, title=title)
+    out.write(printable_lines(table.footer))
 
 
 def write_grid(
@@ -135,17 +138,21 @@ def _rich_grid(header: list[str], body: list[list[str]], title: str, out: TextIO
     )
     if title:
         out.write(f"{title}\n")
+    text = _extra("rich.text", "a rich table").Text
     for cells in body:
-        grid.add_row(*cells)
+        grid.add_row(*(text(cell) for cell in cells))  # Text: no rich markup from the data
     # A fixed width off a terminal, so that files and pipes get the same lines.
     console(file=out, width=None if out.isatty() else 260, highlight=False).print(grid)
 
 
 def write_csv(table: Table, out: TextIO) -> None:
-    """The csv module (no pandas): None as empty, lists and dicts as their text."""
+    """The csv module (no pandas): None as empty, lists and dicts as their text; a text
+    cell a spreadsheet would run as a formula gets a leading ' (``safety.csv_cell``)."""
+    from ..safety import csv_row
+
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(table.columns)
-    writer.writerows(table.cells())
+    writer.writerow(csv_row(table.columns))
+    writer.writerows(csv_row(cells) for cells in table.cells())
 
 
 def write_json(table: Table, out: TextIO) -> None:

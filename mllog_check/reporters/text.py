@@ -32,11 +32,15 @@ def write_text(files: Sequence[Any], out: TextIO) -> None:
 
 
 def _escape(text: str, in_property: bool = False) -> str:
-    # GitHub workflow command escaping: data escapes %, CR, LF; properties also : and ,.
+    # GitHub workflow command escaping: data escapes %, CR, LF; properties also : and ,
+    # (https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts); the
+    # other control characters become visible escapes (safety.printable).
+    from ..safety import printable
+
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if in_property:
         text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
+    return printable(text)
 
 
 def write_github(files: Sequence[Any], out: TextIO) -> None:

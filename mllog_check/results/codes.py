@@ -247,6 +247,37 @@ STRAY_FOLDER = _rule(
         "result."
     ),
 )
+SCALING_UNUSABLE = _rule(
+    "MLR032",
+    "scaling-factor-unusable",
+    Severity.WARNING,
+    "scaling.json is not read (a link leaving the tree, not a regular file, too large) or "
+    "its scaling_factor is not a finite number above 0: the result gets no score.",
+    "olympic",
+    'olympic\nappend Example/results/sys8/resnet/scaling.json: {"scaling_factor": -1}',
+    why=(
+        "The committee's factor multiplies the time to train (result_summarizer of "
+        f"{LOGGING}); a factor of 0, below 0, NaN or infinite turns the score into nonsense "
+        "that still looks like a number, and a file from outside the tree is not the "
+        "submitter's (docs/security.md)."
+    ),
+)
+RUN_TIME_UNUSABLE = _rule(
+    "MLR033",
+    "run-time-unusable",
+    Severity.WARNING,
+    "run_start and run_stop are logged but give no time to train: a time that is not a "
+    "finite number, or a run_stop before its run_start. The run is not timed.",
+    "olympic",
+    "olympic\nreplace Example/results/sys8/resnet/result_0.txt: "
+    '"time_ms": 1621118666000, "event_type": "POINT_IN_TIME", "key": "run_start" => '
+    '"time_ms": NaN, "event_type": "POINT_IN_TIME", "key": "run_start"',
+    why=(
+        "A time to train is run_stop minus run_start (result_summarizer of "
+        f"{LOGGING}); a negative, NaN or infinite time would still be averaged into the "
+        "score as a number (docs/security.md)."
+    ),
+)
 
 # --- MLPerf HPC weak scaling (docs/hpc.md) ---------------------------------------------
 WEAK_TOO_FEW_MODELS = _rule(

@@ -274,7 +274,8 @@ def check_rcp(
     if len(batches) != 1 or None in batches:
         shown = ", ".join(sorted(str(b) for b in batches))
         return RcpResult(
-            "Unusable", f"global_batch_size must be logged and equal in all runs: {shown}"
+            "Unusable",
+            f"global_batch_size must be logged (a finite number) and equal in all runs: {shown}",
         )
     bs = float(next(iter(batches)) or 0)
     epochs = [NOT_CONVERGED if r.epochs_or_samples is None else r.epochs_or_samples for r in runs]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,9 +72,28 @@ def _before_stop(records: list[Record], stop: Record | None) -> list[Record]:
 
 
 def _number(value: Any) -> float | None:
+    """A finite JSON number as float; None for anything else (text, NaN, infinities, an
+    integer beyond the float range): such a value never enters a score."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def duration(start: Record | None, stop: Record | None) -> tuple[float | None, str]:
+    """Minutes from run_start to run_stop, or None and why (empty when one is missing):
+    times that are not finite, or a run_stop before its run_start, time nothing."""
+    if start is None or stop is None:
+        return None, ""
+    begin, end = _number(start.timestamp_ms), _number(stop.timestamp_ms)
+    if begin is None or end is None:
+        return None, "run_start or run_stop time is not a finite number"
+    if end < begin:
+        return None, f"run_stop (line {stop.line}) is before run_start (line {start.line})"
+    return (end - begin) / MS_PER_MINUTE, ""
 
 
 def epochs_to_converge(
@@ -150,9 +170,7 @@ def build_run(
     """A Run from parsed records; ``compliant=None`` means: approximate it (see note)."""
     records = result.records
     start, stop = _first(records, "run_start"), _first(records, "run_stop")
-    minutes = None
-    if start is not None and stop is not None:
-        minutes = (float(stop.timestamp_ms) - float(start.timestamp_ms)) / MS_PER_MINUTE
+    minutes, _ = duration(start, stop)
     status = _status(stop)
     before = _before_stop(records, stop)
     reached = scoring is not None and any(
@@ -178,11 +196,11 @@ def build_run(
         converged=converged,
         compliant=compliant,
         epochs_or_samples=(epochs_to_converge(before, scoring) if status == "success" else None),
-        global_batch_size=None if batch is None else int(batch),
+        global_batch_size=None if batch is None else int(batch),  # finite (_number)
         seeds=tuple(s.value for s in seeds),
         platform=None if platform is None else str(platform),
         compliance_note=compliance_note,
         seed_records=seeds,
-        start_ms=None if start is None else float(start.timestamp_ms),
-        stop_ms=None if stop is None else float(stop.timestamp_ms),
+        start_ms=None if start is None else _number(start.timestamp_ms),
+        stop_ms=None if stop is None else _number(stop.timestamp_ms),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter
 from collections.abc import Mapping
@@ -10,14 +11,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
 from ..problems import Problem
-from ..records import ParseResult
+from ..records import ParseResult, Record
 from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from . import codes
 from .hardware import accelerator_minutes
-from .runs import Run, build_run
+from .runs import Run, build_run, duration
 from .scoring import RoundScoring, UnknownRound, scoring_for
 from .seeds import check_seeds
 from .tree import ResultSet, SystemDescription, discover, load_system
@@ -87,8 +89,9 @@ def compute_scores(
     sets, problems = discover(paths)
     report = ScoreReport(problems=problems)
     for result_set in sets:
-        results = [parse_file(path) for path in result_set.files]
-        system, issues = load_system(result_set.system_json)
+        root = result_set.root or None
+        results = [parse_file(path, root=root) for path in result_set.files]
+        system, issues = load_system(result_set.system_json, root)
         report.problems.extend(issues)
         try:
             choice = choose_round(result_set, results, ruleset, setting)
@@ -301,10 +304,12 @@ def score_set(
         normalization = None
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
-    factor, factor_note, pending = _scaling(result_set.folder, normalization)
+    scaled = _scaling(result_set.folder, normalization, result_set.root)
+    factor, factor_note, pending, unusable = scaled
+    problems.extend(unusable)
     if factor_note.startswith("scaled by"):
         unapplied = ""  # the published factor applies
-    minutes = None if outcome.mean is None else outcome.mean * factor
+    minutes = None if outcome.mean is None or unusable else outcome.mean * factor
     if_normalized = None
     if pending is not None and minutes is not None:
         if_normalized = minutes * pending
@@ -320,7 +325,7 @@ def score_set(
     score = replace(
         header,
         minutes=minutes,
-        valid=outcome.mean is not None,
+        valid=minutes is not None,
         reason="; ".join(n for n in notes if n),
         runs_counted=outcome.counted,
         rcp_verdict=rcp_verdict,
@@ -367,12 +372,24 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
             continue
         keys = {r.key for r in result.records}
         missing = " and ".join(k for k in ("run_start", "run_stop") if k not in keys)
-        if not result.records:
+        _, untimed = duration(_first_record(result, "run_start"), _first_record(result, "run_stop"))
+        if untimed:
+            message = f"{untimed}: run not timed"
+            problems.append(codes.RUN_TIME_UNUSABLE.problem(run.path, message))
+            continue
+        if result.input_error:  # say why it was not read (a link leaving the tree, a FIFO)
+            unread = [p.message for p in result.problems if p.line == 0 and p.is_error]
+            why = f"not read ({unread[0] if unread else 'unreadable'})"
+        elif not result.records:
             why = "no MLLOG record (empty or unreadable file)"
         else:
             why = f"no {missing}" + (" (file truncated?)" if "run_stop" in missing else "")
         problems.append(codes.RUN_INCOMPLETE.problem(run.path, f"{why}: run not timed"))
     return problems
+
+
+def _first_record(result: ParseResult, key: str) -> Record | None:
+    return next((r for r in result.records if r.key == key), None)  # as build_run takes it
 
 
 def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> list[Problem]:
@@ -461,29 +478,37 @@ def _olympic(
     return _Outcome(mean, len(times), note)
 
 
-def _scaling(folder: str, normalization: float | None = None) -> tuple[float, str, float | None]:
-    """The factor the score is multiplied by, a note saying where it comes from, and the
-    RCP normalization factor still to be written (None when there is none).
+def _scaling(
+    folder: str, normalization: float | None = None, root: str = ""
+) -> tuple[float, str, float | None, list[Problem]]:
+    """The factor the score is multiplied by, a note saying where it comes from, the
+    RCP normalization factor still to be written (None when there is none), and the
+    problem when scaling.json is there but unusable (then the result gets no score).
 
     A committee scaling factor (scaling.json beside the results, read only, never
     written) wins: it is what the published results applied. Without one the score is
     what the tree says, as the official result summarizer's first run gives it: its RCP
     step only writes the factor of a v2.1+ closed result faster than the reference mean
-    into scaling.json, for the runs after (docs/scores.md, "Scaling").
+    into scaling.json, for the runs after (docs/scores.md, "Scaling"). The file is read
+    only inside the tree (``inputs.read_in_tree``); its factor must be finite and > 0.
     """
     path = Path(folder) / "scaling.json"
     computed = normalization if normalization is not None and normalization > 1.0 else None
-    if not path.is_file():
-        return 1.0, "", computed
+    if not (path.is_file() or path.is_symlink() or path.exists()):
+        return 1.0, "", computed, []
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        data: Any = json.loads(read_in_tree(path, Path(root) if root else None))
         factor = float(data["scaling_factor"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 1.0, "scaling.json unreadable: not applied", None
+    except InputError as err:
+        return _unusable(path, f"scaling.json {err}")
+    except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
+        return 1.0, "scaling.json unreadable: not applied", None, []
+    if not (math.isfinite(factor) and factor > 0):
+        return _unusable(path, f"scaling_factor {factor!r} is not a finite number above 0")
     note = f"scaled by {factor:g} (scaling.json)"
     if normalization is not None and abs(factor - normalization) > 1e-9 * factor:
         note += f"; the RCP check of this round's reference data gives {normalization:.4f}"
-    return factor, note, None
+    return factor, note, None, []
 
 
 def _normalization_pending(folder: str, minutes: float, factor: float) -> Problem:
@@ -493,6 +518,11 @@ def _normalization_pending(folder: str, minutes: float, factor: float) -> Proble
         f"reference mean), and the score would then be {minutes * factor:.2f} min"
     )
     return codes.NORMALIZATION_PENDING.problem(folder, message)
+
+
+def _unusable(path: Path, why: str) -> tuple[float, str, float | None, list[Problem]]:
+    message = f"{why}: the result is not scored"
+    return 1.0, message, None, [codes.SCALING_UNUSABLE.problem(str(path), message)]
 
 
 def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:

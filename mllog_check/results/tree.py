@@ -12,11 +12,12 @@ tree are never followed (``inputs.walk``).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..inputs import walk
+from ..inputs import InputError, read_in_tree, walk
 from ..parsing.syntax_rules import INPUT_ERROR
 from ..problems import Problem
 
@@ -36,6 +37,9 @@ class ResultSet:
     files: tuple[str, ...]
     system_json: str | None  # path of <org>/systems/<system>.json when present
     scaling: str | None = None  # HPC: "strong" or "weak" (the folder level); None: Training
+    # The tree every file of the set is read from: the folder named on the command
+    # line, or the org folder above it (docs/security.md: nothing outside is read).
+    root: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +66,13 @@ def is_result_file(path: Path) -> bool:
 def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
     """Every result set below the given paths, sorted by (org, system, benchmark)."""
     groups: dict[Path, list[Path]] = {}
+    roots: dict[Path, Path] = {}
     problems: list[Problem] = []
     for raw in paths:
         root = Path(raw)
         if root.is_file() and is_result_file(root):
             groups.setdefault(root.parent, []).append(root)
+            roots.setdefault(root.parent, root.parent)
             continue
         if not root.is_dir():
             problems.append(INPUT_ERROR.problem(raw, "no such results folder"))
@@ -76,6 +82,7 @@ def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
         for source in sources:
             assert source.path is not None
             groups.setdefault(source.path.parent, []).append(source.path)
+            roots.setdefault(source.path.parent, root)
     sets = []
     for folder, files in groups.items():
         if _stray(folder):
@@ -88,7 +95,7 @@ def discover(paths: list[str]) -> tuple[list[ResultSet], list[Problem]]:
             )
             problems.append(STRAY_FOLDER.problem(str(folder), message))
             continue
-        sets.append(_result_set(folder, files))
+        sets.append(_result_set(folder, files, roots[folder]))
     sets.sort(key=lambda s: (s.org, s.system, s.scaling or "", s.benchmark, s.folder))
     return sets, sorted(set(problems))
 
@@ -105,7 +112,7 @@ def _stray(folder: Path) -> bool:
     return not (depth == 3 or (depth == 4 and parts[-2] in SCALINGS))
 
 
-def _result_set(folder: Path, files: list[Path]) -> ResultSet:
+def _result_set(folder: Path, files: list[Path], given: Path) -> ResultSet:
     absolute = folder.resolve()
     scaling = absolute.parent.name if absolute.parent.name in SCALINGS else None
     system_dir = absolute.parent.parent if scaling else absolute.parent
@@ -120,9 +127,18 @@ def _result_set(folder: Path, files: list[Path]) -> ResultSet:
         benchmark=folder.name,
         folder=str(folder),
         files=tuple(ordered),
-        system_json=str(system_json) if system_json.is_file() else None,
+        # Present at all (a FIFO, a link leaving the tree): load_system says why not read.
+        system_json=str(system_json) if os.path.lexists(system_json) else None,
         scaling=scaling,
+        root=str(_tree_root(given, org_dir)),
     )
+
+
+def _tree_root(given: Path, org_dir: Path) -> Path:
+    """The org folder when the named folder lies below it (its systems/ belong to the
+    tree), else the named folder."""
+    real = given.resolve()
+    return org_dir if real == org_dir or org_dir in real.parents else real
 
 
 def _natural(name: str) -> tuple[str, int, str]:
@@ -131,14 +147,17 @@ def _natural(name: str) -> tuple[str, int, str]:
     return (name[: match.start()] if match else name, int(match.group(1)) if match else -1, name)
 
 
-def load_system(path: str | None) -> tuple[SystemDescription, list[Problem]]:
-    """Lenient loader: missing or invalid JSON is a problem, never an exception."""
+def load_system(
+    path: str | None, root: str | None = None
+) -> tuple[SystemDescription, list[Problem]]:
+    """Lenient loader: missing or invalid JSON is a problem, never an exception; with
+    ``root``, a description outside that tree is not read (``inputs.read_in_tree``)."""
     if path is None:
         return SystemDescription(), []
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError) as err:
+        raw = read_in_tree(Path(path), Path(root) if root else None)
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except (InputError, ValueError, RecursionError) as err:
         return SystemDescription(), [_problem(path, f"system description unreadable: {err}")]
     if not isinstance(data, dict):
         return SystemDescription(), [_problem(path, "system description is not a JSON object")]

@@ -75,11 +75,42 @@ class AuditResult:
 
 def org_folders(results_dir: Path) -> list[Path]:
     """Sub-folders that look like a submitter (hold results/), sorted by name."""
-    return sorted(
-        p
-        for p in results_dir.iterdir()
-        if p.is_dir() and not p.is_symlink() and (p / "results").is_dir()
-    )
+    return sorted(p for p in _subfolders(results_dir) if _is_org(p))
+
+
+def _subfolders(results_dir: Path) -> list[Path]:
+    try:
+        return [p for p in results_dir.iterdir() if p.is_dir() or p.is_symlink()]
+    except OSError as err:
+        raise AuditError(f"{results_dir}: cannot list ({err.strerror or err})") from None
+
+
+def _is_org(folder: Path) -> bool:
+    return folder.is_dir() and not folder.is_symlink() and (folder / "results").is_dir()
+
+
+def not_audited(results_dir: Path, base: Path) -> list[Problem]:
+    """An anomaly for each sub-folder (or link) of the round that is not an org."""
+    out = []
+    for folder in sorted(_subfolders(results_dir)):
+        if _is_org(folder) or folder.name.startswith("."):
+            continue
+        if folder.is_symlink():
+            why = "a symbolic link: not followed, nothing in it audited"
+        elif (folder / "results").is_symlink():
+            why = "its results/ is a symbolic link: not followed, nothing in it audited"
+        else:
+            why = "no results/ folder: nothing in it audited"
+        shown = _relative(folder, base)
+        out.append(codes.NOT_AUDITED.problem(shown, why, context=Context(folder.name)))
+    return out
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
 
 
 def check_output_dir(results_dir: Path, out: Path) -> None:
@@ -184,14 +215,20 @@ def run_audit(
         given = [Path(d) for d in results_dirs]
     roots, skipped = expand_repositories(given)
     tasks: list[tuple[str, str, str]] = []
+    not_orgs: list[Problem] = []
     chosen_all = []
     for root in roots:
         chosen = round_of_folder(root, ruleset, setting)
         chosen_all.append(chosen)
         base = root if len(roots) == 1 else root.parent
         tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
+        not_orgs.extend(not_audited(root, base))
+    if not tasks:  # nothing checked is never success
+        where = ", ".join(map(str, roots))
+        raise AuditError(f"no org folder (one holding results/) in {where}: nothing audited")
     result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
     result.skipped = skipped
+    result.anomalies.extend(not_orgs)
     for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)

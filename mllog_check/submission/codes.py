@@ -595,6 +595,17 @@ TIME_MS_ZERO = _a(
         '"train.py", "lineno": 1}}'
     ),
 )
+NOT_AUDITED = _a(
+    "MLA021",
+    "not-audited",
+    "A folder of the round that is not audited: it holds no results/ folder, or it is a "
+    "symbolic link (never followed). Nothing in it was checked.",
+    why=(
+        "An audit that skips a folder in silence would report a round as clean without "
+        "reading it: nothing checked is never success (docs/security.md)."
+    ),
+    bad=_round("append Zeta/results.txt: not a results folder"),
+)
 
 ANOMALY_KINDS: dict[str, RuleInfo] = {
     info.name: info

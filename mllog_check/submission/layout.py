@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import MllogCheckError
+from ..inputs import InputError, read_in_tree
 from ..problems import Problem
 from ..rounds import Round, all_rounds
 from ..suggest import did_you_mean
@@ -272,9 +273,9 @@ def _result_set(
 def _bypass_note(layout: OrgLayout, path: Path) -> None:
     """The official checker bypasses RCP/seed checks for a line equal to the option."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError as err:
-        msg = f"cannot read: {err.strerror or err}"
+        lines = read_in_tree(path, None).decode("utf-8", errors="replace").splitlines()
+    except InputError as err:
+        msg = f"cannot read: {err}"
         layout.problems.append(codes.UNREADABLE.problem(str(path), msg))
         return
     asked = sorted({ln.strip() for ln in lines} & {"rcp-bypass", "seed-checker-bypass"})

@@ -181,8 +181,10 @@ def _score_parsed(
         files=tuple(str(p) for p in rs.files),
         system_json=str(system_json) if system_json is not None else None,
         scaling=rs.scaling,
+        # <org>/results/<system>/<benchmark>: side files are read only inside <org>.
+        root=str(Path(rs.folder).resolve().parents[2]),
     )
-    system, _ = load_system(tree_set.system_json)
+    system, _ = load_system(tree_set.system_json, tree_set.root)
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
         from ..results.weak import score_weak_set
 

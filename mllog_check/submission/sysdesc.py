@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..inputs import InputError, read_in_tree
 from ..problems import Problem
 from . import codes
 
@@ -42,13 +43,16 @@ def load(path: Path, display: str | None = None) -> SystemDescription:
     """Read and decode one system description; never raises."""
     shown = display or str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as err:
-        msg = f"cannot read system description: {err.strerror or err}"
+        raw = read_in_tree(path, None)  # a regular file of bounded size, never a FIFO
+    except InputError as err:
+        msg = f"cannot read system description: {err}"
         return SystemDescription(shown, None, "", [codes.UNREADABLE.problem(shown, msg)])
     text = raw.decode("utf-8", errors="replace")
     try:
         data = json.loads(text)
+    except RecursionError:  # thousands of nested brackets
+        msg = "invalid JSON: nested too deeply"
+        return SystemDescription(shown, None, text, [codes.INVALID_JSON.problem(shown, msg)])
     except json.JSONDecodeError as err:
         msg = f"invalid JSON: {err.msg}"
         problem = codes.INVALID_JSON.problem(shown, msg, err.lineno, err.colno)

@@ -1,0 +1,200 @@
+"""What hostile inputs cost: peak memory and seconds of each, against its limit.
+
+    python benchmarks/hostile_bench.py [--quick] [--only NAME]
+
+Each case builds its input in a temporary folder from a real v5.0 log ($MLLOG_CORPUS or
+../shared/corpus) and runs one command in a fresh Python process; the process's peak
+resident memory (``ru_maxrss``) and seconds are printed beside the limit docs/security.md
+states, and beside the baseline of the same run: the same command on the unmutated log
+(the interpreter and imports included). The sizes are those of the reports that led to
+the bounds (a 1 MB gzip holding one line, a million bad marker lines, 300,000
+CR-separated records, YAML aliases nine deep); --quick divides them by ten for CI.
+
+Exit 1 when a case goes over its limit. ``check`` on millions of valid records is
+printed for information: its memory still grows with the records (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_LINE = 8 << 20  # mllog_check.parsing.scanner.MAX_LINE (not imported: runs on old trees)
+LOG = "v5.0/GigaComputing/results/G893-SD1_pytorch/llama2_70b_lora/result_0.txt"
+
+PROBE = """
+import resource, sys, time
+from mllog_check.cli import main
+start = time.perf_counter()
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+seconds = time.perf_counter() - start
+sys.stderr.write(f"\\nRESULT {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} {seconds}\\n")
+"""
+
+
+def corpus_dir() -> Path:
+    configured = os.environ.get("MLLOG_CORPUS")
+    return Path(configured) if configured else ROOT.parent / "shared" / "corpus"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    what: str
+    build: Callable[[Path, Path, int], list[str]]  # (work, log, scale) -> command args
+    limit_mib: float
+    limit_s: float
+    bounded: bool = True  # False: printed for information only
+
+
+def _record(log: Path) -> bytes:
+    """One real :::MLLOG line of the log (its submission_org record)."""
+    for line in log.read_bytes().splitlines():
+        if b'"key": "submission_org"' in line:
+            return line[line.index(b":::MLLOG") :]
+    raise SystemExit(f"{log}: no submission_org record")
+
+
+def long_line(work: Path, log: Path, scale: int) -> list[str]:
+    path = work / "long.txt.gz"
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        out.write(b":::MLLOG " + b"x" * 1_000_000)
+        for _ in range(1000 // scale):
+            out.write(b"x" * 1_000_000)
+    return ["parse", "-q", str(path)]
+
+
+def bad_lines(work: Path, log: Path, scale: int) -> list[str]:
+    path = work / "bad.txt.gz"
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        out.write(b":::MLLOG {broken\n" * (1_000_000 // scale))
+    return ["parse", "-q", str(path)]
+
+
+def cr_segments(work: Path, log: Path, scale: int) -> list[str]:
+    path = work / "cr.txt"
+    record = b":::MLLOG " + _record(log)[9:].replace(b" ", b"")  # its shortest form
+    # As many as MAX_LINE allows on one line (300,000 of 28 bytes were reported; real
+    # records are longer), after a non-ASCII prefix: columns count characters, the
+    # slowest case, quadratic before.
+    count = min(300_000, MAX_LINE // (len(record) + 1) - 1) // scale
+    path.write_bytes("é ".encode() + b"\r".join([record] * count) + b"\n")
+    return ["parse", "-q", str(path)]
+
+
+def _laughs(levels: int, indent: str = "") -> str:
+    """Anchors a0..a{levels-1}, each nine aliases of the one before (9**levels nodes)."""
+    lines = [f"{indent}a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [
+        f"{indent}a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def yaml_prices(work: Path, log: Path, scale: int) -> list[str]:
+    """A well-formed entry whose aliases hold the anchors and whose description is the
+    expansion (a schema error message would print it whole)."""
+    path = work / "prices.yaml"
+    anchors = ["&a0 [x, x, x, x, x, x, x, x, x]"]
+    anchors += [f"&a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    path.write_text(
+        "prices:\n  - system: G893-SD1\n    price: 1\n    currency: USD\n    kind: list\n"
+        "    includes: all\n    source: test\n    date: 2025-01-01\n"
+        f"    aliases: [{', '.join(anchors)}]\n    description: *a8\n",
+        encoding="utf-8",
+    )
+    return ["cost", "--ruleset", "5.0.0", "--prices", str(path), str(log)]
+
+
+def yaml_ruleset(work: Path, log: Path, scale: int) -> list[str]:
+    path = work / "rules.yaml"
+    rules = "ruleset: evil\nparams:\n  warn_only_keys: *a9\n"
+    path.write_text("anchors:\n" + _laughs(10, "  ") + rules, encoding="utf-8")
+    return ["check", "--ruleset", str(path), str(log)]
+
+
+def many_records(work: Path, log: Path, scale: int) -> list[str]:
+    path = work / "result_0.txt.gz"
+    lines = log.read_bytes().splitlines(keepends=True)
+    body = [ln for ln in lines if b'"key": "eval_accuracy"' in ln][:1] or lines[-1:]
+    stop = next(i for i, ln in enumerate(lines) if b'"key": "run_stop"' in ln)
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        out.writelines(lines[:stop])
+        for _ in range(4_000_000 // scale // 1000):
+            out.write(b"".join(body * 1000))
+        out.writelines(lines[stop:])
+    return ["check", "--ruleset", "5.0.0", str(path)]
+
+
+CASES = (
+    Case("long-line", "1 MB gzip of one 1 GB marker line", long_line, 200, 10),
+    Case("bad-lines", "a million broken marker lines (20 KB gzip)", bad_lines, 200, 30),
+    Case("cr-segments", "CR-separated records filling one 8 MiB line", cr_segments, 600, 60),
+    Case("yaml-prices", "price catalog with aliases nine deep", yaml_prices, 200, 10),
+    Case("yaml-ruleset", "--ruleset file with aliases ten deep", yaml_ruleset, 200, 10),
+    Case("many-records", "check of 4 million valid records", many_records, 0, 0, bounded=False),
+)
+
+
+def measure(args: list[str]) -> tuple[float, float]:
+    """(peak MiB, seconds) of one command in a fresh interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    last = [ln for ln in done.stderr.splitlines() if ln.startswith("RESULT ")]
+    if not last:
+        raise SystemExit(f"{args}: no measurement\n{done.stderr[-2000:]}")
+    _, kib, seconds = last[-1].split()
+    return int(kib) / 1024, float(seconds)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="inputs ten times smaller")
+    parser.add_argument("--only", action="append", help="run only this case (repeatable)")
+    args = parser.parse_args()
+    log = corpus_dir() / LOG
+    if not log.is_file():
+        print(f"corpus log not found: {log} (set MLLOG_CORPUS)", file=sys.stderr)
+        return 2
+    scale = 10 if args.quick else 1
+    base_mib, base_s = measure(["check", "--ruleset", "5.0.0", str(log)])
+    print(f"baseline: check of {log.name} (unmutated): {base_mib:.0f} MiB, {base_s:.2f} s\n")
+    print(f"{'case':<14}{'MiB':>8}{'limit':>8}{'x base':>8}{'s':>8}{'limit':>7}  verdict  input")
+    over = 0
+    with tempfile.TemporaryDirectory(prefix="mllog-hostile-") as tmp:
+        for case in CASES:
+            if args.only and case.name not in args.only:
+                continue
+            work = Path(tmp) / case.name
+            work.mkdir()
+            mib, seconds = measure(case.build(work, log, scale))
+            ok = not case.bounded or (mib <= case.limit_mib and seconds <= case.limit_s)
+            over += not ok
+            verdict = ("ok" if ok else "OVER") if case.bounded else "info"
+            limits = (f"{case.limit_mib:>8.0f}", f"{case.limit_s:>7.0f}")
+            if not case.bounded:
+                limits = (f"{'-':>8}", f"{'-':>7}")
+            print(
+                f"{case.name:<14}{mib:>8.0f}{limits[0]}{mib / base_mib:>8.1f}{seconds:>8.2f}"
+                f"{limits[1]}  {verdict:<7}  {case.what}"
+            )
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

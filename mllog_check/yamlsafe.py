@@ -1,0 +1,101 @@
+"""The one loader of YAML a user hands the tool (a --ruleset file, a price catalog).
+
+PyYAML's safe loader runs no code, but anchors and aliases let a few hundred bytes stand
+for billions of nodes ("billion laughs": a 499-byte rule file took 9 GB once its data
+was copied). The document is composed first (aliases stay shared, nothing expands),
+its size with every alias expanded is counted, and a document beyond ``MAX_NODES``, or
+one that refers to itself, is refused before anything is built (docs/security.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import MllogCheckError
+
+# Expanded nodes (scalars, sequences, mappings) a user's YAML may have. The largest
+# shipped rule file has about 2,000; a price catalog of 10,000 systems about 150,000.
+MAX_NODES = 250_000
+
+
+class YamlError(MllogCheckError):
+    """Not YAML, or YAML that would expand beyond the bound; the message says why."""
+
+
+def load(text: str, max_nodes: int = MAX_NODES) -> Any:
+    """The data of one YAML document (None when empty), or YamlError."""
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        expanded_size(node, max_nodes)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise YamlError(f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlError("not valid YAML: nested too deeply") from None
+    except ValueError:  # an integer beyond Python's int/str limit (4,300 digits)
+        raise YamlError("a number with more digits than Python converts (4,300)") from None
+    finally:
+        loader.dispose()
+
+
+def compose(text: str) -> Any:
+    """The node tree (for line numbers), under the same bound as ``load``."""
+    import yaml
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is not None:
+            expanded_size(node)
+        return node
+    except yaml.YAMLError as exc:
+        raise YamlError(f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlError("not valid YAML: nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def expanded_size(root: Any, max_nodes: int = MAX_NODES) -> int:
+    """Nodes of the document with every alias expanded; YamlError beyond ``max_nodes`` or
+    for a node that contains itself. Each distinct node is visited once (memoized)."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if done:
+            open_nodes.discard(key)
+            size = 1 + sum(sizes[id(c)] for c in children)
+            if size > max_nodes:
+                raise YamlError(
+                    f"YAML expands to more than {max_nodes:,} nodes through its aliases: "
+                    "refused (anchors and aliases may repeat data, not multiply it)"
+                )
+            sizes[key] = size
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise YamlError("YAML refers to itself through an alias: refused")
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes[id(root)]
+
+
+def _children(node: Any) -> list[Any]:
+    value = node.value
+    if isinstance(value, list):
+        if value and isinstance(value[0], tuple):  # a mapping's (key, value) pairs
+            return [part for pair in value for part in pair]
+        return list(value)
+    return []
