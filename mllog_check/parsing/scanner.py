@@ -18,7 +18,7 @@ from operator import itemgetter
 from ..problems import Severity, shorten
 from ..records import Generation, ParseResult, Record
 from . import syntax_rules as rules
-from .decoders import DecodeError, loads_for
+from .decoders import DecodeError, decode_each, loads_for
 from .grammar import EnvelopeError, parse_envelope
 from .payload import LineError, _mllog_record, build_record, line_problem
 
@@ -41,6 +41,11 @@ MLP_FAST = (
     rb":::MLPv\d+\.\d+\.\d+[ \t]+" + _NAME + rb"[ \t]+" + _SECONDS + rb"[ \t]+\(([^)]*):(\d+)\)"
     rb"[ \t]*" + _NAME + rb"[ \t]*(?::[ \t]*" + _PAYLOAD + rb"?)?"
 )
+# The same, matching each line of a block joined by LF (_bulk: one findall per block).
+# No group can cross a line: the file group excludes LF as the single-line form's
+# lines hold none.
+MLL_LINES = rb"(?m)^" + MLL_FAST + rb"$"
+MLP_LINES = rb"(?m)^" + MLP_FAST.replace(rb"\(([^)]*):", rb"\(([^)\n]*):") + rb"$"
 
 
 @cache
@@ -197,11 +202,24 @@ class Scanner:
         try:
             record = _mllog_record(data, self.path, line_no, pos + 1, pos + 9, text, self._problems)
         except LineError as err:
+            if len(self._problems) >= PROBLEM_LIMIT:
+                self._unlisted(err.rule.severity)
+                return
             self._problems.append(
                 line_problem(err, self.path, line_no, err.offset + 1, line[pos:].decode())
             )
         else:
             self._records.append(record)
+
+    def _unlisted(self, severity: Severity) -> None:
+        """A line's problem past PROBLEM_LIMIT listed ones: trim_problems would drop it
+        at the block's end, so it is counted as trim_problems and full() would count it,
+        without being made (what a log of a million bad lines costs)."""
+        if severity is Severity.ERROR:
+            self._errors += 1
+            self.result.omitted += 1
+        else:
+            self.result.omitted_other += 1
 
     def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
         """A well-formed v0.6 record (MLL_FAST + JSON), else None for the grammar path."""
@@ -462,13 +480,13 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     # in C (map over a builtin method) once, for the block path and the loop alike.
     mask = list(map(bytes.__contains__, lines, repeat(_CANDIDATE)))
     cr = b"\r" in block
-    if not cr and _bulk_mllog(scanner, lines, mask, line_no):
-        return line_no + len(lines)
     if cr:
         # CRLF: drop the final CR (the empty segment after it is no marker line; the
         # mask stays right, CR is no part of a marker). Lines with other CRs (progress
         # bars redrawn) go to Scanner.line, which splits them.
         lines = [line[:-1] if line[-1:] == b"\r" else line for line in lines]
+    if _bulk(scanner, lines, mask, line_no):
+        return line_no + len(lines)
     for number, line in compress(enumerate(lines, line_no), mask):
         if cr and b"\r" in line:
             scanner.line(line, number)
@@ -558,31 +576,50 @@ def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
     return scanner._fast_mlp(line[pos:], number, pos + 1)
 
 
-def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
-    """A block whose marker lines are all bare, well-formed :::MLLOG records (no prefix,
-    one marker each, as most real logs are): every payload decoded by one call
-    on a JSON array, fields checked and records built by C-level maps, no Python loop
-    per line. Returns False, having changed nothing, when any line needs the loop.
+def _bulk(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
+    """A block whose marker lines all start with one generation's marker, once per line
+    (no prefix, no CR: as most real logs are), parsed without a Python loop per line
+    where it can be. Returns False, having changed nothing, when the loop must do it.
 
-    Equal to the loop by construction (same decoder on the same payload bytes, same
-    field tests) and by test (tests/test_fastpath.py compares with the grammar path).
+    Equal to the loop by construction (the same decoder on the same payload bytes, the
+    same regexes, the same field tests, the same fallbacks) and by test
+    (tests/test_fastpath.py compares with the grammar path, tests/test_corpus_records.py
+    with the official parser).
     """
     marked = list(compress(lines, mask))
-    if not marked or not all(map(bytes.startswith, marked, repeat(_MLLOG_PREFIX))):
+    if not marked:
         return False
     joined = b"\n".join(marked)
-    if joined.count(_CANDIDATE) != len(marked):
-        return False  # a second marker on some line: the last-marker rule decides there
-    try:
-        data = scanner.loads(b"[" + joined[9:].replace(b"\n" + _MLLOG_PREFIX, b",") + b"]")
-    except DecodeError:
-        return False
-    if (
-        len(data) != len(marked)  # a line held two values
-        or not set(map(type, data)) <= _DICT  # a payload that is not an object
-        or not all(map(dict.__contains__, data, repeat("value")))
+    if joined.count(_CANDIDATE) != len(marked) or b"\r" in joined:
+        return False  # a second marker on some line (the last-marker rule), or a CR
+    first = marked[0]
+    if first.startswith(_MLLOG_PREFIX):
+        if not all(map(bytes.startswith, marked, repeat(_MLLOG_PREFIX))):
+            return False
+        return _bulk_mllog(scanner, marked, joined, mask, line_no)
+    if first.startswith(_MLP_MARKER):
+        return _bulk_mlp(scanner, marked, joined, mask, line_no)
+    if first.startswith(_MLL_MARKER):
+        return _bulk_mll(scanner, marked, joined, mask, line_no)
+    return False
+
+
+def _bulk_mllog(
+    scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
+) -> bool:
+    """Bare :::MLLOG lines: payloads decoded by a C-level map (decoders.decode_each),
+    fields checked and records built by C-level maps. A payload that is no well-formed
+    record takes the loop's per-line tests on its decoded value (no second decode)."""
+    data = decode_each(scanner.loads, [line[9:] for line in marked], joined)
+    if data is None:
+        return False  # a payload refused: the loop decodes each line alone
+    numbers = compress(count(line_no), mask)
+    if not (
+        set(map(type, data)) <= _DICT  # a payload that is not an object
+        and all(map(dict.__contains__, data, repeat("value")))
     ):
-        return False
+        _mllog_each(scanner, marked, list(numbers), data)
+        return True
     columns = [list(map(dict.get, data, repeat(name))) for name in _MLLOG_FIELDS]
     namespace, time_ms, event_type, key, value, metadata = columns
     if not (
@@ -590,16 +627,147 @@ def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no:
         and set(map(type, time_ms)) <= _NUMBER_TYPES
         and set(map(type, metadata)) <= _DICT
     ):
-        return False
+        _mllog_each(scanner, marked, list(numbers), data)
+        return True
     n = len(data)
     rows = zip(
-        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n),
+        repeat(scanner.path, n), numbers, repeat(1, n),
         repeat(Generation.MLLOG, n), namespace, time_ms, event_type, key, value, metadata,
         strict=True,
     )  # fmt: skip
     scanner._records.extend(map(_new, repeat(Record, n), rows))
     scanner.result.marker_lines += n
     return True
+
+
+def _mllog_each(scanner: Scanner, marked: list[bytes], numbers: list[int], data: list[Any]) -> None:
+    """The loop's tests for bare :::MLLOG lines, one line at a time, on decoded values."""
+    append = scanner._records.append
+    path, mllog, fast = scanner.path, Generation.MLLOG, 0
+    for number, line, value in zip(numbers, marked, data, strict=True):
+        if type(value) is dict:
+            get = value.get
+            key = get("key")
+            time_ms = get("time_ms")
+            metadata = get("metadata")
+            if (
+                type(key) is str
+                and (type(time_ms) is int or type(time_ms) is float)
+                and type(metadata) is dict
+                and "value" in value
+            ):
+                fast += 1
+                fields = (get("namespace"), time_ms, get("event_type"), key, value["value"])
+                append(_new(Record, (path, number, 1, mllog, *fields, metadata)))
+                continue
+        if line[9:10] not in b" \t":
+            scanner.mllog_checked(value, line, 0, number)
+            fast += 1
+            continue
+        scanner.line(line, number)
+    scanner.result.marker_lines += fast
+
+
+def _bulk_mlp(
+    scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
+) -> bool:
+    """Bare ASCII v0.5 lines: one regex pass over the block (MLP_FAST per line), the
+    JSON payloads decoded by one call, bare words checked by the same regex as the loop."""
+    matches = _compiled(MLP_LINES).findall(joined)
+    if len(matches) != len(marked) or not joined.isascii():
+        return False  # a line MLP_FAST refuses: the loop sends it to the grammar path
+    payloads = [match[5] for match in matches]
+    values: list[Any] = [None] * len(payloads)
+    json_at = [i for i, payload in enumerate(payloads) if payload and payload[0] in _JSON_START]
+    decoded = _decode_each(scanner, [payloads[i] for i in json_at])
+    for i, value in zip(json_at, decoded, strict=True):
+        values[i] = value
+    bare = _compiled(_BARE_WORD).fullmatch
+    for i, payload in enumerate(payloads):
+        if payload and (payload[0] not in _JSON_START or values[i] is _NOT_JSON):
+            if bare(payload) is None:
+                return False  # Infinity, truncated JSON...: the grammar path explains
+            values[i] = payload.decode().rstrip()
+    path = scanner.path
+    scanner._records.extend(
+        _new(
+            Record,
+            (
+                path,
+                number,
+                1,
+                _MLP,
+                benchmark.decode(),
+                float(seconds) * 1000.0,
+                None,
+                key.decode(),
+                value,
+                {"file": file.decode(), "lineno": int(lineno)},
+            ),
+        )
+        for number, (benchmark, seconds, file, lineno, key, _), value in zip(
+            compress(count(line_no), mask), matches, values, strict=True
+        )
+    )
+    scanner.result.marker_lines += len(matches)
+    return True
+
+
+def _decode_each(scanner: Scanner, payloads: list[bytes]) -> list[Any]:
+    """Each payload's JSON value, _NOT_JSON where the decoder refuses it."""
+    values = decode_each(scanner.loads, payloads, b"\n".join(payloads))
+    if values is not None:
+        return values
+    decoded = []
+    for payload in payloads:
+        try:
+            decoded.append(scanner.loads(payload))
+        except DecodeError:
+            decoded.append(_NOT_JSON)
+    return decoded
+
+
+def _bulk_mll(
+    scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
+) -> bool:
+    """Bare v0.6 lines: one regex pass (MLL_FAST per line), payloads decoded by a map."""
+    matches = _compiled(MLL_LINES).findall(joined)
+    if len(matches) != len(marked):
+        return False
+    data = decode_each(scanner.loads, [match[2] for match in matches], joined)
+    if (
+        data is None
+        or not set(map(type, data)) <= _DICT
+        or not all(map(dict.__contains__, data, repeat("value")))
+    ):
+        return False
+    path, mll = scanner.path, Generation.MLL
+    scanner._records.extend(
+        _new(
+            Record,
+            (
+                path,
+                number,
+                1,
+                mll,
+                None,
+                float(seconds) * 1000.0,
+                None,
+                key.decode(),
+                item["value"],
+                _metadata(item.get("metadata")),
+            ),
+        )
+        for number, (seconds, key, _), item in zip(
+            compress(count(line_no), mask), matches, data, strict=True
+        )
+    )
+    scanner.result.marker_lines += len(matches)
+    return True
+
+
+def _metadata(metadata: Any) -> dict[str, Any]:
+    return metadata if type(metadata) is dict else {}
 
 
 _MLLOG_FIELDS = ("namespace", "time_ms", "event_type", "key", "value", "metadata")
