@@ -185,26 +185,27 @@ def open_binary(source: Source) -> BinaryIO:
 def open_regular(path: Path) -> BinaryIO:
     """Open a regular file for reading bytes, else InputError: a FIFO, a device or a
     socket is never read (a FIFO without a writer blocks forever, a device never ends).
-    O_NONBLOCK so that opening a FIFO returns at once; the kind is read from the open
-    descriptor (no race between a check and the open)."""
+    O_NONBLOCK so that opening a FIFO returns at once (it has no effect on the regular
+    files that are read); the kind is read from the open descriptor, so nothing can
+    change between a check and the open."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_BINARY", 0)
     try:
-        if path.is_dir():
-            raise InputError("is a directory, not a log file")
         fd = os.open(path, flags)
     except FileNotFoundError:
         raise InputError("no such file (or a broken link)") from None
     except PermissionError:
+        if path.is_dir():  # Windows refuses to open a folder
+            raise InputError("is a directory, not a log file") from None
         raise InputError("permission denied") from None
     except OSError as err:
         raise InputError(err.strerror or str(err)) from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise InputError("is a directory, not a log file")
         raise InputError(f"not a regular file ({_kind(mode)}): not read")
-    if hasattr(os, "set_blocking"):
-        os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
 
 
