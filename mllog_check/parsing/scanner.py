@@ -9,6 +9,7 @@ grammar (grammars/mllog.lark) and Python's json, which explain what is wrong.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
@@ -41,11 +42,6 @@ MLP_FAST = (
     rb":::MLPv\d+\.\d+\.\d+[ \t]+" + _NAME + rb"[ \t]+" + _SECONDS + rb"[ \t]+\(([^)]*):(\d+)\)"
     rb"[ \t]*" + _NAME + rb"[ \t]*(?::[ \t]*" + _PAYLOAD + rb"?)?"
 )
-# The same, matching each line of a block joined by LF (_bulk: one findall per block).
-# No group can cross a line: the file group excludes LF as the single-line form's
-# lines hold none.
-MLL_LINES = rb"(?m)^" + MLL_FAST + rb"$"
-MLP_LINES = rb"(?m)^" + MLP_FAST.replace(rb"\(([^)]*):", rb"\(([^)\n]*):") + rb"$"
 
 
 @cache
@@ -357,8 +353,17 @@ def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseR
     ``fast=False``: grammar path only (slow; for equivalence tests).
     """
     scanner = Scanner(path, fast)
-    for _ in scan_blocks(scanner, chunks):
-        pass
+    collecting = gc.isenabled()
+    # A parse allocates a container per record and per payload object, none of them
+    # cyclic: the cyclic collector would walk them again and again, finding nothing
+    # (a fifth of the parse time, docs/parser.md). Paused for the parse, never left off.
+    gc.disable()
+    try:
+        for _ in scan_blocks(scanner, chunks):
+            pass
+    finally:
+        if collecting:
+            gc.enable()
     return scanner.result
 
 
@@ -671,10 +676,10 @@ def _mllog_each(scanner: Scanner, marked: list[bytes], numbers: list[int], data:
 def _bulk_mlp(
     scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
 ) -> bool:
-    """Bare ASCII v0.5 lines: one regex pass over the block (MLP_FAST per line), the
-    JSON payloads decoded by one call, bare words checked by the same regex as the loop."""
-    matches = _compiled(MLP_LINES).findall(joined)
-    if len(matches) != len(marked) or not joined.isascii():
+    """Bare ASCII v0.5 lines: MLP_FAST and the JSON decoder mapped over the lines, bare
+    words checked by the same regex as the loop."""
+    matches = _groups(MLP_FAST, marked)
+    if matches is None or not joined.isascii():
         return False  # a line MLP_FAST refuses: the loop sends it to the grammar path
     payloads = [match[5] for match in matches]
     values: list[Any] = [None] * len(payloads)
@@ -688,27 +693,17 @@ def _bulk_mlp(
             if bare(payload) is None:
                 return False  # Infinity, truncated JSON...: the grammar path explains
             values[i] = payload.decode().rstrip()
-    path = scanner.path
-    scanner._records.extend(
-        _new(
-            Record,
-            (
-                path,
-                number,
-                1,
-                _MLP,
-                benchmark.decode(),
-                float(seconds) * 1000.0,
-                None,
-                key.decode(),
-                value,
-                {"file": file.decode(), "lineno": int(lineno)},
-            ),
-        )
-        for number, (benchmark, seconds, file, lineno, key, _), value in zip(
-            compress(count(line_no), mask), matches, values, strict=True
-        )
-    )
+    # Columns by C-level maps, as the loop computes each field (float(seconds) * 1000.0,
+    # the "(file:line)" metadata in that key order).
+    n = len(matches)
+    benchmark, seconds, file, lineno, key, _ = zip(*matches, strict=True)
+    metadata = [{"file": f.decode(), "lineno": int(i)} for f, i in zip(file, lineno, strict=True)]
+    rows = zip(
+        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n), repeat(_MLP, n),
+        _decoded(benchmark), _milliseconds(seconds), repeat(None, n), _decoded(key), values,
+        metadata, strict=True,
+    )  # fmt: skip
+    scanner._records.extend(map(_new, repeat(Record, n), rows))
     scanner.result.marker_lines += len(matches)
     return True
 
@@ -730,9 +725,9 @@ def _decode_each(scanner: Scanner, payloads: list[bytes]) -> list[Any]:
 def _bulk_mll(
     scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
 ) -> bool:
-    """Bare v0.6 lines: one regex pass (MLL_FAST per line), payloads decoded by a map."""
-    matches = _compiled(MLL_LINES).findall(joined)
-    if len(matches) != len(marked):
+    """Bare v0.6 lines: MLL_FAST and the JSON decoder mapped over the lines."""
+    matches = _groups(MLL_FAST, marked)
+    if matches is None:
         return False
     data = decode_each(scanner.loads, [match[2] for match in matches], joined)
     if (
@@ -741,33 +736,40 @@ def _bulk_mll(
         or not all(map(dict.__contains__, data, repeat("value")))
     ):
         return False
-    path, mll = scanner.path, Generation.MLL
-    scanner._records.extend(
-        _new(
-            Record,
-            (
-                path,
-                number,
-                1,
-                mll,
-                None,
-                float(seconds) * 1000.0,
-                None,
-                key.decode(),
-                item["value"],
-                _metadata(item.get("metadata")),
-            ),
-        )
-        for number, (seconds, key, _), item in zip(
-            compress(count(line_no), mask), matches, data, strict=True
-        )
-    )
+    n = len(matches)
+    seconds, key, _ = zip(*matches, strict=True)
+    rows = zip(
+        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n),
+        repeat(Generation.MLL, n), repeat(None, n), _milliseconds(seconds), repeat(None, n),
+        _decoded(key), map(dict.__getitem__, data, repeat("value")),
+        map(_metadata, map(dict.get, data, repeat("metadata"))), strict=True,
+    )  # fmt: skip
+    scanner._records.extend(map(_new, repeat(Record, n), rows))
     scanner.result.marker_lines += len(matches)
     return True
 
 
 def _metadata(metadata: Any) -> dict[str, Any]:
     return metadata if type(metadata) is dict else {}
+
+
+def _groups(pattern: bytes, lines: list[bytes]) -> list[tuple[Any, ...]] | None:
+    """Each line's groups of the pattern's fullmatch (C-level maps), None when a line
+    does not match. (One findall over the block, anchored per line, is three times
+    slower: the engine tries a match at every byte.)"""
+    matches: list[Any] = list(map(_compiled(pattern).fullmatch, lines))
+    if None in matches:
+        return None
+    return list(map(re.Match.groups, matches))
+
+
+def _decoded(column: Iterable[bytes]) -> Iterator[str]:
+    return map(bytes.decode, column)
+
+
+def _milliseconds(seconds: Iterable[bytes]) -> Iterator[float]:
+    """float(seconds) * 1000.0 of each, as the loop computes it."""
+    return map(float.__mul__, map(float, seconds), repeat(1000.0))
 
 
 _MLLOG_FIELDS = ("namespace", "time_ms", "event_type", "key", "value", "metadata")
