@@ -117,10 +117,13 @@ def test_mutated_lines_fast_equals_grammar(lines: list[str], encoding: str) -> N
 
 @st.composite
 def one_generation(draw: st.DrawFn) -> str:
-    """Bare lines of one generation, as most real logs are (the block paths of
-    scanner._bulk), some edited, between noise lines, LF or CRLF."""
+    """Lines of one generation, bare or after a rank prefix, as most real logs are (the
+    block paths of scanner._bulk), some edited, between noise lines, LF or CRLF."""
     lines = draw(st.sampled_from([mllog_lines(), mll_lines(), mlp_lines()]))
     texts = [line.text for line in draw(st.lists(lines, min_size=2, max_size=6))]
+    if draw(st.booleans()):  # rank prefixes (multi-node logs), now and then a non-ASCII one
+        some = st.sampled_from(["", "0: ", " 1: ", "[0] ", "é: "])
+        texts = [draw(some) + text for text in texts]
     for _ in range(draw(st.integers(0, 2))):
         i = draw(st.integers(0, len(texts) - 1))
         pos = draw(st.integers(0, len(texts[i])))
@@ -139,6 +142,15 @@ def one_generation(draw: st.DrawFn) -> str:
     ':::MLLOG {"key": "a", "time_ms": 1, "value": [{}\n:::MLLOG {}], "metadata": {}}\n'
 )
 @example(':::MLLOG 1,2\n:::MLLOG "x\n:::MLLOG 1"')
+@example(
+    '0: :::MLLOG {"key": "a", "time_ms": 1, "value": 1, "metadata": {}}\n'
+    'é :::MLLOG {"key": "b", "time_ms": 2, "value": 1, "metadata": {}}\n'
+)
+@example(
+    '12: :::MLLOG {"key": "a", "time_ms": 1, "value": 1, "metadata": {}}\r\n'
+    '3: :::MLLOG {"key": "b", "time_s": 2, "value": 1}\r\n'
+    '3: :::MLLOG  {"key": "c", "time_ms": 2, "value": 1, "metadata": {}}\r\n'
+)
 @example(':::MLL 1 a: {"value": 1}\n:::MLL 2 b: {"value": 2},{"value": 3}\n:::MLL 3 c: [')
 @example(":::MLPv0.5.0 r 1 (x.py:1) a: [1\n:::MLPv0.5.0 r 1 (x.py:1) b: 2]")
 @example(":::MLPv0.5.0 r 1 (x.py:1) a: nesterov\n:::MLPv0.5.0 r 1 (x.py:1) b: true")

@@ -582,9 +582,10 @@ def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
 
 
 def _bulk(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
-    """A block whose marker lines all start with one generation's marker, once per line
-    (no prefix, no CR: as most real logs are), parsed without a Python loop per line
-    where it can be. Returns False, having changed nothing, when the loop must do it.
+    """A block whose marker lines all hold one generation's marker, once per line (no
+    prefix but an ASCII one before :::MLLOG, no CR: as most real logs are), parsed
+    without a Python loop per line where it can be. Returns False, having changed
+    nothing, when the loop must do it.
 
     Equal to the loop by construction (the same decoder on the same payload bytes, the
     same regexes, the same field tests, the same fallbacks) and by test
@@ -598,10 +599,16 @@ def _bulk(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) 
     if joined.count(_CANDIDATE) != len(marked) or b"\r" in joined:
         return False  # a second marker on some line (the last-marker rule), or a CR
     first = marked[0]
-    if first.startswith(_MLLOG_PREFIX):
-        if not all(map(bytes.startswith, marked, repeat(_MLLOG_PREFIX))):
-            return False
-        return _bulk_mllog(scanner, marked, joined, mask, line_no)
+    if _MLLOG_PREFIX in first:
+        starts = list(map(bytes.rfind, marked, repeat(_MLLOG_PREFIX)))
+        if -1 in starts:
+            return False  # an older generation's line, or ":::MLLOG" without its space
+        if (
+            any(starts)
+            and not b"".join(map(bytes.__getitem__, marked, map(slice, starts))).isascii()
+        ):
+            return False  # a non-ASCII prefix: the loop counts the column in characters
+        return _bulk_mllog(scanner, marked, joined, mask, line_no, starts)
     if first.startswith(_MLP_MARKER):
         return _bulk_mlp(scanner, marked, joined, mask, line_no)
     if first.startswith(_MLL_MARKER):
@@ -610,12 +617,23 @@ def _bulk(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) 
 
 
 def _bulk_mllog(
-    scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
+    scanner: Scanner,
+    marked: list[bytes],
+    joined: bytes,
+    mask: list[bool],
+    line_no: int,
+    starts: list[int],
 ) -> bool:
-    """Bare :::MLLOG lines: payloads decoded by a C-level map (decoders.decode_each),
-    fields checked and records built by C-level maps. A payload that is no well-formed
-    record takes the loop's per-line tests on its decoded value (no second decode)."""
-    data = decode_each(scanner.loads, [line[9:] for line in marked], joined)
+    """:::MLLOG lines (``starts``: where each line's marker starts): payloads decoded by
+    a C-level map (decoders.decode_each), fields checked and records built by C-level
+    maps. A payload that is no well-formed record takes the loop's per-line tests on
+    its decoded value (no second decode)."""
+    if any(starts):
+        ends = map(slice, map(_NINE.__add__, starts), repeat(None))
+        payloads = list(map(bytes.__getitem__, marked, ends))
+    else:
+        payloads = [line[9:] for line in marked]
+    data = decode_each(scanner.loads, payloads, joined)
     if data is None:
         return False  # a payload refused: the loop decodes each line alone
     numbers = compress(count(line_no), mask)
@@ -623,7 +641,7 @@ def _bulk_mllog(
         set(map(type, data)) <= _DICT  # a payload that is not an object
         and all(map(dict.__contains__, data, repeat("value")))
     ):
-        _mllog_each(scanner, marked, list(numbers), data)
+        _mllog_each(scanner, marked, list(numbers), data, starts)
         return True
     columns = [list(map(dict.get, data, repeat(name))) for name in _MLLOG_FIELDS]
     namespace, time_ms, event_type, key, value, metadata = columns
@@ -632,11 +650,12 @@ def _bulk_mllog(
         and set(map(type, time_ms)) <= _NUMBER_TYPES
         and set(map(type, metadata)) <= _DICT
     ):
-        _mllog_each(scanner, marked, list(numbers), data)
+        _mllog_each(scanner, marked, list(numbers), data, starts)
         return True
     n = len(data)
+    columns_at = map(_ONE.__add__, starts)  # the marker's column (an ASCII prefix)
     rows = zip(
-        repeat(scanner.path, n), numbers, repeat(1, n),
+        repeat(scanner.path, n), numbers, columns_at,
         repeat(Generation.MLLOG, n), namespace, time_ms, event_type, key, value, metadata,
         strict=True,
     )  # fmt: skip
@@ -645,11 +664,13 @@ def _bulk_mllog(
     return True
 
 
-def _mllog_each(scanner: Scanner, marked: list[bytes], numbers: list[int], data: list[Any]) -> None:
-    """The loop's tests for bare :::MLLOG lines, one line at a time, on decoded values."""
+def _mllog_each(
+    scanner: Scanner, marked: list[bytes], numbers: list[int], data: list[Any], starts: list[int]
+) -> None:
+    """The loop's tests for :::MLLOG lines, one line at a time, on decoded values."""
     append = scanner._records.append
     path, mllog, fast = scanner.path, Generation.MLLOG, 0
-    for number, line, value in zip(numbers, marked, data, strict=True):
+    for number, line, value, pos in zip(numbers, marked, data, starts, strict=True):
         if type(value) is dict:
             get = value.get
             key = get("key")
@@ -663,10 +684,10 @@ def _mllog_each(scanner: Scanner, marked: list[bytes], numbers: list[int], data:
             ):
                 fast += 1
                 fields = (get("namespace"), time_ms, get("event_type"), key, value["value"])
-                append(_new(Record, (path, number, 1, mllog, *fields, metadata)))
+                append(_new(Record, (path, number, pos + 1, mllog, *fields, metadata)))
                 continue
-        if line[9:10] not in b" \t":
-            scanner.mllog_checked(value, line, 0, number)
+        if line[pos + 9 : pos + 10] not in b" \t":
+            scanner.mllog_checked(value, line, pos, number)
             fast += 1
             continue
         scanner.line(line, number)
@@ -772,6 +793,7 @@ def _milliseconds(seconds: Iterable[bytes]) -> Iterator[float]:
     return map(float.__mul__, map(float, seconds), repeat(1000.0))
 
 
+_ONE, _NINE = 1, len(_MLLOG_PREFIX)
 _MLLOG_FIELDS = ("namespace", "time_ms", "event_type", "key", "value", "metadata")
 _STR, _DICT, _NUMBER_TYPES = frozenset({str}), frozenset({dict}), frozenset({int, float})
 
