@@ -14,7 +14,8 @@ Meanwhile ``mllog-check check --follow --until run_stop`` follows the file. Prin
   of one core; and as a ratio to ``check`` on the finished file (the same parse and
   rules, once), measured in the same run;
 - memory: the follower's peak resident set against ``check``'s on the finished file
-  (ratio), and its resident set at each quarter of the replay (flat or not).
+  (ratio), and its resident set at each quarter of the replay: flat when the last
+  quarter's is under 1.2x the first's.
 
 Exit 1 when a limit is exceeded.
 """
@@ -36,6 +37,7 @@ DEFAULT_LOG = "v1.0/NVIDIA/results/dgxa100_ngc21.05_pytorch/maskrcnn/result_0.tx
 MAIN = "import sys; from mllog_check.cli import main; main(sys.argv[1:])"
 LATENCY_LIMIT_S = 1.0
 CPU_LIMIT = 0.05
+FLAT_LIMIT = 1.2  # resident memory at the last quarter over the first
 TICK_S = 0.01  # the writer writes a batch every 10 ms
 
 WRITER = r"""
@@ -203,11 +205,17 @@ def report(got: Outcome, check_cpu: float, check_kib: int, log: Path) -> bool:
         f"the finished file ({check_cpu:.2f} s)"
     )
     ok &= share < CPU_LIMIT
-    rss = ", ".join(f"{kib / 1024:.0f}" for _, _, kib in got.quarters)
+    rss = ", ".join(f"{kib / 1024:.1f}" for _, _, kib in got.quarters)
     print(
         f"memory   peak {got.peak_kib / 1024:.0f} MiB = {got.peak_kib / check_kib:.2f}x check on "
         f"the finished file ({check_kib / 1024:.0f} MiB); resident at each quarter: {rss} MiB"
     )
+    if got.quarters and got.quarters[0][2]:
+        # Flat in the number of records (docs/design.md, memory): the last quarter's
+        # resident memory over the first's.
+        growth = got.quarters[-1][2] / got.quarters[0][2]
+        print(f"memory   last quarter / first quarter: {growth:.2f}x (flat: < {FLAT_LIMIT})")
+        ok &= growth < FLAT_LIMIT
     print("within the limits" if ok else "OVER A LIMIT")
     return ok
 

@@ -1,12 +1,18 @@
-"""The explicit registry of every rule mllog-check reports, with stable codes.
+"""The one table of every rule code mllog-check reports, and its one registration helper.
 
-Code families (the letter after ``ML`` names the stage that reports it):
-``MLS`` syntax (parser), ``MLC`` compliance rules, ``MLR`` results (scores, RCP,
-seeds), ``MLP`` package layout and system descriptions, ``MLA`` audit anomalies,
-``MLE`` energy: power logs and energy to train (``mllog_check/power/codes.py``).
+Code families (the letter after ``ML`` names the stage that reports it): ``MLS``
+syntax (``syntax_codes.py``), ``MLC`` compliance (``rules/codes.py``, example logs in
+``rules/examples.py``), ``MLR`` results (``results/codes.py``), ``MLP`` package and
+``MLA`` audit anomalies (``submission/codes.py``), ``MLE`` power logs and energy with
+their ``MLA`` anomaly kinds (``power/codes.py``). Each of these modules is one table of
+``rule(...)`` calls and nothing else registers: ``rule`` is the only way into the table.
 
-Every rule carries a passing and a failing example so that its doc is checked:
-``tests/test_catalog.py`` runs both through the stage that owns the rule.
+Adding a code (docs/design.md, "Rule codes"): one ``rule(...)`` entry in its family's
+module (code, name, severity, summary, ``stage``, ``why``, ``beyond`` and the passing and
+failing examples; compliance codes give their examples in ``rules/examples.py:EXAMPLES``
+instead, so that a single-file check never builds them), then regenerate docs/codes.md
+(``python scripts/codes_doc.py > docs/codes.md``). ``tests/test_catalog.py`` runs both
+examples through the stage that owns the rule.
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ from .values import Value
 TRAINING_RULES = "https://github.com/mlcommons/training_policies/blob/master/training_rules.adoc"
 SUBMISSION_RULES = "https://github.com/mlcommons/policies/blob/master/submission_rules.adoc"
 LOGGING = "https://github.com/mlcommons/logging"
+# The generated page of every code (scripts/codes_doc.py); each code has its own section.
+CODES_DOC = "https://github.com/mllog-check/mllog-check/blob/main/docs/codes.md"
 
 
 class RuleInfo(Value):
-    """A rule's registry entry (a Value, not a dataclass: start-up time, docs/design.md)."""
+    """A rule's table entry (a Value, not a dataclass: start-up time, docs/design.md)."""
 
     __slots__ = (
         "code",
@@ -34,6 +42,7 @@ class RuleInfo(Value):
         "bad_example",
         "stage",
         "rationale",
+        "beyond",
     )
 
     def __init__(
@@ -49,6 +58,10 @@ class RuleInfo(Value):
         stage: str = "parse",
         # Why the rule exists, citing the rules or official tools (docs/codes.md shows it).
         rationale: str = "",
+        # Beyond the official verdict: a warning for a check the round's official tools do
+        # not make (or only warn about, MLC101), which --strict makes an error; the package
+        # counts these apart from its official verdict (docs/differences.md).
+        beyond: bool = False,
     ) -> None:
         self.code = code
         self.name = name
@@ -58,6 +71,28 @@ class RuleInfo(Value):
         self.bad_example = bad_example
         self.stage = stage
         self.rationale = rationale
+        self.beyond = beyond
+
+    @property
+    def family(self) -> str:
+        """MLS, MLC, MLR, MLP, MLA or MLE: the stage that reports it."""
+        return self.code[:3]
+
+    @property
+    def heading(self) -> str:
+        """The code's section heading in docs/codes.md."""
+        return f"{self.code} `{self.name}`"
+
+    @property
+    def anchor(self) -> str:
+        """The heading's anchor as GitHub makes it (lower case, spaces to hyphens, the
+        backticks dropped; a name is lower-case words joined by hyphens)."""
+        return f"{self.code.lower()}-{self.name}"
+
+    @property
+    def help_uri(self) -> str:
+        """Where the code is explained: its own section of docs/codes.md (SARIF helpUri)."""
+        return f"{CODES_DOC}#{self.anchor}"
 
     def problem(
         self,
@@ -88,44 +123,79 @@ class RuleInfo(Value):
 
 
 _RULES: dict[str, RuleInfo] = {}
+_NAMES: dict[str, str] = {}  # name -> code
 
 
-def register(info: RuleInfo) -> RuleInfo:
-    """Add a rule; codes and names are unique for the whole project."""
-    existing = _RULES.get(info.code)
-    if existing is not None and existing != info:
-        raise ValueError(f"rule code {info.code} registered twice")
-    if any(r.name == info.name and r.code != info.code for r in _RULES.values()):
-        raise ValueError(f"rule name {info.name} registered twice")
-    _RULES[info.code] = info
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    summary: str,
+    *,
+    stage: str,
+    why: str,
+    good: str = "",
+    bad: str = "",
+    beyond: bool = False,
+) -> RuleInfo:
+    """Register one rule code: the only way into the table (codes and names are unique
+    for the whole project). ``good``/``bad``: the passing and failing example, empty for
+    a compliance code (``rules/examples.py:EXAMPLES`` gives them) or a rule no input
+    triggers (tests/test_catalog.py's EMPTY_EXAMPLE_REASONS)."""
+    info = RuleInfo(code, name, severity, summary, good, bad, stage, why, beyond)
+    if code in _RULES:
+        raise ValueError(f"rule code {code} registered twice")
+    if _NAMES.setdefault(name, code) != code:
+        raise ValueError(f"rule name {name} registered twice")
+    _RULES[code] = info
     return info
 
 
 def get(code: str) -> RuleInfo:
+    """A code's entry, with its examples (loads every table)."""
+    load_all()
     return _RULES[code]
 
 
+def family(prefix: str) -> dict[str, RuleInfo]:
+    """The entries registered so far whose code starts with ``prefix`` (a stage's own
+    table once its module is imported; no examples loaded)."""
+    return {code: info for code, info in _RULES.items() if code.startswith(prefix)}
+
+
 def all_rules() -> Iterator[RuleInfo]:
+    """Every entry, sorted by code, with its examples (loads every table)."""
+    load_all()
     yield from (_RULES[c] for c in sorted(_RULES))
 
 
+_loaded = False
+
+
 def load_all() -> None:
-    """Import every module that registers rules (for docs and tests)."""
+    """Import every table module, then the example logs of the compliance codes (for
+    docs, reporters and tests; never on the check path). Idempotent."""
+    global _loaded
+    if _loaded:
+        return
     import importlib
 
-    for module in _RULE_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:  # a stage not built yet in this checkout
-            if exc.name != module:
-                raise
+    for module in _TABLES:
+        importlib.import_module(module)
+    for module in _EXAMPLES:
+        examples: dict[str, tuple[str, str]] = importlib.import_module(module).EXAMPLES
+        for code, (good, bad) in examples.items():
+            _RULES[code] = _RULES[code].replace(good_example=good, bad_example=bad)
+    _loaded = True
 
 
-# Modules that register rules; each stage adds itself here.
-_RULE_MODULES = [
-    "mllog_check.parsing.syntax_rules",
-    "mllog_check.rules.catalog_entries",
-    "mllog_check.submission.codes",
+# The table modules, one per family (each a list of rule(...) calls).
+_TABLES = [
+    "mllog_check.syntax_codes",
+    "mllog_check.rules.codes",
     "mllog_check.results.codes",
+    "mllog_check.submission.codes",
     "mllog_check.power.codes",
 ]
+# Examples kept out of a table so that importing it stays cheap: code -> (good, bad).
+_EXAMPLES = ["mllog_check.rules.examples"]

@@ -17,8 +17,9 @@ from .rounds import Choice, Setting
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from .inputs import Source
     from .problems import Problem
-    from .records import ParseResult
+    from .records import ParseResult, Record
     from .rules import LogVerdict
 
 # Inside a directory, these files are result logs, as the official tools name them
@@ -94,9 +95,15 @@ def check_paths(
         run.input_error |= problem.is_error
         run.verdicts.append(detect.parse_only(result, ruleset))  # nothing read: no round
     for source in sources:
-        result = parse_source(source)
+        streamed = _streamed(source, ruleset, strict, setting) if source.path else None
+        if streamed is not None:
+            result, witnesses, verdict, found = streamed
+        else:  # stdin, or a log the walk could not check as it came: every record held
+            result = parse_source(source)
+            witnesses = result.records
+            verdict = found = None
         run.input_error |= result.input_error
-        if not result.records and not result.input_error:  # README.md: MLC001 alone
+        if not witnesses and not result.input_error:  # README.md: MLC001 alone
             run.verdicts.append(_not_a_log(result, ruleset, setting))
             continue
         run.logs += 1
@@ -104,20 +111,52 @@ def check_paths(
             run.messages.append((False, f"{result.path}: note: {GZIP_NOTE}"))
         if custom:
             run.messages.append((True, f"{result.path}: ruleset {ruleset} (from flag: --ruleset)"))
-            run.verdicts.append(check_log(result, ruleset, strict=strict))
+            run.verdicts.append(verdict or check_log(result, ruleset, strict=strict))
             continue
-        verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
+        if verdict is None or found is None:
+            verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found))
         verdict = verdict.replace(ruleset_source=found.source)
-        run.verdicts.append(with_folder_check(result, verdict, strict))
+        run.verdicts.append(with_folder_check(result, verdict, strict, witnesses))
     return run
 
 
-def with_folder_check(result: ParseResult, verdict: LogVerdict, strict: bool) -> LogVerdict:
+def _streamed(
+    source: Source, ruleset: str, strict: bool, setting: Setting | None
+) -> tuple[ParseResult, list[Record], LogVerdict | None, Choice | None] | None:
+    """A file's check with its records streamed from the parser into the engine, never
+    all held (docs/design.md, memory): the parse without records, the witness records
+    (those the folder check and the round's choice read; none for a file without
+    records), the verdict and the choice. None when the walk could not give ``check``'s
+    verdict (the caller checks the file again, holding its records)."""
+    from .parsing import RecordStream
+    from .rules.stream import Walk
+
+    stream = RecordStream(source)
+    walk = Walk(source.display, ruleset, setting)
+    for records in stream.batches():
+        walk.add_all(records)
+    result = stream.result
+    if not walk.count:  # not a log, or unreadable: as check_paths does without the walk
+        return result, [], None, None
+    done = walk.verdict(result, strict)
+    if done is None:
+        return None
+    return result, walk.witnesses, done[0], done[1]
+
+
+def with_folder_check(
+    result: ParseResult,
+    verdict: LogVerdict,
+    strict: bool,
+    records: Sequence[Record] | None = None,
+) -> LogVerdict:
     """The verdict with MLP024 when the log's folder names another benchmark (beyond the
-    official checks: an error only with --strict); ``check`` and ``check --follow``."""
-    mismatch = folder_mismatch(result)
+    official checks: an error only with --strict); ``check`` and ``check --follow``.
+    ``records``: the log's records when ``result`` does not hold them (its first
+    ``submission_benchmark`` among them)."""
+    mismatch = folder_mismatch(result, records)
     if mismatch is None:
         return verdict
     if strict:
@@ -128,7 +167,7 @@ def with_folder_check(result: ParseResult, verdict: LogVerdict, strict: bool) ->
     return verdict.replace(problems=problems, passed=verdict.passed and not strict)
 
 
-def folder_mismatch(result: ParseResult) -> Problem | None:
+def folder_mismatch(result: ParseResult, records: Sequence[Record] | None = None) -> Problem | None:
     """MLP024 (a warning) for a log in a benchmark folder (``.../rgat/result_0.txt``) that
     declares another benchmark: the package checks and scores it as the folder's, so the
     hook says so before upload (docs/package.md)."""
@@ -138,7 +177,8 @@ def folder_mismatch(result: ParseResult) -> Problem | None:
     names = {n for rnd in all_rounds() if (b := rnd.benchmark(folder)) for n in b.all_names}
     if not names:  # not a benchmark folder: nothing to compare with
         return None
-    declared = next((r for r in result.records if r.key == "submission_benchmark"), None)
+    found = result.records if records is None else records
+    declared = next((r for r in found if r.key == "submission_benchmark"), None)
     if declared is None or not isinstance(declared.value, str):
         return None
     if declared.value.strip().lower() in names:

@@ -22,15 +22,19 @@ class DataFileError(MllogCheckError, ValueError):
 
 
 def load_yaml(path: Path) -> Any:
-    """A YAML data file's content (safe loading: plain data only); DataFileError when it
-    cannot be read or parsed, or a mapping repeats a key."""
-    import yaml
+    """A YAML data file's content (safe loading: plain data only, bounded as every YAML a
+    user may hand the tool: ``yamlsafe``); DataFileError when it cannot be read or parsed,
+    or a mapping repeats a key."""
+    from .yamlsafe import YamlError, load
 
     try:
-        text = path.read_text(encoding="utf-8")
-        return yaml.load(text, Loader=_strict_loader())
-    except (OSError, ValueError, yaml.YAMLError) as err:
+        return load(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, YamlError) as err:
         raise DataFileError(f"{path}: {err}") from None
+
+
+class DuplicateKey(DataFileError):
+    """A mapping states a key twice (YAML keeps the last in silence)."""
 
 
 def load_json(path: Path) -> Any:
@@ -56,7 +60,7 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _LOADER: list[type] = []
 
 
-def _strict_loader() -> type:
+def strict_loader() -> type:
     """A SafeLoader (the C one when built) whose mappings refuse a repeated key."""
     if _LOADER:
         return _LOADER[0]
@@ -77,7 +81,7 @@ def _strict_loader() -> type:
                 continue  # unhashable: SafeLoader reports it
             if key in seen:
                 mark = key_node.start_mark
-                raise ValueError(
+                raise DuplicateKey(
                     f"line {mark.line + 1}, column {mark.column + 1}: duplicate key {key!r}"
                 )
             seen.add(key)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .errors import MllogCheckError
 from .problems import Problem, Severity
+from .syntax_codes import INPUT_ERROR
 from .values import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -61,8 +62,6 @@ class Source(Value):
 def _input_problem(
     display: str, message: str, line: int = 0, severity: Severity | None = None
 ) -> Problem:
-    from .parsing.syntax_rules import INPUT_ERROR  # here: parsing imports this module
-
     return INPUT_ERROR.problem(display, message, line, severity=severity)
 
 

@@ -614,7 +614,9 @@ def by_date(candidates: Sequence[str], when: float | None) -> tuple[Round, str] 
     the previous round's publication and its own), else the first candidate newer than
     every dated one and not yet dated. None when the log has no date, no candidate is
     dated, or the run is newer than every candidate."""
-    if when is None:
+    # No calendar day: a hostile or broken time_ms (NaN, infinite, beyond year 30,000)
+    # says nothing about the round (docs/security.md).
+    if when is None or not -1e15 < when < 1e15:
         return None
     rounds = [registry().get(v) for v in candidates]
     dated = [r for r in rounds if r.published is not None]

@@ -26,8 +26,9 @@ def load(text: str, max_nodes: int = MAX_NODES) -> Any:
     """The data of one YAML document (None when empty), or YamlError."""
     import yaml
 
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader = loader_class(text)
+    from .datafiles import DuplicateKey, strict_loader
+
+    loader = strict_loader()(text)  # a repeated key is refused too (datafiles.py)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -38,6 +39,8 @@ def load(text: str, max_nodes: int = MAX_NODES) -> Any:
         raise YamlError(f"not valid YAML: {exc}") from None
     except RecursionError:
         raise YamlError("not valid YAML: nested too deeply") from None
+    except DuplicateKey as exc:
+        raise YamlError(str(exc)) from None
     except ValueError:  # an integer beyond Python's int/str limit (4,300 digits)
         raise YamlError("a number with more digits than Python converts (4,300)") from None
     finally:

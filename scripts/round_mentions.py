@@ -149,8 +149,9 @@ def _changes(rnd: Any, before: Any) -> str:
 
 
 def rounds_table(text: str) -> str:
-    """The table with a row for every round with scoring data and registry columns."""
-    scored = [r for r in all_rounds() if r.has("scoring")]
+    """The table with a row for every Training round with scoring data and registry
+    columns (the HPC rounds' table is in docs/hpc.md)."""
+    scored = [r for r in all_rounds() if r.has("scoring") and not r.is_hpc]
     rows = {m[1]: m for m in ROW.finditer(text)}
     if not rows:
         raise LookupError(f"{TABLE}: no table of rounds")

@@ -133,6 +133,36 @@ def test_advisory_codes_in_rule_data_are_registered() -> None:
     assert used and all(code in {r.code for r in RULES} for code in used)
 
 
+def test_one_table_through_one_helper() -> None:
+    """Codes enter the table only through catalog.rule (no module builds a RuleInfo);
+    the engine's MLC table is every registered compliance code, each with its examples;
+    "beyond the official tools" is a field, never told from the code's digits."""
+    import re
+
+    import mllog_check
+    from mllog_check.rules import codes, examples
+
+    package = ROOT / "mllog_check"
+    assert package == type(ROOT)(mllog_check.__file__).parent
+    built = re.compile(r"\bRuleInfo\(|\bregister\(")
+    found = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "catalog.py" and built.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert set(codes.TABLE) == {r.code for r in RULES if r.family == "MLC"}
+    assert set(examples.EXAMPLES) == set(codes.TABLE)
+    beyond = {r.code for r in RULES if r.beyond}
+    assert beyond and all(r.severity == "warning" for r in RULES if r.beyond)
+    assert {c for c in beyond if c.startswith("MLC")} == {
+        r.code for r in RULES if r.family == "MLC" and r.severity == "warning"
+    }
+    # Every check beyond the official tools is listed in docs/differences.md.
+    differences = (ROOT / "docs" / "differences.md").read_text(encoding="utf-8")
+    assert sorted(c for c in beyond if c not in differences) == []
+
+
 def test_every_code_says_why() -> None:
     assert [r.code for r in RULES if len(r.rationale.split()) < 5] == []
     # Rationales cite the rules, the official tools or the project's docs/, nothing local.

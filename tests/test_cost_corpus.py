@@ -120,6 +120,7 @@ def oracle_backed(monkeypatch: pytest.MonkeyPatch, corpus: Path, oracle: Path) -
             roots = [Path(p).resolve() for p in paths]
             self.scores = [s for s in scores if any(_under(corpus, s, r) for r in roots)]
             self.problems: list[object] = []
+            self.not_scored: list[object] = []  # ScoreReport's: nothing left unscored
 
     monkeypatch.setattr(cost, "scores_from_logs", lambda paths, ruleset="1.0.0", **_: Report(paths))
     return corpus / "v1.0"

@@ -194,6 +194,14 @@ def test_a_log_newer_than_every_round_it_fits_takes_the_newest_and_says_so() -> 
     assert found.note is not None and "--ruleset" in found.note
 
 
+@pytest.mark.parametrize("ms", [float("nan"), float("inf"), -float("inf"), 1e300, 1e16])
+def test_a_time_that_is_no_calendar_day_dates_nothing(ms: float) -> None:
+    # A hostile time_ms once raised OverflowError here (found by benchmarks/fuzz.py).
+    assert d.by_date(["1.0.0", "4.0.0"], ms) is None
+    found = d.choose("/tmp/nowhere/result_0.txt", _dated("resnet", ms))
+    assert found.source != "date"
+
+
 def test_every_round_but_the_unpublished_has_a_publication_date() -> None:
     # Training rounds; MLPerf HPC's are not dated yet (their choice stays the newest).
     rounds = [r for r in d.all_rounds() if r.usage == "training"]

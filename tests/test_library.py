@@ -69,7 +69,7 @@ def test_no_rule_code_literal_outside_the_registries() -> None:
     import re
 
     registries = {
-        "parsing/syntax_rules.py",
+        "syntax_codes.py",
         "rules/codes.py",
         "results/codes.py",
         "submission/codes.py",
@@ -87,8 +87,8 @@ def test_no_rule_code_literal_outside_the_registries() -> None:
 
 
 def test_a_rule_makes_its_own_problem() -> None:
-    from mllog_check.parsing.syntax_rules import INPUT_ERROR
     from mllog_check.problems import Severity
+    from mllog_check.syntax_codes import INPUT_ERROR
 
     problem = INPUT_ERROR.problem("x.txt", "gone", 3, severity=Severity.WARNING)
     assert (problem.rule, problem.name, problem.line, problem.severity) == (

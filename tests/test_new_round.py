@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, corpus_dir
 
+from mllog_check.results.rcp import load_rcp
+
 pytestmark = pytest.mark.slow
 
 # Tests that read the registry, the data files or the generated docs (not the corpus:
@@ -140,8 +142,9 @@ def _add_toybench(repo: Path) -> None:
         scoring.write(SCORING)
     rcp_path = schemas / "rcp" / "training_6.2.0.json"
     rcp = json.loads(rcp_path.read_text(encoding="utf-8"))
-    source = json.loads((schemas / "rcp" / "training_6.1.0.json").read_text(encoding="utf-8"))
-    rcp["benchmarks"] = {"toybench": source["benchmarks"]["gpt_oss_20b"]}
+    # 6.1.0's RCP file states its changes only: its gpt_oss_20b comes from a parent
+    source = load_rcp("training_6.1.0")["benchmarks"]["gpt_oss_20b"]
+    rcp["benchmarks"] = {"toybench": {k: source[k] for k in ("unit", "references")}}
     rcp_path.write_text(json.dumps(rcp, indent=1) + "\n", encoding="utf-8")
 
 

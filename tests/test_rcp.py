@@ -149,7 +149,8 @@ def test_project_rcp_data_equals_the_published_reference_data(corpus: Path) -> N
                 references += 1
             files += 1
     # today's figures (Training, then HPC): a walk that compares nothing must not pass
-    assert files >= 90 + 10 and references >= 551 + 40, (files, references)
+    # Training: 89 files (v5.1's unused BERT entry is not compared), 538 references; HPC 10, 40
+    assert files >= 89 + 10 and references >= 538 + 40, (files, references)
 
 
 def test_shipped_t_critical_values_are_scipys() -> None:

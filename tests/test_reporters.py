@@ -95,3 +95,28 @@ def test_github_annotations(tmp_path: Path) -> None:
     [annotation] = _render("github", [str(path)]).splitlines()
     assert annotation.startswith("::warning file=") and "a%2Cb%3Ac.txt,line=" in annotation
     assert "title=MLC102 ssd-first-boundary::" in annotation
+
+
+def _github_anchor(heading: str) -> str:
+    # GitHub's heading anchors: lower case, characters other than letters, digits, spaces,
+    # hyphens and underscores dropped, spaces to hyphens.
+    kept = "".join(c for c in heading.lower() if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def test_sarif_help_uri_is_the_code_s_own_section_of_codes_doc() -> None:
+    from conftest import ROOT
+
+    from mllog_check import catalog
+
+    doc = (ROOT / "docs" / "codes.md").read_text(encoding="utf-8")
+    anchors = {_github_anchor(line[3:]) for line in doc.splitlines() if line.startswith("## ")}
+    log = json.loads(_render("sarif", [GOOD, BAD, "missing-file.txt"]))
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} >= {"MLC020", "MLS010"}
+    for rule in rules:
+        page, _, anchor = rule["helpUri"].partition("#")
+        assert page.endswith("/docs/codes.md") and anchor in anchors, rule
+        assert anchor.startswith(rule["id"].lower() + "-")
+    # Every code's anchor is a section of the page.
+    assert [r.code for r in catalog.all_rules() if r.anchor not in anchors] == []

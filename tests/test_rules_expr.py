@@ -11,6 +11,7 @@ from mllog_check.records import Generation, Record
 from mllog_check.rules import RulesetError, check_log, load_ruleset
 from mllog_check.rules.examples import llama31_8b, stable_diffusion
 from mllog_check.rules.expr import compile_expr, compile_test, references, render
+from mllog_check.rules.occurrences import Occurrences
 
 
 def _rec(key: str, value: object, metadata: dict | None = None) -> Record:  # type: ignore[type-arg]
@@ -20,7 +21,7 @@ def _rec(key: str, value: object, metadata: dict | None = None) -> Record:  # ty
 def test_arithmetic_and_references() -> None:
     warmup = _rec("opt_learning_rate_warmup_steps", 1000)
     decay = _rec("opt_learning_rate_decay_steps", 1199000)
-    seen = {warmup.key: [warmup], decay.key: [decay]}
+    seen = {warmup.key: Occurrences(warmup), decay.key: Occurrences(decay)}
     test = compile_test({"eq": [{"this": "value"}, {"sub": [1200000, {"last": warmup.key}]}]})
     assert test(decay, seen)
     assert not test(decay._replace(value=1200000), seen)
@@ -31,9 +32,25 @@ def test_arithmetic_and_references() -> None:
 def test_a_key_not_logged_before_fails_the_test() -> None:
     decay = _rec("opt_learning_rate_decay_steps", 1199000)
     test = compile_test({"eq": [{"this": "value"}, {"sub": [1200000, {"last": "warmup"}]}]})
-    assert not test(decay, {decay.key: [decay]})
+    assert not test(decay, {decay.key: Occurrences(decay)})
     # the record itself is not "logged before" itself
-    assert not compile_test({"ge": [{"last": decay.key}, 0]})(decay, {decay.key: [decay]})
+    alone = {decay.key: Occurrences(decay)}
+    assert not compile_test({"ge": [{"last": decay.key}, 0]})(decay, alone)
+
+
+def test_last_and_count_see_the_records_before_the_one_checked() -> None:
+    """A key's occurrences keep the last two records and a count: ``last`` and ``count``
+    read what came before the record checked, as over the whole list of records."""
+    first, second, third = (_rec("warmup", v) for v in (10, 20, 30))
+    found = Occurrences(first)
+    found.add(second)
+    seen = {"warmup": found}
+    last, count = compile_expr({"last": "warmup"}), compile_expr({"count": "warmup"})
+    assert (last(second, seen), count(second, seen)) == (10, 1)  # checking the latest one
+    assert (last(third, seen), count(third, seen)) == (20, 2)  # another key's record
+    found.add(third)
+    assert (last(third, seen), count(third, seen)) == (20, 2)
+    assert (found.first, found.second, found.count) == (first, second, 3)
 
 
 def test_python_meaning_of_operators() -> None:

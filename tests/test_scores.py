@@ -418,3 +418,27 @@ def test_pending_normalization_is_a_warning_and_a_column() -> None:
     table = CliRunner().invoke(cli, ["score", str(SCORE / "v3.0")])
     assert table.exit_code == 0
     assert "would be 12.05" in table.stdout
+
+
+def test_what_could_not_be_scored_is_a_typed_outcome(tmp_path: Path) -> None:
+    """``ScoreReport.not_scored`` (not a problem's code) is what ``score`` exits 2 on and
+    ``cost`` refuses; each is also shown as the input error MLS010."""
+    from mllog_check.cost import CostError, cost_report
+    from mllog_check.results.scores import NotScored
+
+    missing = str(tmp_path / "nowhere")
+    report = compute_scores([missing], "1.0.0")
+    assert report.not_scored == [NotScored(missing, "no such results folder")]
+    _, report = _one("olympic", ruleset="9.9.9")
+    (unscored,) = report.not_scored
+    assert unscored.reason.startswith("unknown ruleset '9.9.9'") and not unscored.warning
+    assert [(p.path, p.message) for p in report.problems] == [(unscored.path, unscored.reason)]
+    assert compute_scores([str(SCORE / "olympic")], "1.0.0").not_scored == []
+    # A linked folder is not followed: a warning for score (no exit 2), a refusal for cost.
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "linked").symlink_to(SCORE / "olympic", target_is_directory=True)
+    report = compute_scores([str(tree)], "1.0.0")
+    assert [n.warning for n in report.not_scored] == [True] and report.scores == []
+    with pytest.raises(CostError, match="symbolic link to a directory: not followed"):
+        cost_report([str(tree)], [str(FIXTURES / "prices" / "sample.csv")])

@@ -94,9 +94,7 @@ def _needs_extras(fmt: str) -> None:
 
 
 def _exit_code(report: Any) -> int:
-    from ..parsing.syntax_rules import INPUT_ERROR
-
-    unread = any(p.rule == INPUT_ERROR.code and p.is_error for p in report.problems)
+    unread = any(not n.warning for n in report.not_scored)
     if unread or not (report.scores or report.weak):
         if not (report.scores or report.weak):
             click.echo("error: no result_*.txt files found", err=True)

@@ -9,13 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..parsing.syntax_rules import INPUT_ERROR as _INPUT_ERROR
 from .compare import NOTE, CostError, CostReport, CostRow, ScoreLike, compare
 from .output import to_frame, to_json
 from .prices import PriceCatalogError, PriceEntry, load_catalog, load_catalogs
 from .runcost import Assumptions
-
-INPUT_ERROR = _INPUT_ERROR.code  # the parser's "input could not be read" code
 
 __all__ = [
     "NOTE",
@@ -66,10 +63,10 @@ def cost_report(
     ``keep``: which scores to compare (``results.filters.ResultFilter.keeps``)."""
     prices = load_catalogs(list(price_files))
     scored = scores_from_logs(paths, ruleset=ruleset, setting=setting)
-    # An unreadable input (MLS010) would silently drop a row from the comparison.
-    unread = [p for p in scored.problems if p.rule == INPUT_ERROR]
-    if unread:
-        raise CostError("; ".join(f"{p.location()}: {p.message}" for p in sorted(unread)))
+    # What could not be scored (an unreadable input, a linked folder not followed, a round
+    # nothing tells) would silently drop a row from the comparison.
+    if scored.not_scored:
+        raise CostError("; ".join(f"{n.path}: {n.reason}" for n in sorted(scored.not_scored)))
     picked = all(_inside_results(p) for p in paths)
     weak = _per_model(scored)
     if keep is None:

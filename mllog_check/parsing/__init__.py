@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
+from .. import syntax_codes as rules
 from ..inputs import InputError, ReadState, Source, expand, open_binary, read_chunks
 from ..problems import Problem
 from ..records import ParseResult, Record
-from . import syntax_rules as rules
-from .scanner import PROBLEM_LIMIT, Scanner, scan_chunks, stream_chunks
+from .scanner import PROBLEM_LIMIT, Scanner, scan_blocks, scan_chunks
 
 __all__ = [
     "RecordStream",
@@ -91,6 +91,12 @@ class RecordStream:
         self._started = False
 
     def __iter__(self) -> Iterator[Record]:
+        for batch in self.batches():
+            yield from batch
+
+    def batches(self) -> Iterator[list[Record]]:
+        """The records a block of lines holds, list by list (``check`` walks them with a
+        plain loop: a generator step per record costs a check time)."""
         if self._started:
             raise RuntimeError("a RecordStream is read once")
         self._started = True
@@ -103,9 +109,13 @@ class RecordStream:
         state = ReadState()
         scanner = Scanner(self.source.display, self.fast)
         self.result = scanner.result
-        for record in stream_chunks(read_chunks(stream, state), scanner):
-            self.count += 1
-            yield record
+        records = scanner.result.records  # the scanner appends here; emptied per block
+        for _ in scan_blocks(scanner, read_chunks(stream, state)):
+            if records:
+                batch = records[:]
+                records.clear()
+                self.count += len(batch)
+                yield batch
         _finish(self.result, state)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import math
 
+from .. import syntax_codes as rules
 from ..catalog import RuleInfo
 from ..errors import MllogCheckError
 from ..problems import Problem, shorten
 from ..records import Generation, Record
-from . import syntax_rules as rules
 from .grammar import Envelope
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)

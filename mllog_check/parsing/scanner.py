@@ -16,9 +16,9 @@ from functools import cache
 from itertools import compress, count, repeat
 from operator import itemgetter
 
+from .. import syntax_codes as rules
 from ..problems import Severity, shorten
 from ..records import Generation, ParseResult, Record
-from . import syntax_rules as rules
 from .decoders import DecodeError, decode_each, loads_for
 from .grammar import EnvelopeError, parse_envelope
 from .payload import LineError, _mllog_record, build_record, line_problem
@@ -810,5 +810,8 @@ def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
 
 def scan_lines(scanner: Scanner, block: bytes, line_no: int) -> int:
     """Scan a block of whole lines (a growing log's, ``follow/live.py``) numbered from
-    ``line_no``; returns the number of the line after the block."""
-    return _scan_block(scanner, block, line_no)
+    ``line_no``; returns the number of the line after the block. Problems beyond the
+    per-log limit are counted, as for a file (``scan_blocks``)."""
+    after = _scan_block(scanner, block, line_no)
+    scanner.trim_problems()
+    return after

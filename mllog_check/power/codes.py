@@ -8,251 +8,287 @@ log, no start, a zero-length window, a value that is not a number). Warnings
 
 Examples are fixture folders ``fixtures/power/<case>/resnet`` (a benchmark folder with its
 result files and ``power/``); tests/catalog_examples.py checks them (tests/test_catalog.py).
+A table of ``catalog.rule`` entries (docs/design.md, "Rule codes").
 """
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, RuleInfo, register
+from ..catalog import LOGGING, RuleInfo, rule
 from ..problems import Problem, Severity
 
 E, W = Severity.ERROR, Severity.WARNING
 GOOD = "fixtures/power/good/resnet"
 
 
-def _rule(code: str, name: str, severity: Severity, summary: str, bad: str, why: str) -> RuleInfo:
-    bad = f"fixtures/power/{bad}/resnet"
-    return register(RuleInfo(code, name, severity, summary, GOOD, bad, "power", why))
-
-
-RESULT_MISSING = _rule(
+RESULT_MISSING = rule(
     "MLE001",
     "power-result-missing",
     E,
     "A result file has no power/result_N folder although the result has power logs "
     "(the official package checker fails it).",
-    "result_missing",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/result_missing/resnet",
     why=(
         "Energy to train is an olympic mean over runs, so every run needs its power logs; "
         f"the official package checker's power check ({LOGGING}) fails a run without them "
         "(docs/power.md)."
     ),
 )
-BAD_NAME = _rule(
+BAD_NAME = rule(
     "MLE002",
     "power-file-name",
     E,
     "Node and switch logs are named node_0 … node_{n-1} and sw_0 … sw_{m-1} (.txt); an "
     "index outside that range or not a number fails the official package checker.",
-    "bad_name",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/bad_name/resnet",
     why=(
         "The official tools find power logs by these names; a log named otherwise is not "
         "counted and fails the package checker (docs/power.md)."
     ),
 )
-NODE_COUNT = _rule(
+NODE_COUNT = rule(
     "MLE003",
     "power-node-count",
     E,
     "Every run has the same number of node logs; a run differing from the most common "
     "count fails the official package checker.",
-    "node_missing",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/node_missing/resnet",
     why=(
         "Runs of one result measure the same system; a run with fewer node logs "
         "under-reports its energy. The official package checker fails it (docs/power.md)."
     ),
 )
-SWITCH_COUNT = _rule(
+SWITCH_COUNT = rule(
     "MLE004",
     "power-switch-count",
     E,
     "Every run has the same number of switch logs (official package checker).",
-    "switch_missing",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/switch_missing/resnet",
     why=(
         "Switch power is part of the system's energy; a run with fewer switch logs "
         "under-reports it. The official package checker fails it (docs/power.md)."
     ),
 )
-NO_NODE = _rule(
+NO_NODE = rule(
     "MLE005",
     "power-no-node-log",
     E,
     "A power/result_N folder without any node log: the official summarizer stops on it.",
-    "no_node",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/no_node/resnet",
     why=(
         "Energy is computed from the node logs; without one the official summarizer stops "
         "and the run has no energy (docs/power.md)."
     ),
 )
-NO_START = _rule(
+NO_START = rule(
     "MLE006",
     "power-start-missing",
     E,
     "A node log without power_measurement_start (an empty or cut file): the official "
     "summarizer stops on it; no energy is computed for the run.",
-    "empty_log",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/empty_log/resnet",
     why=(
         "power_measurement_start opens the window the energy formula integrates over; "
         "without it the official summarizer stops (docs/power.md)."
     ),
 )
-EMPTY_WINDOW = _rule(
+EMPTY_WINDOW = rule(
     "MLE007",
     "power-window-empty",
     E,
     "power_measurement_stop at or before power_measurement_start: the official summarizer "
     "divides by zero (published v4.0 logs). The energy is still given, from the readings "
     "over the run, and marked as computed that way.",
-    "zero_window",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/zero_window/resnet",
     why=(
         "The official energy formula divides by the window's length (docs/power.md, "
         "zero-length windows): a window of zero length gives no official energy."
     ),
 )
-NOT_A_NUMBER = _rule(
+NOT_A_NUMBER = rule(
     "MLE008",
     "power-value-not-number",
     E,
     "A power_reading, conversion_eff or interconnect_power_est value that is not a "
     "number: the official summarizer cannot add it up; no energy for the run.",
-    "not_number",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/not_number/resnet",
     why=(
         "Energy adds readings up; a value that is not a number cannot be added, and the "
         "official summarizer gives no energy for the run (docs/power.md)."
     ),
 )
-STRAY = _rule(
+STRAY = rule(
     "MLE020",
     "power-stray-file",
     W,
     "A file in power/ or power/result_N that is neither node_K.txt nor sw_K.txt (the "
     "official checker only logs it).",
-    "stray",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/stray/resnet",
     why=(
         "Only node_K.txt and sw_K.txt are read; any other file is published but never "
         "checked, usually a leftover (docs/power.md)."
     ),
 )
-DUPLICATE_INDEX = _rule(
+DUPLICATE_INDEX = rule(
     "MLE021",
     "power-duplicate-index",
     W,
     "Two logs of one run carry the same index (node_1.txt and node_01.txt): one node "
     "counted twice and another missing.",
-    "duplicate_index",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/duplicate_index/resnet",
     why=(
         "Two names for one index count one node twice and hide a missing one, so the "
         "energy is wrong both ways (docs/power.md)."
     ),
 )
-UNMATCHED = _rule(
+UNMATCHED = rule(
     "MLE022",
     "power-result-unmatched",
     W,
     "A power/result_N folder without result_N.txt: its logs measure no published run.",
-    "unmatched",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/unmatched/resnet",
     why=(
         "Power logs add energy to the published run they belong to; logs without a result "
         "file measure nothing that is published (docs/power.md)."
     ),
 )
-NO_STOP = _rule(
+NO_STOP = rule(
     "MLE023",
     "power-stop-missing",
     W,
     "A node log without power_measurement_stop (a cut file): the official summarizer "
     "takes the last reading's time as the stop.",
-    "no_stop",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/no_stop/resnet",
     why=(
         "Without a stop record the window ends at the last reading, so a cut log "
         "under-reports the run's energy (docs/power.md)."
     ),
 )
-NO_READINGS = _rule(
+NO_READINGS = rule(
     "MLE024",
     "power-no-readings",
     W,
     "A node log without power_reading inside its window: its energy is zero.",
-    "no_readings",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/no_readings/resnet",
     why=(
         "A node log without readings in its window adds zero energy and under-reports the "
         "run (docs/power.md)."
     ),
 )
-NOT_POSITIVE = _rule(
+NOT_POSITIVE = rule(
     "MLE025",
     "power-reading-not-positive",
     W,
     "A power_reading (or interconnect_power_est) of zero or less watts.",
-    "negative",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/negative/resnet",
     why=(
         "A powered node draws a positive number of watts; zero or less is a measurement "
         "or typing error (docs/power.md)."
     ),
 )
-EFF_RANGE = _rule(
+EFF_RANGE = rule(
     "MLE026",
     "conversion-eff-range",
     W,
     "conversion_eff outside (0, 1]: a power supply converts at most all it draws.",
-    "eff_range",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/eff_range/resnet",
     why=(
         "Conversion efficiency is a power supply's output over its input: above 1 or at 0 "
         "it is impossible (docs/power.md)."
     ),
 )
-EFF_MISSING = _rule(
+EFF_MISSING = rule(
     "MLE027",
     "conversion-eff-missing",
     W,
     "A power log without conversion_eff: the official summarizer assumes 1.",
-    "eff_missing",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/eff_missing/resnet",
     why=(
         "The official summarizer assumes an efficiency of 1 (no conversion loss) when the "
         "log gives none, an assumption the log should state (docs/power.md)."
     ),
 )
-WINDOW_SHORT = _rule(
+WINDOW_SHORT = rule(
     "MLE028",
     "power-window-short",
     W,
     "The measurement window (power_measurement_start .. stop) does not cover the run "
     "(run_start .. run_stop of the matching result file).",
-    "window_short",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/window_short/resnet",
     why=(
         "Energy to train covers the whole run; a window that starts late or stops early "
         "leaves part of the run unmeasured (docs/power.md)."
     ),
 )
-GAP = _rule(
+GAP = rule(
     "MLE029",
     "power-sampling-gap",
     W,
     "No reading for longer than the tolerance inside the window: max(10 s, 5 × the "
     "log's median sampling interval), counting the edges of the window.",
-    "gap",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/gap/resnet",
     why=(
         "Energy integrates readings over time; a long stretch without readings is bridged "
         "by the formula, so the energy there is a guess (docs/power.md)."
     ),
 )
-SWITCH_MISSING = _rule(
+SWITCH_MISSING = rule(
     "MLE030",
     "switch-estimate-missing",
     W,
     "A switch log without interconnect_power_est: it adds no energy.",
-    "switch_empty",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/switch_empty/resnet",
     why=(
         "Interconnect power is part of the system's energy (docs/power.md); a switch log "
         "without an estimate adds nothing."
     ),
 )
-SPIKE = _rule(
+SPIKE = rule(
     "MLE031",
     "power-reading-spike",
     W,
     "A power_reading more than 10 times the log's median reading: implausible for one "
     "node (a unit or typing error).",
-    "spike",
+    stage="power",
+    good=GOOD,
+    bad="fixtures/power/spike/resnet",
     why=(
         "Ten times the median for one node is not plausible hardware behaviour: a unit "
         "(mW for W) or typing error (docs/power.md)."
@@ -276,68 +312,74 @@ def _with_power(case: str) -> str:
     return f"fixtures/audit/clean\ncopy fixtures/power/{case}/resnet/power -> {power}"
 
 
-def _kind(code: str, kind: str, summary: str, case: str, why: str) -> RuleInfo:
-    good, bad = _with_power("good"), _with_power(case)
-    return register(RuleInfo(code, kind, W, summary, good, bad, "audit", why))
-
-
-AUDIT_WINDOW = _kind(
+AUDIT_WINDOW = rule(
     "MLA040",
     "power-window-not-covering-run",
+    W,
     "A power log's measurement window does not cover its run (MLE028).",
-    "window_short",
+    stage="audit",
+    good=_with_power("good"),
+    bad=_with_power("window_short"),
     why=(
         "Energy to train covers the whole run; the audit lists published power logs whose "
         "window misses part of it (MLE028; docs/power.md)."
     ),
 )
-AUDIT_GAP = _kind(
+AUDIT_GAP = rule(
     "MLA041",
     "power-gap",
+    W,
     "A power log has a stretch without readings beyond the tolerance (MLE029).",
-    "gap",
+    stage="audit",
+    good=_with_power("good"),
+    bad=_with_power("gap"),
     why=(
         "Stretches without readings make a published energy partly a guess (MLE029; docs/power.md)."
     ),
 )
-AUDIT_IMPLAUSIBLE = _kind(
+AUDIT_IMPLAUSIBLE = rule(
     "MLA042",
     "power-implausible-reading",
+    W,
     "A power value that is not a number, zero or negative, ten times the median, or a "
     "conversion_eff outside (0, 1] (MLE008, MLE025, MLE026, MLE031).",
-    "spike",
+    stage="audit",
+    good=_with_power("good"),
+    bad=_with_power("spike"),
     why=(
         "Implausible readings make a published energy wrong (MLE008, MLE025, MLE026, "
         "MLE031; docs/power.md)."
     ),
 )
-AUDIT_ZERO_WINDOW = _kind(
+AUDIT_ZERO_WINDOW = rule(
     "MLA043",
     "power-zero-window",
+    W,
     "power_measurement_stop at the start's time: the official summarizer cannot score "
     "the result; the energy is computed from the readings (MLE007).",
-    "zero_window",
+    stage="audit",
+    good=_with_power("good"),
+    bad=_with_power("zero_window"),
     why=(
         "The official summarizer cannot score such a result; the audit lists where the "
         "energy came from the readings instead (MLE007; docs/power.md)."
     ),
 )
-AUDIT_INCOMPLETE = _kind(
+AUDIT_INCOMPLETE = rule(
     "MLA044",
     "power-logs-incomplete",
+    W,
     "A run without power logs, a node or switch log missing, misnamed or empty, or a "
     "log cut before its stop (MLE001-MLE006, MLE023).",
-    "node_missing",
+    stage="audit",
+    good=_with_power("good"),
+    bad=_with_power("node_missing"),
     why=(
         "Missing or cut power logs under-report a published energy (MLE001-MLE006, "
         "MLE023; docs/power.md)."
     ),
 )
 
-AUDIT_KINDS: dict[str, RuleInfo] = {
-    info.name: info
-    for info in (AUDIT_WINDOW, AUDIT_GAP, AUDIT_IMPLAUSIBLE, AUDIT_ZERO_WINDOW, AUDIT_INCOMPLETE)
-}
 AUDIT_OF_PROBLEM: dict[str, str] = {
     WINDOW_SHORT.code: AUDIT_WINDOW.name,
     GAP.code: AUDIT_GAP.name,

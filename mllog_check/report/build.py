@@ -770,7 +770,6 @@ def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[st
     """Problems and anomalies by severity, then code; a glossary entry per code shown."""
     from .. import catalog
 
-    catalog.load_all()
     items: dict[str, Any] = defaultdict(lambda: defaultdict(list))
     for p in data.problems:
         items[p["severity"]][p["rule"]].append(

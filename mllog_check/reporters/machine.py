@@ -103,7 +103,6 @@ def write_sarif(files: Sequence[Any], out: TextIO) -> None:
     """SARIF 2.1.0: rules from the catalog (those reported), one result per problem."""
     from .. import __version__, catalog
 
-    catalog.load_all()  # summaries of every stage's codes (not loaded on the check path)
     files = ordered(files)
     problems = [p for f in files for p in sorted(f.problems)]
     codes = sorted({p.rule for p in problems})
@@ -122,7 +121,7 @@ def write_sarif(files: Sequence[Any], out: TextIO) -> None:
                 "shortDescription": {"text": info.summary.split(". ")[0]},
                 "fullDescription": {"text": info.summary},
                 "defaultConfiguration": {"level": _LEVEL[info.severity]},
-                "helpUri": "https://github.com/mllog-check/mllog-check/blob/main/docs/rules.md",
+                "helpUri": info.help_uri,
             }
         )
     results = [_sarif_result(p, index[p.rule]) for p in problems]

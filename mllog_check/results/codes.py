@@ -1,114 +1,103 @@
 """Result rules (MLR): scores, RCP convergence and seed checks.
 
 Examples are fixture folders (``fixtures/score/...``, relative to the project
-root); tests/catalog_examples.py scores them for tests/test_catalog.py.
+root); tests/catalog_examples.py scores them for tests/test_catalog.py. A table of
+``catalog.rule`` entries (docs/design.md, "Rule codes").
 """
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, register
+from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, rule
 from ..problems import Severity
 
-
-def _rule(
-    code: str, name: str, severity: Severity, summary: str, good: str, bad: str, why: str
-) -> RuleInfo:
-    return register(
-        RuleInfo(
-            code=code,
-            name=name,
-            severity=severity,
-            summary=summary,
-            good_example=f"fixtures/score/{good}",
-            bad_example=f"fixtures/score/{bad}",
-            stage="score",
-            rationale=why,
-        )
-    )
-
-
-RUN_COUNT = _rule(
+RUN_COUNT = rule(
     "MLR001",
     "wrong-run-count",
     Severity.ERROR,
     "A result needs the round's number of runs (v1.0 exact: 5 resnet/ssd/maskrcnn/dlrm, "
     "10 bert/rnnt/minigo, 40 unet3d; a minimum from v1.1).",
-    "olympic",
-    "too_few",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/too_few",
     why=(
         f"A score is an olympic mean over the round's number of runs ({TRAINING_RULES}, "
         "benchmark results); the official package checker and result summarizer "
         f"({LOGGING}) reject another count."
     ),
 )
-TOO_MANY_FAILED = _rule(
+TOO_MANY_FAILED = rule(
     "MLR002",
     "too-many-failed-runs",
     Severity.ERROR,
     "At most one run (four for unet3d) may fail to converge or fail compliance; it then "
     "counts as the dropped slowest. More makes the result invalid.",
-    "one_failed",
-    "two_failed",
+    stage="score",
+    good="fixtures/score/one_failed",
+    bad="fixtures/score/two_failed",
     why=(
         "The rules let one run that does not converge (four for unet3d) stand as the "
         f"dropped slowest; more make the result invalid ({TRAINING_RULES})."
     ),
 )
-RUN_INCOMPLETE = _rule(
+RUN_INCOMPLETE = rule(
     "MLR003",
     "run-not-timed",
     Severity.ERROR,
     "A result file without run_start or run_stop has no time to train; it is dropped.",
-    "olympic",
-    "no_run_stop",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/no_run_stop",
     why=(
         "Time to train needs run_start and run_stop; without them a run has no time and "
         f"cannot be scored (result_summarizer of {LOGGING}; docs/scores.md)."
     ),
 )
-RCP_FAIL = _rule(
+RCP_FAIL = rule(
     "MLR010",
     "rcp-fail",
     Severity.ERROR,
     "Closed division: the olympic mean of epochs (BERT: samples) to converge is below the "
     "minimum the reference convergence points allow (one-sided t-test, p = 0.05).",
-    "rcp_pass",
-    "rcp_fail",
+    stage="score",
+    good="fixtures/score/rcp_pass",
+    bad="fixtures/score/rcp_fail",
     why=(
         "Reference convergence points guard against hyperparameters that converge faster "
         f"than the reference allows ({TRAINING_RULES}, RCP section); the official "
         f"rcp_checker ({LOGGING}) fails the result."
     ),
 )
-RCP_MISSING = _rule(
+RCP_MISSING = rule(
     "MLR011",
     "rcp-missing",
     Severity.ERROR,
     "Closed division: the global batch size is above every reference (the submitter must "
     "provide RCPs), or below every reference while converging faster than the smallest.",
-    "rcp_below",
-    "rcp_above",
+    stage="score",
+    good="fixtures/score/rcp_below",
+    bad="fixtures/score/rcp_above",
     why=(
         "Without a reference at the batch size convergence cannot be compared, and the "
         f"rules ask the submitter for new RCPs ({TRAINING_RULES}); the official "
         "rcp_checker fails the result."
     ),
 )
-RCP_UNUSABLE = _rule(
+RCP_UNUSABLE = rule(
     "MLR012",
     "rcp-unusable",
     Severity.ERROR,
     "Closed division: runs disagree on global_batch_size, log none, or too many did not "
     "converge, so no RCP comparison is possible.",
-    "rcp_pass",
-    "rcp_mixed_batch",
+    stage="score",
+    good="fixtures/score/rcp_pass",
+    bad="fixtures/score/rcp_mixed_batch",
     why=(
         "The RCP comparison takes one batch size per result and enough converged runs; "
         "the official rcp_checker cannot evaluate such a set and fails it "
         "(docs/scores.md)."
     ),
 )
-NORMALIZATION_PENDING = _rule(
+NORMALIZATION_PENDING = rule(
     "MLR013",
     "normalization-pending",
     Severity.WARNING,
@@ -116,8 +105,12 @@ NORMALIZATION_PENDING = _rule(
     "and its folder ships no scaling.json. The score is the tree's (as the official "
     "summarizer's first run gives it); the factor the official package checker would "
     "write, and the score that follows, are reported (score_if_normalized).",
-    'v3.0/rcp_faster/Example\nappend results/sys8/resnet/scaling.json: {"scaling_factor": 1.0043}',
-    "v3.0/rcp_faster/Example",
+    stage="score",
+    good=(
+        "fixtures/score/v3.0/rcp_faster/Example\n"
+        'append results/sys8/resnet/scaling.json: {"scaling_factor": 1.0043}'
+    ),
+    bad="fixtures/score/v3.0/rcp_faster/Example",
     why=(
         "From v2.1 the RCP check normalizes a result faster than the reference mean by "
         "writing scaling.json into the tree; the official result summarizer scores the "
@@ -125,21 +118,22 @@ NORMALIZATION_PENDING = _rule(
         f"result_summarizer of {LOGGING}). Without the file the published score differs."
     ),
 )
-RCP_NOT_EVALUATED = _rule(
+RCP_NOT_EVALUATED = rule(
     "MLR040",
     "rcp-not-evaluated",
     Severity.WARNING,
     "Closed division: the result set has fewer runs than the round requires (or too few "
     "to drop the fastest and slowest), so the RCP check is not evaluated; the run count "
     "itself is MLR001.",
-    "rcp_pass",
-    "rcp_pass\ndelete Example/results/sys8/resnet/result_4.txt",
+    stage="score",
+    good="fixtures/score/rcp_pass",
+    bad="fixtures/score/" + "rcp_pass\ndelete Example/results/sys8/resnet/result_4.txt",
     why=(
         "The RCP check compares olympic means, which need the round's run count; with "
         "fewer runs it is reported as not evaluated rather than passed (docs/scores.md)."
     ),
 )
-RUN_NOT_COUNTED = _rule(
+RUN_NOT_COUNTED = rule(
     "MLR041",
     "run-not-counted",
     Severity.WARNING,
@@ -147,114 +141,171 @@ RUN_NOT_COUNTED = _rule(
     "success (aborted), quality target never reached, unparseable lines or failed "
     "compliance. Up to the round's allowance it stands for a dropped slowest run (MLR002 "
     "beyond).",
-    "olympic",
-    "one_failed",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/one_failed",
     why=(
         "Says which run stands for the dropped slowest and why, so that a reviewer need "
         "not redo the official summarizer's reasoning (docs/scores.md)."
     ),
 )
-COUNTED_DESPITE_STATUS = _rule(
+COUNTED_DESPITE_STATUS = rule(
     "MLR043",
     "counted-despite-status",
     Severity.WARNING,
     "A run whose run_stop status is not success still counts toward the score: it passes "
     "compliance (which never reads the status), as in the official summarizer; the RCP "
     "check counts it as not converged.",
-    "olympic",
-    "aborted_counted",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/aborted_counted",
     why=(
         "The official summarizer counts such a run, since compliance never reads the "
         "status; the warning says the score includes a run that reported failure "
         "(docs/scores.md)."
     ),
 )
-DUPLICATE_RUN = _rule(
+DUPLICATE_RUN = rule(
     "MLR042",
     "duplicate-run",
     Severity.WARNING,
     "Two result files with the same run_start and run_stop times: one run submitted twice "
     "(the official tools count both).",
-    "olympic",
-    "duplicate_run",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/duplicate_run",
     why=(
         "One run submitted twice counts twice and shifts the olympic mean; the official "
         "tools count both copies (docs/scores.md)."
     ),
 )
-SEED_REUSED = _rule(
+SEED_REUSED = rule(
     "MLR020",
     "seed-reused",
     Severity.ERROR,
     "Closed division: two runs of one benchmark log the same seed (seeds must differ).",
-    "olympic",
-    "seed_reused",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/seed_reused",
     why=(
         "Closed runs must use different random seeds so that the olympic mean reflects "
         f"run-to-run variance ({TRAINING_RULES}); the official seed check fails a reused "
         "seed (docs/scores.md)."
     ),
 )
-SEED_MISSING = _rule(
+SEED_MISSING = rule(
     "MLR021",
     "seed-missing",
     Severity.WARNING,
     "Closed division: some runs log a seed and others do not.",
-    "olympic",
-    "seed_missing",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/seed_missing",
     why=(
         "The official seed check fails a closed result where some runs log a seed and "
         "others do not; the package verdict is MLP040, the scorer warns (docs/scores.md)."
     ),
 )
-SEED_SEVERAL = _rule(
+SEED_SEVERAL = rule(
     "MLR022",
     "seed-several",
     Severity.WARNING,
     "Closed division: a run logs several different seeds; which one drove the run is unclear.",
-    "olympic",
-    "seed_several",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/seed_several",
     why=(
         "With several seeds in one run, which one drove the run is unclear; the official "
         "seed check warns too."
     ),
 )
-SYSTEM_UNREADABLE = _rule(
+SYSTEM_UNREADABLE = rule(
     "MLR030",
     "system-description-unreadable",
     Severity.WARNING,
     "systems/<system>.json is not valid JSON (or not an object): scores lack system name, "
     "availability and accelerator count.",
-    "olympic",
-    "bad_system_json",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/bad_system_json",
     why=(
         "Scores name the system, its availability and accelerator count from "
         f"systems/<system>.json ({SUBMISSION_RULES}); without it the score table lacks "
         "them."
     ),
 )
-STRAY_FOLDER = _rule(
+STRAY_FOLDER = rule(
     "MLR031",
     "stray-result-folder",
     Severity.WARNING,
     "Result files below <org>/results/ but not in a <system>/<benchmark>/ folder (for example "
     "a copy nested inside another benchmark's folder) are not scored, as the official tools do.",
-    "olympic",
-    "stray",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/stray",
     why=(
         "The official tools score only <org>/results/<system>/<benchmark>/ "
         f"({SUBMISSION_RULES}, directory structure); a copy nested elsewhere is not a "
         "result."
     ),
 )
-SCALING_UNUSABLE = _rule(
+
+# --- MLPerf HPC weak scaling (docs/hpc.md) ---------------------------------------------
+WEAK_TOO_FEW_MODELS = rule(
+    "MLR050",
+    "weak-too-few-models",
+    Severity.ERROR,
+    "MLPerf HPC weak scaling: fewer models counted (compliant, with run_start and "
+    "run_stop) than the benchmark's run count (5 DeepCAM and OC20, 10 CosmoFlow and "
+    "OpenFold); the result has no score.",
+    stage="score",
+    good="fixtures/score/hpc-v1.0/weak_ok",
+    bad="fixtures/score/hpc-v1.0/weak_too_few",
+    why=(
+        "The official result summarizer gives a weak-scaling result its tuple only when at "
+        f"least the benchmark's run count of models converged ({LOGGING}, "
+        "result_summarizer; docs/hpc.md)."
+    ),
+)
+WEAK_SCALE_DIFFERS = rule(
+    "MLR051",
+    "weak-instance-scale-differs",
+    Severity.ERROR,
+    "MLPerf HPC weak scaling: the models log different sizes (number_of_nodes × "
+    "accelerators_per_node); the score's S is one size for all.",
+    stage="score",
+    good="fixtures/score/hpc-v1.0/weak_ok",
+    bad="fixtures/score/hpc-v1.0/weak_scale_differs",
+    why=(
+        "S, the accelerators per model, is one number of the weak-scaling tuple: the "
+        f"official result summarizer asserts every counted log agrees and stops otherwise "
+        f"({LOGGING}; docs/hpc.md)."
+    ),
+)
+MODEL_NOT_COUNTED = rule(
+    "MLR052",
+    "weak-model-not-counted",
+    Severity.WARNING,
+    "MLPerf HPC weak scaling: a model's log does not count toward M (fails compliance, "
+    "never reaches the target, or lacks run_start or run_stop), and why.",
+    stage="score",
+    good="fixtures/score/hpc-v1.0/weak_ok",
+    bad="fixtures/score/hpc-v1.0/weak_one_skipped",
+    why=(
+        "The official result summarizer skips such a log with a line on its console "
+        "only; a reviewer should see which models are left out of M (docs/hpc.md)."
+    ),
+)
+SCALING_UNUSABLE = rule(
     "MLR032",
     "scaling-factor-unusable",
     Severity.WARNING,
     "scaling.json is not read (a link leaving the tree, not a regular file, too large) or "
     "its scaling_factor is not a finite number above 0: the result gets no score.",
-    "olympic",
-    'olympic\nappend Example/results/sys8/resnet/scaling.json: {"scaling_factor": -1}',
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/olympic\nappend Example/results/sys8/resnet/scaling.json: "
+    '{"scaling_factor": -1}',
     why=(
         "The committee's factor multiplies the time to train (result_summarizer of "
         f"{LOGGING}); a factor of 0, below 0, NaN or infinite turns the score into nonsense "
@@ -262,63 +313,20 @@ SCALING_UNUSABLE = _rule(
         "submitter's (docs/security.md)."
     ),
 )
-RUN_TIME_UNUSABLE = _rule(
+RUN_TIME_UNUSABLE = rule(
     "MLR033",
     "run-time-unusable",
     Severity.WARNING,
     "run_start and run_stop are logged but give no time to train: a time that is not a "
     "finite number, or a run_stop before its run_start. The run is not timed.",
-    "olympic",
-    "olympic\nreplace Example/results/sys8/resnet/result_0.txt: "
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/olympic\nreplace Example/results/sys8/resnet/result_0.txt: "
     '"time_ms": 1621118666000, "event_type": "POINT_IN_TIME", "key": "run_start" => '
     '"time_ms": NaN, "event_type": "POINT_IN_TIME", "key": "run_start"',
     why=(
         "A time to train is run_stop minus run_start (result_summarizer of "
         f"{LOGGING}); a negative, NaN or infinite time would still be averaged into the "
         "score as a number (docs/security.md)."
-    ),
-)
-
-# --- MLPerf HPC weak scaling (docs/hpc.md) ---------------------------------------------
-WEAK_TOO_FEW_MODELS = _rule(
-    "MLR050",
-    "weak-too-few-models",
-    Severity.ERROR,
-    "MLPerf HPC weak scaling: fewer models counted (compliant, with run_start and "
-    "run_stop) than the benchmark's run count (5 DeepCAM and OC20, 10 CosmoFlow and "
-    "OpenFold); the result has no score.",
-    "hpc-v1.0/weak_ok",
-    "hpc-v1.0/weak_too_few",
-    why=(
-        "The official result summarizer gives a weak-scaling result its tuple only when at "
-        f"least the benchmark's run count of models converged ({LOGGING}, "
-        "result_summarizer; docs/hpc.md)."
-    ),
-)
-WEAK_SCALE_DIFFERS = _rule(
-    "MLR051",
-    "weak-instance-scale-differs",
-    Severity.ERROR,
-    "MLPerf HPC weak scaling: the models log different sizes (number_of_nodes × "
-    "accelerators_per_node); the score's S is one size for all.",
-    "hpc-v1.0/weak_ok",
-    "hpc-v1.0/weak_scale_differs",
-    why=(
-        "S, the accelerators per model, is one number of the weak-scaling tuple: the "
-        f"official result summarizer asserts every counted log agrees and stops otherwise "
-        f"({LOGGING}; docs/hpc.md)."
-    ),
-)
-MODEL_NOT_COUNTED = _rule(
-    "MLR052",
-    "weak-model-not-counted",
-    Severity.WARNING,
-    "MLPerf HPC weak scaling: a model's log does not count toward M (fails compliance, "
-    "never reaches the target, or lacks run_start or run_stop), and why.",
-    "hpc-v1.0/weak_ok",
-    "hpc-v1.0/weak_one_skipped",
-    why=(
-        "The official result summarizer skips such a log with a line on its console "
-        "only; a reviewer should see which models are left out of M (docs/hpc.md)."
     ),
 )

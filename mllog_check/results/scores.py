@@ -17,6 +17,7 @@ from ..problems import Problem
 from ..records import ParseResult, Record
 from ..rounds import Choice, RoundError, Setting, choose
 from ..suggest import did_you_mean
+from ..syntax_codes import INPUT_ERROR
 from . import codes
 from .hardware import accelerator_minutes
 from .runs import Run, build_run, duration
@@ -65,11 +66,25 @@ class Score:
     accelerator_minutes: float | None = None  # minutes × accelerators
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class NotScored:
+    """What could not be scored, and why: an input that cannot be read, a result set whose
+    round nothing tells (or whose scoring data this build lacks), a closed result whose
+    RCP data is named but absent. Never a pass: ``score`` exits 2, ``cost`` refuses. The
+    problem shown for it is the parser's input error (MLS010). ``warning``: a linked
+    folder not followed (the walk's warning): ``cost`` refuses, ``score`` goes on."""
+
+    path: str
+    reason: str
+    warning: bool = False
+
+
 @dataclass
 class ScoreReport:
     scores: list[Score] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    not_scored: list[NotScored] = field(default_factory=list)
     # MLPerf HPC weak-scaling results (results/<system>/weak/<benchmark>/: docs/hpc.md)
     weak: list[WeakScore] = field(default_factory=list)
 
@@ -83,11 +98,14 @@ def compute_scores(
     each result set as ``mllog_check.rounds.choose`` finds it (the project ``setting``,
     a round folder in the path, else the logs' content). A result set whose round
     nothing tells (or an unknown ruleset), or whose round's scoring data this build
-    lacks, is not scored: its score is invalid with the reason, and an input error
-    (MLS010) says so, which the ``score`` command turns into exit 2, as ``check`` does.
+    lacks, is not scored: its score is invalid with the reason, and ``not_scored`` says
+    so (shown as the input error MLS010), which the ``score`` command turns into exit 2,
+    as ``check`` does; so does an input that cannot be read.
     """
     sets, problems = discover(paths)
     report = ScoreReport(problems=problems)
+    # discover reports inputs only (MLS010): each is an input not scored.
+    report.not_scored.extend(NotScored(p.path, p.message, not p.is_error) for p in problems)
     for result_set in sets:
         root = result_set.root or None
         results = [parse_file(path, root=root) for path in result_set.files]
@@ -98,13 +116,13 @@ def compute_scores(
             chosen = choice.ruleset
         except RoundError as err:
             report.scores.append(_unscored(result_set, system, ruleset, str(err)))
-            report.problems.append(_no_round(result_set.folder, str(err)))
+            _not_scored(report, result_set.folder, str(err))
             continue
         missing = _missing_scoring(chosen)
         if missing is not None:
             why = "; ".join(n for n in (missing, choice.note) if n)
             report.scores.append(_unscored(result_set, system, chosen, why))
-            report.problems.append(_no_round(result_set.folder, missing))
+            _not_scored(report, result_set.folder, missing)
             continue
         if result_set.scaling == "weak":
             weak, runs, found = score_weak_set(result_set, results, chosen, system)
@@ -112,7 +130,9 @@ def compute_scores(
             report.runs.extend(runs)
             report.problems.extend(found)
             continue
-        score, runs, found = score_set(result_set, results, chosen, system)
+        score, runs, found, unscored = _score_set(result_set, results, chosen, system)
+        if unscored is not None:
+            report.not_scored.append(unscored)
         if choice.note:  # the newest of several rounds: never silently
             score = replace(score, reason="; ".join(n for n in (score.reason, choice.note) if n))
         report.scores.append(score)
@@ -193,11 +213,21 @@ def _blank(
     )
 
 
+def _not_scored(report: ScoreReport, folder: str, why: str) -> None:
+    report.not_scored.append(NotScored(folder, why))
+    report.problems.append(_no_round(folder, why))
+
+
 def _no_round(folder: str, why: str) -> Problem:
     # A usage/input error as in `check --ruleset auto`: never guess a round.
-    from ..parsing.syntax_rules import INPUT_ERROR
-
     return INPUT_ERROR.problem(folder, why)
+
+
+def _rcp_absent(division: str | None, scoring: RoundScoring) -> str | None:
+    """Closed division: the round names RCP data this build lacks (docs/rounds.md)."""
+    if division == "closed" and scoring.rcp_missing:
+        return f"RCP not checked: {scoring.rcp_missing}"
+    return None
 
 
 def _compliance(
@@ -267,16 +297,28 @@ def score_set(
 ) -> tuple[Score, list[Run], list[Problem]]:
     """Score one result set. ``verdicts`` (path -> passed) are compliance verdicts the
     caller already has (the package checker), so that no log is checked twice."""
+    score, runs, problems, _ = _score_set(result_set, results, ruleset, system, verdicts)
+    return score, runs, problems
+
+
+def _score_set(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    ruleset: str,
+    system: SystemDescription,
+    verdicts: Mapping[str, bool] | None = None,
+) -> tuple[Score, list[Run], list[Problem], NotScored | None]:
+    """``score_set``, and what of it could not be scored (its RCP data is absent)."""
     scoring, runs = build_runs(result_set, results, ruleset, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
     division = _division(runs, system)
     header = _blank(result_set, system, ruleset, division, len(runs))
     if scoring is None:
-        return replace(header, reason=f"no scoring data for ruleset {ruleset}"), runs, []
+        return replace(header, reason=f"no scoring data for ruleset {ruleset}"), runs, [], None
     if bench is None:
         hint = did_you_mean(result_set.benchmark, scoring.benchmarks)
         why = f"{result_set.benchmark} is not a benchmark of round {scoring.round}{hint}"
-        return replace(header, reason=why), runs, []
+        return replace(header, reason=why), runs, [], None
     problems = _untimed(runs, results)
     problems += _not_counted(runs, results, ruleset) + _duplicates(runs)
     outcome = _olympic(result_set, runs, scoring, bench.runs, bench.drop, problems)
@@ -304,8 +346,9 @@ def score_set(
         normalization = None
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
-    scaled = _scaling(result_set.folder, normalization, result_set.root)
-    factor, factor_note, pending, unusable = scaled
+    factor, factor_note, pending, unusable = _scaling(
+        result_set.folder, normalization, result_set.root
+    )
     problems.extend(unusable)
     if factor_note.startswith("scaled by"):
         unapplied = ""  # the published factor applies
@@ -316,10 +359,11 @@ def score_set(
         problems.append(_normalization_pending(result_set.folder, minutes, pending))
     notes = [outcome.reason, factor_note, unapplied]
     notes += sorted({r.compliance_note for r in runs} - {""})
-    if division == "closed" and scoring.rcp_missing:
+    rcp_absent = _rcp_absent(division, scoring)
+    if rcp_absent is not None:
         # Data named but absent from this build: never a pass (docs/rounds.md, exit 2).
-        notes.append(f"RCP not checked: {scoring.rcp_missing}")
-        problems.append(_no_round(result_set.folder, f"RCP not checked: {scoring.rcp_missing}"))
+        notes.append(rcp_absent)
+        problems.append(_no_round(result_set.folder, rcp_absent))
     elif division == "closed" and scoring.rcp and rcp_verdict is None and bench.rcp:
         notes.append(f"RCP not checked: round {ruleset}'s RCP data has no entry for {bench.name}")
     score = replace(
@@ -336,7 +380,8 @@ def score_set(
         score_if_normalized=if_normalized,
         accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
     )
-    return _with_energy(score, runs, problems, results, bench.drop)
+    unscored = None if rcp_absent is None else NotScored(result_set.folder, rcp_absent)
+    return (*_with_energy(score, runs, problems, results, bench.drop), unscored)
 
 
 def _with_energy(
@@ -481,16 +526,17 @@ def _olympic(
 def _scaling(
     folder: str, normalization: float | None = None, root: str = ""
 ) -> tuple[float, str, float | None, list[Problem]]:
-    """The factor the score is multiplied by, a note saying where it comes from, the
-    RCP normalization factor still to be written (None when there is none), and the
-    problem when scaling.json is there but unusable (then the result gets no score).
+    """The factor the score is multiplied by, a note saying where it comes from, the RCP
+    normalization factor still to be written (None when there is none), and the problem
+    when scaling.json is there but unusable (then the result gets no score).
 
     A committee scaling factor (scaling.json beside the results, read only, never
     written) wins: it is what the published results applied. Without one the score is
     what the tree says, as the official result summarizer's first run gives it: its RCP
     step only writes the factor of a v2.1+ closed result faster than the reference mean
     into scaling.json, for the runs after (docs/scores.md, "Scaling"). The file is read
-    only inside the tree (``inputs.read_in_tree``); its factor must be finite and > 0.
+    only inside the tree (``inputs.read_in_tree``); its factor must be finite and > 0
+    (docs/security.md).
     """
     path = Path(folder) / "scaling.json"
     computed = normalization if normalization is not None and normalization > 1.0 else None

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..inputs import InputError, read_in_tree, walk
-from ..parsing.syntax_rules import INPUT_ERROR
 from ..problems import Problem
+from ..syntax_codes import INPUT_ERROR
 
 _RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
 # MLPerf HPC's scaling level between the system and the benchmark folder.

@@ -1,13 +1,44 @@
-"""Small complete logs for the catalog's passing and failing examples (text, not code).
+"""The passing and failing example of each compliance code (``EXAMPLES``: code ->
+(good, bad)), small complete logs (text, not code), loaded by ``catalog.all_rules()``
+only: building them costs a single-file check more than its work.
 
 ``GOOD`` is a compliant closed ResNet (LARS) v1.0 log; each failing example is
-a compliant log with one change, so that it shows exactly one rule firing.
+a compliant log with one change, so that it shows exactly one rule firing. Rules of
+later rounds are checked with the round their ``stage`` names (``check@5.1.0``).
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from .codes import (
+    BAD_METADATA,
+    BAD_RELATION,
+    BAD_VALUE,
+    HEADER_CONFLICT,
+    INCOMPLETE_SET,
+    INIT_TOO_LONG,
+    MISSING_ALTERNATIVE,
+    MISSING_KEY,
+    NO_RECORDS,
+    OUT_OF_ORDER,
+    RENAMED_LATER,
+    REPEATED_DIFFERENT,
+    REPEATED_SAME,
+    ROUND_MISMATCH,
+    RUN_NOT_SUCCESS,
+    SGD_MOMENTUM,
+    SGD_POLY_POWER,
+    SSD_FIRST_BOUNDARY,
+    TARGET_NOT_REACHED,
+    TIME_BACKWARDS,
+    TIME_ZERO,
+    TOO_FEW_RECORDS,
+    UNAGGREGATABLE,
+    UNKNOWN_BENCHMARK,
+    UNREADABLE_RECORD,
+)
 
 T0 = 1621118606000
 
@@ -215,3 +246,194 @@ def stable_diffusion(points: list[dict[str, Any]] | None = None) -> str:
             if metric in point:
                 evals.append((point[metric], {**meta, "metric": metric}))
     return build_samples("stable_diffusion", STABLE_DIFFUSION, evals)
+
+
+def _swap(old: str, new: str, text: str = GOOD) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+_SGD_PARAMS = [
+    ("sgd_opt_base_learning_rate", 5.0),
+    ("sgd_opt_end_learning_rate", 0.0001),
+    ("sgd_opt_learning_rate_decay_poly_power", 2),
+    ("sgd_opt_learning_rate_decay_steps", 14000),
+    ("sgd_opt_weight_decay", 5e-05),
+    ("sgd_opt_momentum", 0.9),
+    ("model_bn_span", 32),
+    ("opt_learning_rate_warmup_epochs", 2),
+]
+
+
+def _sgd(momentum: float = 0.9, power: int = 2) -> str:
+    change = {"sgd_opt_momentum": momentum, "sgd_opt_learning_rate_decay_poly_power": power}
+    params = [("global_batch_size", 3264), ("opt_name", "sgd")]
+    params += [(k, change.get(k, v)) for k, v in _SGD_PARAMS]
+    params += [("gradient_accumulation_steps", 1), ("train_samples", 1281167)]
+    return build("resnet", [*params, ("eval_samples", 50000)], (0.5, 0.7601))
+
+
+def _ssd(first_boundary: int) -> str:
+    params = [
+        ("global_batch_size", 2048),
+        ("gradient_accumulation_steps", 1),
+        ("model_bn_span", 32),
+        ("opt_learning_rate_warmup_factor", 0),
+        ("opt_learning_rate_warmup_steps", 1200),
+        ("opt_weight_decay", 0.0005),
+        ("opt_base_learning_rate", 0.003),
+        ("max_samples", 1),
+        ("opt_learning_rate_decay_boundary_epochs", [first_boundary, 55]),
+        ("train_samples", 117266),
+        ("eval_samples", 5000),
+    ]
+    return build("ssd", params, (0.2, 0.2301))
+
+
+_BERT_V21 = [
+    ("global_batch_size", 448),
+    ("opt_base_learning_rate", 0.00035),
+    ("opt_epsilon", 1e-06),
+    ("opt_learning_rate_training_steps", 7000),
+    ("opt_learning_rate_warmup_steps", 0),
+    ("num_warmup_steps", 0),
+    ("start_warmup_step", 0),
+    ("opt_lamb_beta_1", 0.9),
+    ("opt_lamb_beta_2", 0.999),
+    ("opt_lamb_weight_decay_rate", 0.01),
+    ("gradient_accumulation_steps", 1),
+    ("train_samples", 3000000),
+    ("eval_samples", 10000),
+]
+
+
+def _bert_v21(lamb_epsilon: bool) -> str:
+    params = _BERT_V21 + ([("opt_lamb_epsilon", 1e-06)] if lamb_epsilon else [])
+    return build("bert", params, (0.7, 0.721))
+
+
+EXAMPLES: dict[str, tuple[str, str]] = {
+    NO_RECORDS.code: (
+        GOOD,
+        "training started\nloss 3.2\n",
+    ),
+    UNREADABLE_RECORD.code: (
+        GOOD,
+        _swap('"value": true, "metadata": {}', '"value": true'),
+    ),
+    MISSING_KEY.code: (
+        GOOD,
+        good({"lars_epsilon": None}),
+    ),
+    REPEATED_DIFFERENT.code: (
+        GOOD,
+        _swap(
+            line("opt_name", "lars", t=1500),
+            line("opt_name", "lars", t=1500) + line("global_batch_size", 1632, t=1500),
+        ),
+    ),
+    MISSING_ALTERNATIVE.code: (
+        GOOD,
+        "".join(x for x in GOOD.splitlines(True) if '"block_' not in x),
+    ),
+    BAD_VALUE.code: (
+        GOOD,
+        good({"lars_opt_end_learning_rate": 0.001}),
+    ),
+    BAD_METADATA.code: (
+        GOOD,
+        _swap('"value": 0.7601, "metadata": {"epoch_num": 2}', '"value": 0.7601, "metadata": {}'),
+    ),
+    OUT_OF_ORDER.code: (
+        GOOD,
+        _swap('"key": "init_stop"', '"key": "init_stop_late"').replace(
+            ':::MLLOG {"namespace": "", "time_ms": 1621118666001, "event_type": "POINT_IN_TIME", '
+            '"key": "run_start", "value": null, "metadata": {}}\n',
+            ':::MLLOG {"namespace": "", "time_ms": 1621118666001, "event_type": "POINT_IN_TIME", '
+            '"key": "run_start", "value": null, "metadata": {}}\n' + line("init_stop", t=60002),
+        ),
+    ),
+    INIT_TOO_LONG.code: (
+        GOOD,
+        _swap(
+            '"time_ms": 1621118666000, "event_type": "POINT_IN_TIME", "key": "init_stop"',
+            '"time_ms": 1621120607000, "event_type": "POINT_IN_TIME", "key": "init_stop"',
+        ),
+    ),
+    TARGET_NOT_REACHED.code: (
+        GOOD,
+        good(accuracy=0.7579),
+    ),
+    INCOMPLETE_SET.code: (
+        rnnt(),
+        rnnt(RNNT_TENSORS[:-1]),
+    ),
+    UNKNOWN_BENCHMARK.code: (
+        GOOD,
+        _swap('"value": "resnet"', '"value": "gpt3"'),
+    ),
+    BAD_RELATION.code: (
+        llama31_8b(),
+        llama31_8b({"opt_learning_rate_decay_steps": 1200000}),
+    ),
+    TOO_FEW_RECORDS.code: (
+        stable_diffusion(),
+        stable_diffusion([{"samples_count": 1024000, "FID": 80.0, "CLIP": 0.16}]),
+    ),
+    UNAGGREGATABLE.code: (
+        stable_diffusion(),
+        _swap(
+            '{"samples_count": 1024000, "metric": "FID"}',
+            '{"epoch_num": 2, "metric": "FID"}',
+            stable_diffusion(),
+        ),
+    ),
+    REPEATED_SAME.code: (
+        GOOD,
+        _swap(line("lars_epsilon", 0.0, t=1500), line("lars_epsilon", 0.0, t=1500) * 2),
+    ),
+    SSD_FIRST_BOUNDARY.code: (
+        _ssd(44),
+        _ssd(43),
+    ),
+    SGD_MOMENTUM.code: (
+        _sgd(),
+        _sgd(momentum=0.95),
+    ),
+    SGD_POLY_POWER.code: (
+        _sgd(),
+        _sgd(power=1),
+    ),
+    RUN_NOT_SUCCESS.code: (
+        GOOD,
+        _swap('{"status": "success"}', '{"status": "aborted"}'),
+    ),
+    TIME_BACKWARDS.code: (
+        GOOD,
+        _swap('"time_ms": 1621118866001', '"time_ms": 1621118756001'),
+    ),
+    TIME_ZERO.code: (
+        GOOD,
+        _swap(
+            '"time_ms": 1621118606000, "event_type": "POINT_IN_TIME", "key": "submission_org"',
+            '"time_ms": 0, "event_type": "POINT_IN_TIME", "key": "submission_org"',
+        ),
+    ),
+    HEADER_CONFLICT.code: (
+        GOOD,
+        _swap(
+            line("cache_clear", True),
+            line("cache_clear", True)
+            + line("opt_gradient_clip_norm", 1.0)
+            + line("opt_gradient_clip_norm", 2.0),
+        ),
+    ),
+    ROUND_MISMATCH.code: (
+        GOOD,
+        ':::MLL 1560881700.860 submission_org: {"metadata": {}, "value": "Example"}\n',
+    ),
+    RENAMED_LATER.code: (
+        _bert_v21(lamb_epsilon=True),
+        _bert_v21(lamb_epsilon=False),
+    ),
+}

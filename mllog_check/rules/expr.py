@@ -33,8 +33,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    # What an expression sees: the record checked and every record seen so far, by key.
-    Seen = dict[str, list[Record]]
+    from .occurrences import Occurrences
+
+    # What an expression sees: the record checked and the records seen so far, by key
+    # (a count and the few records rules name: occurrences.py).
+    Seen = dict[str, Occurrences]
     Expr = Callable[[Record, Seen], Any]
     Test = Callable[[Record, Seen], bool]
 
@@ -46,19 +49,21 @@ class Undefined(MllogCheckError):
 def _last(key: str) -> Expr:
     def last(rec: Record, seen: Seen) -> Any:
         found = seen.get(key)
-        if found and found[-1] is rec:  # the record itself: the one before it
-            found = found[:-1]
-        if not found:
+        # The record itself is not "earlier": the one before it.
+        earlier = found.before(rec) if found is not None else None
+        if earlier is None:
             raise Undefined(f"no {key} logged before")
-        return found[-1].value
+        return earlier.value
 
     return last
 
 
 def _count(key: str) -> Expr:
     def count(rec: Record, seen: Seen) -> Any:
-        found = seen.get(key, [])
-        return len(found) - (1 if found and found[-1] is rec else 0)
+        found = seen.get(key)
+        if found is None:
+            return 0
+        return found.count - (1 if found.last is rec else 0)
 
     return count
 

@@ -215,20 +215,20 @@ def run_audit(
         given = [Path(d) for d in results_dirs]
     roots, skipped = expand_repositories(given)
     tasks: list[tuple[str, str, str]] = []
-    not_orgs: list[Problem] = []
+    ignored: list[Problem] = []  # folders of a round that are not orgs (MLA: not audited)
     chosen_all = []
     for root in roots:
         chosen = round_of_folder(root, ruleset, setting)
         chosen_all.append(chosen)
         base = root if len(roots) == 1 else root.parent
         tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
-        not_orgs.extend(not_audited(root, base))
+        ignored.extend(not_audited(root, base))
     if not tasks:  # nothing checked is never success
         where = ", ".join(map(str, roots))
         raise AuditError(f"no org folder (one holding results/) in {where}: nothing audited")
     result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
     result.skipped = skipped
-    result.anomalies.extend(not_orgs)
+    result.anomalies.extend(ignored)
     for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)

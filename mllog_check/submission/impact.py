@@ -51,6 +51,8 @@ DEFAULTS: dict[str, str] = {
     "power-gap": RULES,
     "power-zero-window": RULES,
     "power-logs-incomplete": RULES,
+    # nothing in the folder was checked: shown, never counted as clean
+    "not-audited": RULES,
 }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import catalog
 from ..parsing import parse_file
 from ..problems import Context, Problem, Severity
 from ..rounds import Choice, Round, RoundError, Setting, choose
@@ -181,8 +182,9 @@ def _score_parsed(
         files=tuple(str(p) for p in rs.files),
         system_json=str(system_json) if system_json is not None else None,
         scaling=rs.scaling,
-        # <org>/results/<system>/<benchmark>: side files are read only inside <org>.
-        root=str(Path(rs.folder).resolve().parents[2]),
+        # <org>/results/<system>/[<strong|weak>/]<benchmark>: side files are read only
+        # inside <org>.
+        root=str(_above(Path(rs.folder).resolve(), 3 if rs.scaling else 2)),
     )
     system, _ = load_system(tree_set.system_json, tree_set.root)
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
@@ -266,17 +268,14 @@ def check_package(
 
 
 def is_beyond_official(problem: Problem) -> bool:
-    """A warning for a check the round's official package checker does not make.
-
-    The package's own advice (codes.BEYOND_OFFICIAL) and the compliance engine's checks
-    beyond the official rules (MLC1xx); not runs tolerated under olympic scoring, which
-    the official checker accepts too.
+    """A warning for a check the round's official package checker does not make: its
+    rule is marked ``beyond`` in the rule table (the package's advice, the compliance
+    engine's MLC1xx); not runs tolerated under olympic scoring, which the official
+    checker accepts too.
     """
     if problem.severity is not Severity.WARNING:
         return False
-    if problem.rule in codes.BEYOND_OFFICIAL:
-        return True
-    return problem.rule.startswith("MLC1") and not problem.message.endswith(TOLERATED)
+    return catalog.get(problem.rule).beyond and not problem.message.endswith(TOLERATED)
 
 
 def promote(problems: list[Problem]) -> list[Problem]:
@@ -611,3 +610,10 @@ def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
         return "", ""
 
     return where
+
+
+def _above(path: Path, levels: int) -> Path:
+    """The folder ``levels`` above ``path`` (the org of a result folder)."""
+    for _ in range(levels):
+        path = path.parent
+    return path
