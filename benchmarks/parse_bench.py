@@ -1,18 +1,21 @@
 """Parsing speed over the whole corpus: raw floor, mllog-check, official parser.
 
-    python benchmarks/parse_bench.py [--repeat N] [--no-official]
+    python benchmarks/parse_bench.py [--repeat N] [--no-official] [--breakdown]
 
 Corpus: $MLLOG_CORPUS or ../shared/corpus. Figures are MB/s and records/s per group
 of rounds (v0.5, v0.6, v0.7-v2.0), each the best of N passes; the methods are
 interleaved in every pass so that machine noise hits them alike. The raw floor
 reads the bytes, splits lines and looks for the marker (what any parser must do).
 The official parser (mlperf-logging, benchmark-only dependency) has no v0.5 reader.
+--breakdown adds where the time goes: each step any eager parser of these files must
+take, timed alone on the same files against the floor (docs/parser.md, Speed).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import os
 import sys
@@ -29,7 +32,7 @@ GROUPS = {"v0.5": ("v0.5",), "v0.6": ("v0.6",), "v0.7-v2.0": ("v0.7", "v1.0", "v
 def corpus_files(corpus: Path) -> dict[str, list[Path]]:
     groups: dict[str, list[Path]] = {}
     for name, rounds in GROUPS.items():
-        files = []
+        files: list[Path] = []
         for round_ in rounds:
             files.extend(
                 p
@@ -80,6 +83,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="passes; the best is kept")
     parser.add_argument("--no-official", action="store_true", help="skip the official parser")
+    parser.add_argument("--breakdown", action="store_true", help="time each step vs the floor")
     args = parser.parse_args()
     configured = os.environ.get("MLLOG_CORPUS")
     corpus = Path(configured) if configured else ROOT.parent / "shared" / "corpus"
@@ -134,7 +138,65 @@ def main() -> int:
     else:
         text += f"{'-':>13} | {totals['raw'] / totals['ours']:8.2f} {'-':>13}"
     print(text)
+    if args.breakdown:
+        files = [p for group in corpus_files(corpus).values() for p in group]
+        breakdown(files, args.repeat)
     return 0
+
+
+def breakdown(files: list[Path], repeat_: int) -> None:
+    """Each step of an eager parse timed alone on the same files, best of N, in seconds
+    and in floors: reading, splitting and selecting marker lines (C-level, as the
+    scanner does), decoding every :::MLLOG payload with orjson (no record built), and
+    the whole parse."""
+    from itertools import compress, repeat
+
+    import orjson
+
+    datas = [p.read_bytes() for p in files]
+    marked = [
+        list(compress(lines, map(bytes.__contains__, lines, repeat(b":::ML"))))
+        for lines in (data.split(b"\n") for data in datas)
+    ]
+    payloads = [line[line.rfind(b":::MLLOG ") + 9 :] for lines in marked for line in lines]
+    payloads = [p for p in payloads if _decodes(orjson.loads, p)]
+
+    def best(step: Callable[[], object]) -> float:
+        seconds = []
+        gc.disable()  # as the parser does (scanner.scan_chunks): no collector passes
+        try:
+            for _ in range(repeat_):
+                start = time.perf_counter()
+                step()
+                seconds.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+        return min(seconds)
+
+    floor = best(lambda: [raw_floor(p) for p in files])
+    steps = {
+        "read the bytes": lambda: [p.read_bytes() for p in files],
+        "split lines, select marker lines": lambda: [
+            list(compress(lines, map(bytes.__contains__, lines, repeat(b":::ML"))))
+            for lines in (data.split(b"\n") for data in datas)
+        ],
+        f"orjson.loads of {len(payloads)} :::MLLOG payloads": lambda: list(
+            map(orjson.loads, payloads)
+        ),
+        "the whole parse (mllog-check)": lambda: [ours(p) for p in files],
+    }
+    print(f"\nwhere the time goes (best of {repeat_}; floor {floor:.3f} s):")
+    for name, step in steps.items():
+        seconds = best(step)
+        print(f"  {name:<45} {seconds:7.3f} s  {seconds / floor:5.2f} floors")
+
+
+def _decodes(loads: Callable[[bytes], object], payload: bytes) -> bool:
+    try:
+        loads(payload)
+    except ValueError:
+        return False
+    return True
 
 
 def row(group: str, files: int, size: float, records: int, best: dict[str, float]) -> str:

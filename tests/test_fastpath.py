@@ -14,7 +14,7 @@ from unittest import mock
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from parse_strategies import any_line, noise_lines, prefixes
+from parse_strategies import any_line, mll_lines, mllog_lines, mlp_lines, noise_lines, prefixes
 
 from mllog_check import parse_bytes, parse_file
 from mllog_check.parsing import decoders, scanner
@@ -113,6 +113,71 @@ def test_valid_lines_fast_equals_grammar(lines: list[str]) -> None:
 @example([':::MLLOG {"key": "a", "time_ms": 1, "value": 1e400, "metadata": {}}'], "utf-8")
 def test_mutated_lines_fast_equals_grammar(lines: list[str], encoding: str) -> None:
     _same("\n".join(lines).encode(encoding, "replace"))
+
+
+@st.composite
+def one_generation(draw: st.DrawFn) -> str:
+    """Lines of one generation, bare or after a rank prefix, as most real logs are (the
+    block paths of scanner._bulk), some edited, between noise lines, LF or CRLF."""
+    lines = draw(st.sampled_from([mllog_lines(), mll_lines(), mlp_lines()]))
+    texts = [line.text for line in draw(st.lists(lines, min_size=2, max_size=6))]
+    if draw(st.booleans()):  # rank prefixes (multi-node logs), now and then a non-ASCII one
+        some = st.sampled_from(["", "0: ", " 1: ", "[0] ", "é: "])
+        texts = [draw(some) + text for text in texts]
+    for _ in range(draw(st.integers(0, 2))):
+        i = draw(st.integers(0, len(texts) - 1))
+        pos = draw(st.integers(0, len(texts[i])))
+        texts[i] = texts[i][:pos] + draw(st.sampled_from([*TRICKY, "}", ",", " :::MLL"]))
+        texts[i] += texts[i][pos + draw(st.integers(0, 2)) :] if draw(st.booleans()) else ""
+    texts += draw(st.lists(noise_lines, max_size=2))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(texts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(one_generation())
+# No payload may pair with another: decoded as one array, these would be three records.
+@example(
+    ':::MLLOG {"key": "b", "time_ms": 2, "value": 1, "metadata": {}},'
+    '{"key": "c", "time_ms": 3, "value": 1, "metadata": {}}\n'
+    ':::MLLOG {"key": "a", "time_ms": 1, "value": [{}\n:::MLLOG {}], "metadata": {}}\n'
+)
+@example(':::MLLOG 1,2\n:::MLLOG "x\n:::MLLOG 1"')
+@example(
+    '0: :::MLLOG {"key": "a", "time_ms": 1, "value": 1, "metadata": {}}\n'
+    'é :::MLLOG {"key": "b", "time_ms": 2, "value": 1, "metadata": {}}\n'
+)
+@example(
+    '12: :::MLLOG {"key": "a", "time_ms": 1, "value": 1, "metadata": {}}\r\n'
+    '3: :::MLLOG {"key": "b", "time_s": 2, "value": 1}\r\n'
+    '3: :::MLLOG  {"key": "c", "time_ms": 2, "value": 1, "metadata": {}}\r\n'
+)
+@example(':::MLL 1 a: {"value": 1}\n:::MLL 2 b: {"value": 2},{"value": 3}\n:::MLL 3 c: [')
+@example(":::MLPv0.5.0 r 1 (x.py:1) a: [1\n:::MLPv0.5.0 r 1 (x.py:1) b: 2]")
+@example(":::MLPv0.5.0 r 1 (x.py:1) a: nesterov\n:::MLPv0.5.0 r 1 (x.py:1) b: true")
+@example(":::MLPv0.5.0 r 1 (x\n:::MLPv0.5.0 r 1 (x.py:1) b: 1")
+def test_one_generation_blocks_fast_equals_grammar(text: str) -> None:
+    _same(text.encode("utf-8"))
+
+
+def test_bad_lines_past_the_problem_limit_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past PROBLEM_LIMIT problems a line's problem is counted, not made: the records,
+    the listed problems and the counts are those of a parse without the limit, cut."""
+    bad = ':::MLLOG {"key": "a", "time_s": 1.5, "value": 1, "metadata": {}}'
+    good = ':::MLLOG {"key": "a", "time_ms": 1, "value": 1, "metadata": {}}'
+    limit = scanner.PROBLEM_LIMIT
+    data = "\n".join(bad if i % 3 else good for i in range(3 * limit)).encode()
+    for name in DECODERS:
+        with decoder(name):
+            limited = parse_bytes(data)
+            with monkeypatch.context() as patch:
+                patch.setattr(scanner, "PROBLEM_LIMIT", 10 * limit)
+                whole = parse_bytes(data)
+        assert limited.records == whole.records, name
+        assert len(whole.problems) == 2 * limit, name
+        listed = [p for p in limited.problems if p.name != "problems-omitted"]
+        assert listed == whole.problems[:limit], name
+        assert (limited.omitted, limited.omitted_other) == (limit, 0), name
+        assert limited.error_count == whole.error_count, name
 
 
 @pytest.mark.corpus

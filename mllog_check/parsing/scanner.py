@@ -9,6 +9,7 @@ grammar (grammars/mllog.lark) and Python's json, which explain what is wrong.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
@@ -18,7 +19,7 @@ from operator import itemgetter
 from .. import syntax_codes as rules
 from ..problems import Severity, shorten
 from ..records import Generation, ParseResult, Record
-from .decoders import DecodeError, loads_for
+from .decoders import DecodeError, decode_each, loads_for
 from .grammar import EnvelopeError, parse_envelope
 from .payload import LineError, _mllog_record, build_record, line_problem
 
@@ -197,11 +198,24 @@ class Scanner:
         try:
             record = _mllog_record(data, self.path, line_no, pos + 1, pos + 9, text, self._problems)
         except LineError as err:
+            if len(self._problems) >= PROBLEM_LIMIT:
+                self._unlisted(err.rule.severity)
+                return
             self._problems.append(
                 line_problem(err, self.path, line_no, err.offset + 1, line[pos:].decode())
             )
         else:
             self._records.append(record)
+
+    def _unlisted(self, severity: Severity) -> None:
+        """A line's problem past PROBLEM_LIMIT listed ones: trim_problems would drop it
+        at the block's end, so it is counted as trim_problems and full() would count it,
+        without being made (what a log of a million bad lines costs)."""
+        if severity is Severity.ERROR:
+            self._errors += 1
+            self.result.omitted += 1
+        else:
+            self.result.omitted_other += 1
 
     def _fast_mll(self, text: bytes, line_no: int, column: int) -> Record | None:
         """A well-formed v0.6 record (MLL_FAST + JSON), else None for the grammar path."""
@@ -339,8 +353,17 @@ def scan_chunks(chunks: Iterable[bytes], path: str, fast: bool = True) -> ParseR
     ``fast=False``: grammar path only (slow; for equivalence tests).
     """
     scanner = Scanner(path, fast)
-    for _ in scan_blocks(scanner, chunks):
-        pass
+    collecting = gc.isenabled()
+    # A parse allocates a container per record and per payload object, none of them
+    # cyclic: the cyclic collector would walk them again and again, finding nothing
+    # (a fifth of the parse time, docs/parser.md). Paused for the parse, never left off.
+    gc.disable()
+    try:
+        for _ in scan_blocks(scanner, chunks):
+            pass
+    finally:
+        if collecting:
+            gc.enable()
     return scanner.result
 
 
@@ -462,13 +485,13 @@ def _scan_block(scanner: Scanner, block: bytes, line_no: int) -> int:
     # in C (map over a builtin method) once, for the block path and the loop alike.
     mask = list(map(bytes.__contains__, lines, repeat(_CANDIDATE)))
     cr = b"\r" in block
-    if not cr and _bulk_mllog(scanner, lines, mask, line_no):
-        return line_no + len(lines)
     if cr:
         # CRLF: drop the final CR (the empty segment after it is no marker line; the
         # mask stays right, CR is no part of a marker). Lines with other CRs (progress
         # bars redrawn) go to Scanner.line, which splits them.
         lines = [line[:-1] if line[-1:] == b"\r" else line for line in lines]
+    if _bulk(scanner, lines, mask, line_no):
+        return line_no + len(lines)
     for number, line in compress(enumerate(lines, line_no), mask):
         if cr and b"\r" in line:
             scanner.line(line, number)
@@ -558,31 +581,68 @@ def _older_fast(scanner: Scanner, line: bytes, number: int) -> Record | None:
     return scanner._fast_mlp(line[pos:], number, pos + 1)
 
 
-def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
-    """A block whose marker lines are all bare, well-formed :::MLLOG records (no prefix,
-    one marker each, as most real logs are): every payload decoded by one call
-    on a JSON array, fields checked and records built by C-level maps, no Python loop
-    per line. Returns False, having changed nothing, when any line needs the loop.
+def _bulk(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no: int) -> bool:
+    """A block whose marker lines all hold one generation's marker, once per line (no
+    prefix but an ASCII one before :::MLLOG, no CR: as most real logs are), parsed
+    without a Python loop per line where it can be. Returns False, having changed
+    nothing, when the loop must do it.
 
-    Equal to the loop by construction (same decoder on the same payload bytes, same
-    field tests) and by test (tests/test_fastpath.py compares with the grammar path).
+    Equal to the loop by construction (the same decoder on the same payload bytes, the
+    same regexes, the same field tests, the same fallbacks) and by test
+    (tests/test_fastpath.py compares with the grammar path, tests/test_corpus_records.py
+    with the official parser).
     """
     marked = list(compress(lines, mask))
-    if not marked or not all(map(bytes.startswith, marked, repeat(_MLLOG_PREFIX))):
+    if not marked:
         return False
     joined = b"\n".join(marked)
-    if joined.count(_CANDIDATE) != len(marked):
-        return False  # a second marker on some line: the last-marker rule decides there
-    try:
-        data = scanner.loads(b"[" + joined[9:].replace(b"\n" + _MLLOG_PREFIX, b",") + b"]")
-    except DecodeError:
-        return False
-    if (
-        len(data) != len(marked)  # a line held two values
-        or not set(map(type, data)) <= _DICT  # a payload that is not an object
-        or not all(map(dict.__contains__, data, repeat("value")))
+    if joined.count(_CANDIDATE) != len(marked) or b"\r" in joined:
+        return False  # a second marker on some line (the last-marker rule), or a CR
+    first = marked[0]
+    if _MLLOG_PREFIX in first:
+        starts = list(map(bytes.rfind, marked, repeat(_MLLOG_PREFIX)))
+        if -1 in starts:
+            return False  # an older generation's line, or ":::MLLOG" without its space
+        if (
+            any(starts)
+            and not b"".join(map(bytes.__getitem__, marked, map(slice, starts))).isascii()
+        ):
+            return False  # a non-ASCII prefix: the loop counts the column in characters
+        return _bulk_mllog(scanner, marked, joined, mask, line_no, starts)
+    if first.startswith(_MLP_MARKER):
+        return _bulk_mlp(scanner, marked, joined, mask, line_no)
+    if first.startswith(_MLL_MARKER):
+        return _bulk_mll(scanner, marked, joined, mask, line_no)
+    return False
+
+
+def _bulk_mllog(
+    scanner: Scanner,
+    marked: list[bytes],
+    joined: bytes,
+    mask: list[bool],
+    line_no: int,
+    starts: list[int],
+) -> bool:
+    """:::MLLOG lines (``starts``: where each line's marker starts): payloads decoded by
+    a C-level map (decoders.decode_each), fields checked and records built by C-level
+    maps. A payload that is no well-formed record takes the loop's per-line tests on
+    its decoded value (no second decode)."""
+    if any(starts):
+        ends = map(slice, map(_NINE.__add__, starts), repeat(None))
+        payloads = list(map(bytes.__getitem__, marked, ends))
+    else:
+        payloads = [line[9:] for line in marked]
+    data = decode_each(scanner.loads, payloads, joined)
+    if data is None:
+        return False  # a payload refused: the loop decodes each line alone
+    numbers = compress(count(line_no), mask)
+    if not (
+        set(map(type, data)) <= _DICT  # a payload that is not an object
+        and all(map(dict.__contains__, data, repeat("value")))
     ):
-        return False
+        _mllog_each(scanner, marked, list(numbers), data, starts)
+        return True
     columns = [list(map(dict.get, data, repeat(name))) for name in _MLLOG_FIELDS]
     namespace, time_ms, event_type, key, value, metadata = columns
     if not (
@@ -590,10 +650,12 @@ def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no:
         and set(map(type, time_ms)) <= _NUMBER_TYPES
         and set(map(type, metadata)) <= _DICT
     ):
-        return False
+        _mllog_each(scanner, marked, list(numbers), data, starts)
+        return True
     n = len(data)
+    columns_at = map(_ONE.__add__, starts)  # the marker's column (an ASCII prefix)
     rows = zip(
-        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n),
+        repeat(scanner.path, n), numbers, columns_at,
         repeat(Generation.MLLOG, n), namespace, time_ms, event_type, key, value, metadata,
         strict=True,
     )  # fmt: skip
@@ -602,6 +664,136 @@ def _bulk_mllog(scanner: Scanner, lines: list[bytes], mask: list[bool], line_no:
     return True
 
 
+def _mllog_each(
+    scanner: Scanner, marked: list[bytes], numbers: list[int], data: list[Any], starts: list[int]
+) -> None:
+    """The loop's tests for :::MLLOG lines, one line at a time, on decoded values."""
+    append = scanner._records.append
+    path, mllog, fast = scanner.path, Generation.MLLOG, 0
+    for number, line, value, pos in zip(numbers, marked, data, starts, strict=True):
+        if type(value) is dict:
+            get = value.get
+            key = get("key")
+            time_ms = get("time_ms")
+            metadata = get("metadata")
+            if (
+                type(key) is str
+                and (type(time_ms) is int or type(time_ms) is float)
+                and type(metadata) is dict
+                and "value" in value
+            ):
+                fast += 1
+                fields = (get("namespace"), time_ms, get("event_type"), key, value["value"])
+                append(_new(Record, (path, number, pos + 1, mllog, *fields, metadata)))
+                continue
+        if line[pos + 9 : pos + 10] not in b" \t":
+            scanner.mllog_checked(value, line, pos, number)
+            fast += 1
+            continue
+        scanner.line(line, number)
+    scanner.result.marker_lines += fast
+
+
+def _bulk_mlp(
+    scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
+) -> bool:
+    """Bare ASCII v0.5 lines: MLP_FAST and the JSON decoder mapped over the lines, bare
+    words checked by the same regex as the loop."""
+    matches = _groups(MLP_FAST, marked)
+    if matches is None or not joined.isascii():
+        return False  # a line MLP_FAST refuses: the loop sends it to the grammar path
+    payloads = [match[5] for match in matches]
+    values: list[Any] = [None] * len(payloads)
+    json_at = [i for i, payload in enumerate(payloads) if payload and payload[0] in _JSON_START]
+    decoded = _decode_each(scanner, [payloads[i] for i in json_at])
+    for i, value in zip(json_at, decoded, strict=True):
+        values[i] = value
+    bare = _compiled(_BARE_WORD).fullmatch
+    for i, payload in enumerate(payloads):
+        if payload and (payload[0] not in _JSON_START or values[i] is _NOT_JSON):
+            if bare(payload) is None:
+                return False  # Infinity, truncated JSON...: the grammar path explains
+            values[i] = payload.decode().rstrip()
+    # Columns by C-level maps, as the loop computes each field (float(seconds) * 1000.0,
+    # the "(file:line)" metadata in that key order).
+    n = len(matches)
+    benchmark, seconds, file, lineno, key, _ = zip(*matches, strict=True)
+    metadata = [{"file": f.decode(), "lineno": int(i)} for f, i in zip(file, lineno, strict=True)]
+    rows = zip(
+        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n), repeat(_MLP, n),
+        _decoded(benchmark), _milliseconds(seconds), repeat(None, n), _decoded(key), values,
+        metadata, strict=True,
+    )  # fmt: skip
+    scanner._records.extend(map(_new, repeat(Record, n), rows))
+    scanner.result.marker_lines += len(matches)
+    return True
+
+
+def _decode_each(scanner: Scanner, payloads: list[bytes]) -> list[Any]:
+    """Each payload's JSON value, _NOT_JSON where the decoder refuses it."""
+    values = decode_each(scanner.loads, payloads, b"\n".join(payloads))
+    if values is not None:
+        return values
+    decoded = []
+    for payload in payloads:
+        try:
+            decoded.append(scanner.loads(payload))
+        except DecodeError:
+            decoded.append(_NOT_JSON)
+    return decoded
+
+
+def _bulk_mll(
+    scanner: Scanner, marked: list[bytes], joined: bytes, mask: list[bool], line_no: int
+) -> bool:
+    """Bare v0.6 lines: MLL_FAST and the JSON decoder mapped over the lines."""
+    matches = _groups(MLL_FAST, marked)
+    if matches is None:
+        return False
+    data = decode_each(scanner.loads, [match[2] for match in matches], joined)
+    if (
+        data is None
+        or not set(map(type, data)) <= _DICT
+        or not all(map(dict.__contains__, data, repeat("value")))
+    ):
+        return False
+    n = len(matches)
+    seconds, key, _ = zip(*matches, strict=True)
+    rows = zip(
+        repeat(scanner.path, n), compress(count(line_no), mask), repeat(1, n),
+        repeat(Generation.MLL, n), repeat(None, n), _milliseconds(seconds), repeat(None, n),
+        _decoded(key), map(dict.__getitem__, data, repeat("value")),
+        map(_metadata, map(dict.get, data, repeat("metadata"))), strict=True,
+    )  # fmt: skip
+    scanner._records.extend(map(_new, repeat(Record, n), rows))
+    scanner.result.marker_lines += len(matches)
+    return True
+
+
+def _metadata(metadata: Any) -> dict[str, Any]:
+    return metadata if type(metadata) is dict else {}
+
+
+def _groups(pattern: bytes, lines: list[bytes]) -> list[tuple[Any, ...]] | None:
+    """Each line's groups of the pattern's fullmatch (C-level maps), None when a line
+    does not match. (One findall over the block, anchored per line, is three times
+    slower: the engine tries a match at every byte.)"""
+    matches: list[Any] = list(map(_compiled(pattern).fullmatch, lines))
+    if None in matches:
+        return None
+    return list(map(re.Match.groups, matches))
+
+
+def _decoded(column: Iterable[bytes]) -> Iterator[str]:
+    return map(bytes.decode, column)
+
+
+def _milliseconds(seconds: Iterable[bytes]) -> Iterator[float]:
+    """float(seconds) * 1000.0 of each, as the loop computes it."""
+    return map(float.__mul__, map(float, seconds), repeat(1000.0))
+
+
+_ONE, _NINE = 1, len(_MLLOG_PREFIX)
 _MLLOG_FIELDS = ("namespace", "time_ms", "event_type", "key", "value", "metadata")
 _STR, _DICT, _NUMBER_TYPES = frozenset({str}), frozenset({dict}), frozenset({int, float})
 
