@@ -3,12 +3,13 @@ the first screen at 1,400 x 900 holds a headline per benchmark and the summary t
 without horizontal scroll; no chart repeats a tick label; every result's bar sits at
 its score and every round's trend bar at that round's best, both checked against the
 oracle's official scores through the chart's own axis; dropped runs stay visible.
-Screenshots go to docs/.
+Screenshots go to docs/ with MLLOG_WRITE_DOCS=1 (else to a temporary folder).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,7 +92,18 @@ def _axis(ticks: list[list[Any]], log: bool) -> Any:
     return place
 
 
-def test_first_screen_holds_the_headlines_and_the_table(page: Any, oracle: Path) -> None:
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go: docs/ when asked (MLLOG_WRITE_DOCS=1 refreshes the docs'
+    pictures), else a temporary folder, so that a test run leaves the checkout as it was."""
+    if os.environ.get("MLLOG_WRITE_DOCS"):
+        return ROOT / "docs"
+    return tmp_path_factory.mktemp("shots")
+
+
+def test_first_screen_holds_the_headlines_and_the_table(
+    page: Any, oracle: Path, shots: Path
+) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 1400  # no horizontal scroll
     scroller = page.evaluate(
@@ -117,7 +129,7 @@ def test_first_screen_holds_the_headlines_and_the_table(page: Any, oracle: Path)
     assert set(shown) == set(best)
     for name, minutes in best.items():
         assert shown[name] == pytest.approx(minutes, rel=1e-3), name
-    page.screenshot(path=str(ROOT / "docs" / "report_first_screen.png"))
+    page.screenshot(path=str(shots / "report_first_screen.png"))
 
 
 def test_no_chart_repeats_a_tick_label(page: Any) -> None:
@@ -148,7 +160,7 @@ def test_every_bar_is_at_the_score(page: Any, oracle: Path) -> None:
     assert checked == len(official)
 
 
-def test_trend_bars_are_each_rounds_best(page: Any, oracle: Path) -> None:
+def test_trend_bars_are_each_rounds_best(page: Any, oracle: Path, shots: Path) -> None:
     best: dict[tuple[str, str], float] = {}
     for (version, _, _, bench), minutes in _official(oracle).items():
         key = (RENAMED.get(bench, bench), version)
@@ -162,7 +174,7 @@ def test_trend_bars_are_each_rounds_best(page: Any, oracle: Path) -> None:
         for right, y in chart["bars"]:
             version = min(chart["rows"], key=lambda row: abs(row[0] - y))[1]
             assert right == pytest.approx(place(best[(name, version)]), abs=1.5)
-    page.locator("#trends").screenshot(path=str(ROOT / "docs" / "report_trends.png"))
+    page.locator("#trends").screenshot(path=str(shots / "report_trends.png"))
 
 
 def test_dropped_runs_stay_visible(page: Any) -> None:
