@@ -589,6 +589,8 @@ def special_files(bench: Path, org: Path, rng: random.Random) -> None:
     description is expected: never read, never a hang."""
     choices = [*_results(bench), bench / "scaling.json", *(org / "systems").glob("*.json")]
     path = rng.choice(choices)
+    if not path.parent.is_dir():  # an earlier mutation renamed or removed its folder
+        return
     path.unlink(missing_ok=True)
     if rng.random() < 0.6 and hasattr(os, "mkfifo"):
         os.mkfifo(path)
