@@ -29,7 +29,8 @@ from ..parsing import finish_parse
 from ..parsing.scanner import Scanner, scan_lines
 from ..problems import Problem
 from ..records import Generation, Record
-from ..rounds import Choice, Setting, choose, from_path, from_records, is_auto
+from ..rounds import Choice, Setting, choose, from_records
+from ..rules.stream import choice_before_records
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -191,15 +192,9 @@ class LiveCheck:
     # --- the round and the chain ---------------------------------------------------------
 
     def _start(self) -> None:
-        """The round, when the flag, the setting or the path tells it without records."""
-        if self.flag.endswith(".yaml"):  # a rule file given by path: no round to choose
-            self._use(None)
-        elif not is_auto(self.flag) or self.setting is not None:
-            self._use(choose(self.path, (), self.flag, self.setting))
-        else:
-            found = from_path(self.path)
-            if found is not None:
-                self._use(found)
+        known, choice = choice_before_records(self.path, self.flag, self.setting)
+        if known:
+            self._use(choice)
 
     def _use(self, choice: Choice | None) -> None:
         from ..rules import load_ruleset

@@ -41,6 +41,20 @@ _TEXTS = frozenset((_BENCHMARK, _DIVISION))
 _GENERATION = attrgetter("generation")
 
 
+def choice_before_records(
+    path: str, flag: str, setting: Setting | None
+) -> tuple[bool, Choice | None]:
+    """Whether the flag, the setting or the path tells the round before any record is read,
+    and the choice (None for a rule file given by path). ``check`` of a file and
+    ``check --follow`` start from it alike."""
+    if flag.endswith(".yaml"):
+        return True, None
+    if not is_auto(flag) or setting is not None:
+        return True, choose(path, (), flag, setting)
+    found = from_path(path)
+    return found is not None, found
+
+
 class Walk:
     """One log's records fed in order (``add``), checked as they come when it can be.
 
@@ -70,15 +84,9 @@ class Walk:
         self._start()
 
     def _start(self) -> None:
-        """The round, when the flag, the setting or the path tells it without records."""
-        if self.flag.endswith(".yaml"):
-            self._use(None)
-        elif not is_auto(self.flag) or self.setting is not None:
-            self._use(choose(self.path, (), self.flag, self.setting))
-        else:
-            found = from_path(self.path)
-            if found is not None:
-                self._use(found)
+        known, choice = choice_before_records(self.path, self.flag, self.setting)
+        if known:
+            self._use(choice)
 
     def _use(self, choice: Choice | None) -> None:
         from .loader import canonical, load_ruleset
