@@ -43,7 +43,7 @@ def _parse_path(path: str) -> set[str]:
 def _check(text: str) -> set[str]:
     from mllog_check.rules import check_log
 
-    return {p.rule for p in check_log(parse_text(text, "example.txt")).problems}
+    return {p.rule for p in check_log(parse_text(text, "example.txt"), "1.0.0").problems}
 
 
 def _check_with(ruleset: str) -> Callable[[str], set[str]]:

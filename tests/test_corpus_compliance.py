@@ -27,7 +27,7 @@ def test_v1_0_verdicts_equal_official(corpus: Path, oracle: Path) -> None:
     differing: list[str] = []
     codes: Counter[str] = Counter()
     for row in rows:
-        verdict = check_file(str(corpus / "v1.0" / row["file"]))
+        verdict = check_file(str(corpus / "v1.0" / row["file"]), "1.0.0")
         ours = "pass" if verdict.passed else "fail"
         codes.update(p.rule for p in verdict.problems if p.is_error)
         assert verdict.division == row["division"], row["file"]
@@ -48,7 +48,7 @@ def test_official_failures_name_the_same_key(corpus: Path, oracle: Path) -> None
     ]
     assert rows
     for row in rows:
-        verdict = check_file(str(corpus / "v1.0" / row["file"]))
+        verdict = check_file(str(corpus / "v1.0" / row["file"]), "1.0.0")
         keys = {p.message.split(": ", 1)[1].split()[1] for p in verdict.problems if p.is_error}
         assert keys == {"eval_accuracy"} and "eval_accuracy" in row["first_error"]
 

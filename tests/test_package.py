@@ -36,7 +36,7 @@ def codes_of(root: Path | str, ruleset: str = "1.0.0") -> set[str]:
 
 
 def test_clean_package_passes() -> None:
-    report = check_package(PKG / "clean/Acme")
+    report = check_package(PKG / "clean/Acme", "1.0.0")
     assert report.passed and report.problems == []
     done = run_cli("package", str(PKG / "clean/Acme"))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -63,7 +63,7 @@ def test_each_fault_is_reported(tree: str, expected: set[str]) -> None:
 
 
 def test_consistency_messages_name_both_sides() -> None:
-    report = check_package(PKG / "mismatch/Acme")
+    report = check_package(PKG / "mismatch/Acme", "1.0.0")
     by_code = {p.rule: p for p in report.problems if p.rule.startswith("MLP02")}
     division = by_code["MLP020"]
     assert division.path.endswith("result_0.txt") and division.line == 4
@@ -129,7 +129,7 @@ def test_symlinks_leaving_the_tree_are_reported_not_followed(tmp_path: Path) -> 
     result.symlink_to(secret)
     (org / "benchmarks/resnet/data").symlink_to(tmp_path, target_is_directory=True)
     (org / "systems/other.json").symlink_to(secret)
-    report = check_package(org)
+    report = check_package(org, "1.0.0")
     escaped = sorted(p.path for p in report.problems if p.rule == "MLP007")
     assert escaped == sorted(
         str(p) for p in (result, org / "benchmarks/resnet/data", org / "systems/other.json")
@@ -140,7 +140,7 @@ def test_symlinks_leaving_the_tree_are_reported_not_followed(tmp_path: Path) -> 
     inside = org / "results/acme-8x/resnet/result_4.txt"
     inside.unlink()
     inside.symlink_to(org / "results/acme-8x/resnet/result_0.txt")  # stays inside: followed
-    again = {p.rule for p in check_package(org).problems if "/results/" in p.path}
+    again = {p.rule for p in check_package(org, "1.0.0").problems if "/results/" in p.path}
     assert "MLP007" not in again and "MLP003" not in again
 
 
@@ -153,7 +153,7 @@ def test_unreadable_files_are_problems_not_crashes(tmp_path: Path) -> None:
     dangling.symlink_to(org / "nowhere.txt")  # broken link inside the tree
     (org / "systems/acme-8x.json").unlink()
     (org / "systems/acme-8x.json").mkdir()
-    report = check_package(org)
+    report = check_package(org, "1.0.0")
     by_path = {(Path(p.path).name, p.rule) for p in report.problems if p.is_error}
     strays = {Path(p.path).name for p in report.problems if p.rule == "MLP004"}
     assert "result_3.txt" in strays  # a folder: a stray warning, not a log
@@ -169,7 +169,7 @@ def test_permission_denied(tmp_path: Path) -> None:
     log = org / "results/acme-8x/resnet/result_2.txt"
     log.chmod(0)
     try:
-        report = check_package(org)
+        report = check_package(org, "1.0.0")
     finally:
         log.chmod(0o644)
     assert any(p.rule == "MLS010" and p.path == str(log) for p in report.problems)
@@ -231,11 +231,11 @@ def test_corpus_verdicts_match_the_official_package_checker(corpus: Path, oracle
         assert ours == expected, (row["org"], errors)
     failing = {
         p.path.split("/results/")[1]
-        for p in check_package(corpus / "v1.0/Graphcore").problems
+        for p in check_package(corpus / "v1.0/Graphcore", "1.0.0").problems
         if p.is_error
     }
     assert failing == {"ipu-pod64-POPART-closed/bert"}  # the official checker's failing dir
-    habana = check_package(corpus / "v1.0/Habana")
+    habana = check_package(corpus / "v1.0/Habana", "1.0.0")
     strays = [p.path for p in habana.problems if p.rule == "MLP004"]
     assert strays == [str(corpus / "v1.0/Habana/results/SYS-420GH-TNGR/resnet/bert")]
 
@@ -250,7 +250,7 @@ def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
         path.unlink()
         (folder / f"result_2205201007_{n * 5}.txt").write_text(text)
     (folder / "scaling.json").write_text('{"scaling_factor": 1.0}\n')
-    report = check_package(org)
+    report = check_package(org, "1.0.0")
     assert report.problems == [], report.problems
     from mllog_check.rounds import parse_round
     from mllog_check.submission.layout import discover
@@ -261,8 +261,10 @@ def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
     ]
     desc = org / "systems/acme-8x.json"
     desc.write_text(desc.read_text().replace('"available"', '"preview"'))
-    assert {p.rule for p in check_package(org).problems if p.is_error} == set()
-    assert {p.rule for p in check_package(org, strict=True).problems if p.is_error} == {"MLP021"}
+    assert {p.rule for p in check_package(org, "1.0.0").problems if p.is_error} == set()
+    assert {p.rule for p in check_package(org, "1.0.0", strict=True).problems if p.is_error} == {
+        "MLP021"
+    }
 
 
 @pytest.mark.corpus

@@ -37,7 +37,7 @@ def test_missing_stage_is_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "mllog_check.rules", None)  # import fails
-    report = check_package(ROOT / "fixtures/package/clean/Acme")
+    report = check_package(ROOT / "fixtures/package/clean/Acme", "1.0.0")
     # Not checked is not a pass (issue 10.1); the command exits 2 (tests/test_registry.py).
     assert not report.passed and [p.rule for p in report.problems] == ["MLP030"]
     assert report.missing_stages == ["compliance (mllog_check.rules.check_log)"]
@@ -50,7 +50,7 @@ def test_a_stage_that_raises_is_reported_per_file(monkeypatch: pytest.MonkeyPatc
         raise RuntimeError("boom")
 
     monkeypatch.setattr(mllog_check.rules, "check_log", broken)
-    report = check_package(ROOT / "fixtures/package/clean/Acme")
+    report = check_package(ROOT / "fixtures/package/clean/Acme", "1.0.0")
     failed = [p for p in report.problems if p.rule == "MLP031"]
     # Five logs, and the scores stage (which asks the compliance engine too) once.
     on_files = [p for p in failed if p.path.endswith(".txt")]

@@ -45,12 +45,12 @@ def test_logs_naming_another_org_pass_with_a_warning_and_fail_with_strict(
     org = _copy(tmp_path)
     for path in org.glob("results/*/*/result_*.txt"):
         path.write_text(path.read_text().replace('"value": "Acme"', '"value": "NVIDIA"'))
-    report = check_package(org)
+    report = check_package(org, "1.0.0")
     assert report.passed and report.official_passed
     found = [p for p in report.problems if p.rule == "MLP022"]
     assert found and all(p.severity == "warning" for p in found)
     assert "'NVIDIA'" in found[0].message and report.beyond == len(found)
-    strict = check_package(org, strict=True)
+    strict = check_package(org, "1.0.0", strict=True)
     assert not strict.passed and strict.official_passed
     assert {p.rule for p in strict.problems if p.is_error} == {"MLP022"}
     done = run_cli("package", str(org))
@@ -105,7 +105,7 @@ def test_power_folders_privateid_and_bypass_files(tmp_path: Path) -> None:
     (bench / "power/result_0/node_0.txt").write_text("")
     (org / "results/acme-8x/privateid.json").write_text('{"private_id": "x"}\n')
     (bench / "package_checker_params").write_text("rcp-bypass")
-    v10 = {p.rule: p for p in check_package(org).problems}
+    v10 = {p.rule: p for p in check_package(org, "1.0.0").problems}
     assert v10["MLP004"].path.endswith("resnet/power")  # no power folders before v4.0
     assert "MLP101" in v10 and "rcp-bypass" in v10["MLP101"].message
     from mllog_check.rounds import parse_round

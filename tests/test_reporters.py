@@ -21,7 +21,7 @@ WARN_TEXT = (CHECK / "closed_ssd.pass.txt").read_text()
 
 def _render(fmt: str, paths: list[str]) -> str:
     out = io.StringIO()
-    reporters.get(fmt)([check_file(p) for p in paths], out)
+    reporters.get(fmt)([check_file(p, "1.0.0") for p in paths], out)
     return out.getvalue()
 
 

@@ -84,7 +84,7 @@ def test_round_changes_against_the_neighbour(
 
 
 def test_v2_0_open_and_closed_init_limits() -> None:
-    verdict = check_file(str(ROUNDS / "v2.0" / "closed_unet3d_init60min.fail.MLC031.txt"))
+    verdict = check_file(str(ROUNDS / "v2.0" / "closed_unet3d_init60min.fail.MLC031.txt"), "1.0.0")
     assert not verdict.passed  # default ruleset 1.0.0: 30 min as well
     message = next(
         p.message

@@ -54,7 +54,7 @@ def test_fixtures_cover_every_benchmark_both_divisions_both_ways() -> None:
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_fixture_verdict(path: Path) -> None:
-    verdict = check_file(str(path))
+    verdict = check_file(str(path), "1.0.0")
     match = re.search(r"\.fail\.(MLC\d+)\.txt$", path.name)
     if match is None:
         assert verdict.passed, [str(p) for p in verdict.problems]
@@ -68,7 +68,7 @@ def test_fixture_verdict(path: Path) -> None:
 
 
 def test_message_names_section_value_and_requirement() -> None:
-    verdict = check_log(parse_text(good({"lars_opt_end_learning_rate": 0.001}), "r.txt"))
+    verdict = check_log(parse_text(good({"lars_opt_end_learning_rate": 0.001}), "r.txt"), "1.0.0")
     [problem] = verdict.problems
     assert f"{problem.location()}: {problem.rule} {problem.message} [{problem.name}]" == (
         "r.txt:11:1: MLC020 closed resnet (lars): lars_opt_end_learning_rate is 0.001, "
@@ -77,7 +77,9 @@ def test_message_names_section_value_and_requirement() -> None:
 
 
 def test_missing_key_points_at_file_and_says_why() -> None:
-    verdict = check_log(parse_text(GOOD.replace('"key": "submission_status"', '"key": "x"'), "r"))
+    verdict = check_log(
+        parse_text(GOOD.replace('"key": "submission_status"', '"key": "x"'), "r"), "1.0.0"
+    )
     [problem] = [p for p in verdict.problems if p.rule == "MLC010"]
     assert (problem.line, problem.column) == (0, 0)
     assert "submission_status is missing: required exactly once" in problem.message
@@ -87,14 +89,14 @@ def test_missing_key_points_at_file_and_says_why() -> None:
 def test_all_problems_kept_not_last_per_key() -> None:
     text = GOOD.replace('"metadata": {"epoch_num": 1}', '"metadata": {}')
     text = text.replace('"metadata": {"epoch_num": 2}', '"metadata": {}')
-    verdict = check_log(parse_text(text, "r"))
+    verdict = check_log(parse_text(text, "r"), "1.0.0")
     lines = [p.line for p in verdict.problems if p.rule == "MLC021"]
     assert len(lines) == 6 and lines == sorted(lines)  # eval_start/accuracy/stop, 2 epochs
 
 
 def test_positions_are_file_lines_with_noise_between() -> None:
     text = "noise\n\nmore noise\n" + good({"lars_epsilon": 0.1})
-    [problem] = check_log(parse_text(text, "r")).problems
+    [problem] = check_log(parse_text(text, "r"), "1.0.0").problems
     expected = text.splitlines().index(line("lars_epsilon", 0.1, t=1500).rstrip("\n")) + 1
     assert (problem.line, problem.column) == (expected, 1) and expected == 17
 
@@ -104,34 +106,34 @@ def test_deepest_section_replaces_a_key_rule_minigo_blocks() -> None:
     # as the official chain does; the epoch/block alternative group stays.
     text = (CHECK / "closed_minigo.pass.txt").read_text()
     text = text.replace('{"first_epoch_num": 1, "epoch_count": 1}', "{}")
-    assert check_log(parse_text(text)).passed
+    assert check_log(parse_text(text), "1.0.0").passed
     resnet = GOOD.replace('{"first_epoch_num": 1, "epoch_count": 1}', "{}")
-    assert _errors(check_log(parse_text(resnet))) == ["MLC021"]
+    assert _errors(check_log(parse_text(resnet), "1.0.0")) == ["MLC021"]
 
 
 def test_strict_promotes_warnings_only_under_strict() -> None:
     text = GOOD.replace('{"status": "success"}', '{"status": "aborted"}')
-    assert check_log(parse_text(text)).passed
-    strict = check_log(parse_text(text), strict=True)
+    assert check_log(parse_text(text), "1.0.0").passed
+    strict = check_log(parse_text(text), "1.0.0", strict=True)
     assert not strict.passed and _errors(strict) == ["MLC105"]
 
 
 def test_repeated_same_value_is_a_warning_different_an_error() -> None:
     same = GOOD.replace(line("opt_name", "lars", t=1500), line("opt_name", "lars", t=1500) * 2)
-    verdict = check_log(parse_text(same))
+    verdict = check_log(parse_text(same), "1.0.0")
     assert verdict.passed and [p.rule for p in verdict.problems] == ["MLC101"]
     other = GOOD.replace(
         line("opt_name", "lars", t=1500),
         line("opt_name", "lars", t=1500) + line("opt_name", "sgd", t=1500),
     )
-    assert "MLC011" in _errors(check_log(parse_text(other)))
+    assert "MLC011" in _errors(check_log(parse_text(other), "1.0.0"))
 
 
 def test_ssd_lost_check_is_a_warning_kept_check_an_error() -> None:
     text = (CHECK / "closed_ssd.pass.txt").read_text()
-    lost = check_log(parse_text(text.replace("[44, 55]", "[43, 55]")))
+    lost = check_log(parse_text(text.replace("[44, 55]", "[43, 55]")), "1.0.0")
     assert lost.passed and [p.rule for p in lost.problems] == ["MLC102"]
-    kept = check_log(parse_text(text.replace("[44, 55]", "[44, 54]")))
+    kept = check_log(parse_text(text.replace("[44, 55]", "[44, 54]")), "1.0.0")
     assert _errors(kept) == ["MLC020"]
 
 
@@ -141,14 +143,14 @@ def test_init_limit_thirty_minutes_boundary() -> None:
         stop = int(start + minutes * 60000)
         text = GOOD.replace('"time_ms": 1621118666000', f'"time_ms": {stop}')
         text = text.replace("1621118666001", str(stop + 1))
-        assert check_log(parse_text(text)).passed is ok, minutes
+        assert check_log(parse_text(text), "1.0.0").passed is ok, minutes
 
 
 def test_no_records_and_syntax_errors_fail() -> None:
     # MLC001 alone: the keys a non-log lacks would only bury the one answer.
-    assert _errors(check_log(parse_text("hello\n"))) == ["MLC001"]
+    assert _errors(check_log(parse_text("hello\n"), "1.0.0")) == ["MLC001"]
     broken = GOOD + ':::MLLOG {"key": "eval_accuracy", "time_ms": 1\n'
-    verdict = check_log(parse_text(broken))
+    verdict = check_log(parse_text(broken), "1.0.0")
     assert not verdict.passed and any(p.rule.startswith("MLS") for p in verdict.problems)
 
 
@@ -173,7 +175,7 @@ def test_inheritance_override_remove_add() -> None:
     # Override: init 25 minutes passes v1.0 (30) and fails 9.9.0 (20).
     text = GOOD.replace('"time_ms": 1621118666000', '"time_ms": 1621120107000')
     text = text.replace("1621118666001", "1621120107001")
-    assert check_log(parse_text(text)).passed
+    assert check_log(parse_text(text), "1.0.0").passed
     assert _errors(check_log(parse_text(text), path)) == ["MLC031"]
     momentum = check_log(parse_text(good({"lars_opt_momentum": 0.8})), path)
     assert "closed resnet (lars, 9.9): lars_opt_momentum is 0.8" in momentum.problems[0].message

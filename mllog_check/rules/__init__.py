@@ -56,7 +56,7 @@ class LogVerdict(Value):
         return f"{self.division or '?'} {self.benchmark or '?'}"
 
 
-def check_log(result: ParseResult, ruleset: str = "1.0.0", *, strict: bool = False) -> LogVerdict:
+def check_log(result: ParseResult, ruleset: str = "auto", *, strict: bool = False) -> LogVerdict:
     """Check one parsed log against a round's rules; problems sorted, parser's included.
 
     ``ruleset`` is a round in any spelling ("1.0.0", "v1.0", "training-1.0.0"), a rule
@@ -107,7 +107,7 @@ def assemble(
     )
 
 
-def check_file(path: str, ruleset: str = "1.0.0", *, strict: bool = False) -> LogVerdict:
+def check_file(path: str, ruleset: str = "auto", *, strict: bool = False) -> LogVerdict:
     """Parse and check one file (plain or gzip)."""
     from ..parsing import parse_file
 

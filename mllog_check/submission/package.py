@@ -214,7 +214,7 @@ STAGE_DATA = ("rules", "scoring", "rcp", "system_description")
 
 def check_package(
     root: str | Path,
-    ruleset: str = "1.0.0",
+    ruleset: str = "auto",
     *,
     audit: bool = False,
     strict: bool = False,
