@@ -45,7 +45,7 @@ class RegistryError(MllogCheckError, ValueError):
 
 
 class Benchmark(Value):
-    __slots__ = ("name", "runs", "drop", "names", "rcp")
+    __slots__ = ("name", "runs", "drop", "names", "rcp", "divisions")
 
     def __init__(
         self,
@@ -54,12 +54,15 @@ class Benchmark(Value):
         drop: int,  # olympic mean: dropped from each end (and failed runs allowed)
         names: tuple[str, ...] = (),  # other names in folders and logs ("retinanet" for ssd)
         rcp: bool = True,  # False: the rules define no reference convergence points (minigo)
+        # The divisions whose logs may name it (v3.0-v4.1: gpt3, llama2_70b_lora closed only).
+        divisions: tuple[str, ...] = ("closed", "open"),
     ) -> None:
         self.name = name
         self.runs = runs
         self.drop = drop
         self.names = names
         self.rcp = rcp
+        self.divisions = divisions
 
     @property
     def all_names(self) -> tuple[str, ...]:
@@ -370,6 +373,7 @@ def _benchmarks(
             int(spec.get("drop", drops.get(name, drops.get("default", 1)))),
             tuple(spec.get("names", ())),
             name not in without_rcp,
+            tuple(spec.get("divisions", ("closed", "open"))),
         )
     return out
 

@@ -192,8 +192,8 @@ def test_registry_matches_the_official_lists_and_scoring_data() -> None:
 
 
 def test_registry_benchmarks_equal_each_rule_files_allowed_list() -> None:
-    """Two statements of a round's benchmarks (the registry, the rules' submission_benchmark
-    list, from the official files) never drift apart."""
+    """The rules' submission_benchmark list is the registry's (value_from: benchmarks), in
+    every section that states one."""
     from mllog_check.rules import load_ruleset
 
     def allowed(ruleset: str) -> set[str]:
@@ -265,8 +265,7 @@ def test_one_round_parser_in_the_code() -> None:
 
 
 def test_each_rounds_benchmarks_are_those_its_rules_allow() -> None:
-    """Two statements of one fact: the registry's benchmark list and the rules'
-    submission_benchmark values (rules/benchmarks.py)."""
+    """The rules' submission_benchmark values (rules/benchmarks.py) are the registry's list."""
     from mllog_check.rounds import all_rounds
     from mllog_check.rules.benchmarks import benchmarks_of
 
@@ -276,3 +275,47 @@ def test_each_rounds_benchmarks_are_those_its_rules_allow() -> None:
             assert benchmarks_of(rnd.version) == {b.name for b in rnd.benchmarks.values()}, rnd
             checked += 1
     assert checked >= 14
+
+
+def test_open_division_lists_only_benchmarks_the_registry_allows_in_open() -> None:
+    """v3.0-v4.1's official open rules leave out gpt3 and llama2_70b_lora: the registry's
+    ``divisions: [closed]`` says so, once, for both the rules and the registry."""
+    from mllog_check.rules.benchmarks import benchmarks_of
+
+    assert "gpt3" in benchmarks_of("3.0.0", "closed")
+    assert "gpt3" not in benchmarks_of("3.0.0", "open")
+    assert "llama2_70b_lora" not in benchmarks_of("4.1.0", "open")
+    assert "gpt3" in benchmarks_of("4.1.0", "open")
+    assert benchmarks_of("5.0.0", "open") == benchmarks_of("5.0.0", "closed")
+
+
+def test_no_rule_file_restates_the_benchmark_list() -> None:
+    """A benchmark is named once per round: rule files take the list from the registry."""
+    rules = ROOT / "schemas" / "rules"
+    for path in sorted(rules.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for section, body in (data.get("sections") or {}).items():
+            spec = ((body or {}).get("keys") or {}).get("submission_benchmark")
+            if spec is not None:
+                assert spec.get("value_from") == "benchmarks", (path.name, section)
+                assert "value" not in spec, (path.name, section)
+
+
+def test_a_rule_file_of_ones_own_takes_the_benchmarks_of_the_round_it_extends(
+    tmp_path: Path,
+) -> None:
+    from mllog_check.rules import load_ruleset
+    from mllog_check.rules.benchmarks import benchmarks_of
+    from mllog_check.rules.loader import RulesetError
+
+    own = tmp_path / "training-9.9.0.yaml"
+    own.write_text("ruleset: training-9.9.0\nextends: training-5.1.0\n", encoding="utf-8")
+    assert benchmarks_of(str(own)) == benchmarks_of("5.1.0") and "flux1" in benchmarks_of("5.1.0")
+    alone = tmp_path / "training-9.8.0.yaml"
+    alone.write_text(
+        "ruleset: training-9.8.0\nsections:\n  closed:\n    keys:\n"
+        "      submission_benchmark: {occurs: exactly_one, value_from: benchmarks}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesetError, match="value_from: benchmarks needs a round"):
+        load_ruleset(str(alone))

@@ -279,9 +279,12 @@ def resolved(name: str) -> dict[str, Any]:
     from ..prepared import read, schemas_dir
     from ..rounds import registry
 
-    rnd = registry().find(name)
+    rnds = registry()
+    rnd = rnds.find(name)
     path = rnd.path("rules") if rnd is not None else None
-    if rnd is not None and path is not None and path.is_relative_to(schemas_dir()):
+    # Prepared rules embed the shipped registry's benchmarks: not for a registry of one's own.
+    shipped = rnds.source == schemas_dir() / "rounds.yaml"
+    if rnd is not None and path is not None and shipped and path.is_relative_to(schemas_dir()):
         data = read(rnd.ruleset)
         if isinstance(data, dict):
             return data
@@ -291,7 +294,49 @@ def resolved(name: str) -> dict[str, Any]:
 def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[Path]]:
     """A ruleset's merged data from its rule files, and the files it came from."""
     sources: list[Path] = [rules_dir() / "ruleset.schema.json"]
-    return _resolve(name, Path.cwd(), (), sources), sources
+    chain: list[str] = []
+    data = _resolve(name, Path.cwd(), (), sources, chain)
+    if _values_from_registry(data, chain):  # the registry is a source too (prepared data)
+        from ..rounds import registry
+
+        sources.append(registry().source)
+    return data, sources
+
+
+# Divisions whose sections list a division's own benchmarks (``value_from: benchmarks``);
+# any other section (v0.6/v0.7 ``common``) takes every benchmark of the round.
+_DIVISIONS = ("closed", "open")
+
+
+def _values_from_registry(data: dict[str, Any], chain: list[str]) -> bool:
+    """``value_from: benchmarks`` becomes the enum of the round's benchmarks (sorted: the
+    registry's order depends on how it was read): the round of the file, else of the
+    nearest round it extends (a rule file of one's own). True when one was replaced."""
+    from ..rounds import registry
+
+    found = (registry().find(name) for name in chain)
+    rnd = next((r for r in found if r is not None and r.benchmarks is not None), None)
+    replaced = False
+    for section, body in (data.get("sections") or {}).items():
+        keys = (body or {}).get("keys") or {}
+        for key, spec in keys.items():
+            if not isinstance(spec, dict) or spec.get("value_from") is None:
+                continue
+            if rnd is None or rnd.benchmarks is None:
+                raise RulesetError(
+                    f"{data['ruleset']}: {section}.{key}: value_from: benchmarks needs a round "
+                    "of the registry with benchmarks (schemas/rounds.yaml)"
+                )
+            division = section if section in _DIVISIONS else None
+            allowed = sorted(
+                b.name
+                for b in rnd.benchmarks.values()
+                if division is None or division in b.divisions
+            )
+            keys[key] = {k: v for k, v in spec.items() if k != "value_from"}
+            keys[key]["value"] = {"enum": allowed}
+            replaced = True
+    return replaced
 
 
 def _locate(name: str, here: Path) -> Path:
@@ -355,18 +400,26 @@ def unregistered_codes(document: dict[str, Any]) -> list[str]:
 
 
 def _resolve(
-    name: str, here: Path, seen: tuple[str, ...], sources: list[Path] | None = None
+    name: str,
+    here: Path,
+    seen: tuple[str, ...],
+    sources: list[Path] | None = None,
+    chain: list[str] | None = None,
 ) -> dict[str, Any]:
     path = _locate(name, here)
     if sources is not None:
         sources.append(path)
     document = _read(path)
+    if chain is not None:  # the file's round first, then the rounds it extends
+        chain.append(str(document["ruleset"]))
     parent_name = document.get("extends")  # datafiles.EXTENDS
     if parent_name is None:
         return document
     if parent_name in seen or parent_name == document["ruleset"]:
         raise RulesetError(f"{path}: extends loop through {parent_name}")
-    base = _resolve(canonical(parent_name), path.parent, (*seen, document["ruleset"]), sources)
+    base = _resolve(
+        canonical(parent_name), path.parent, (*seen, document["ruleset"]), sources, chain
+    )
     return merge(base, document)
 
 
