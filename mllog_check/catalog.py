@@ -43,6 +43,7 @@ class RuleInfo(Value):
         "stage",
         "rationale",
         "beyond",
+        "audits",
     )
 
     def __init__(
@@ -62,6 +63,9 @@ class RuleInfo(Value):
         # not make (or only warn about, MLC101), which --strict makes an error; the package
         # counts these apart from its official verdict (docs/differences.md).
         beyond: bool = False,
+        # An audit anomaly kind (MLA): the codes of other stages' problems the audit shows
+        # as an anomaly of this kind (MLP004 stray file -> MLA011 stray-file).
+        audits: tuple[str, ...] = (),
     ) -> None:
         self.code = code
         self.name = name
@@ -72,6 +76,7 @@ class RuleInfo(Value):
         self.stage = stage
         self.rationale = rationale
         self.beyond = beyond
+        self.audits = audits
 
     @property
     def family(self) -> str:
@@ -137,12 +142,14 @@ def rule(
     good: str = "",
     bad: str = "",
     beyond: bool = False,
+    audits: tuple[RuleInfo, ...] = (),
 ) -> RuleInfo:
     """Register one rule code: the only way into the table (codes and names are unique
     for the whole project). ``good``/``bad``: the passing and failing example, empty for
     a compliance code (``rules/examples.py:EXAMPLES`` gives them) or a rule no input
     triggers (tests/test_catalog.py's EMPTY_EXAMPLE_REASONS)."""
-    info = RuleInfo(code, name, severity, summary, good, bad, stage, why, beyond)
+    codes = tuple(other.code for other in audits)
+    info = RuleInfo(code, name, severity, summary, good, bad, stage, why, beyond, codes)
     if code in _RULES:
         raise ValueError(f"rule code {code} registered twice")
     if _NAMES.setdefault(name, code) != code:
@@ -155,6 +162,23 @@ def get(code: str) -> RuleInfo:
     """A code's entry, with its examples (loads every table)."""
     load_all()
     return _RULES[code]
+
+
+def audited_as(code: str) -> RuleInfo | None:
+    """The audit anomaly kind (an MLA entry's ``audits``) that shows a problem of this
+    code, None when the audit does not show it as its own kind (loads every table)."""
+    return _audited().get(code)
+
+
+def _audited() -> dict[str, RuleInfo]:
+    global _AUDITED
+    if _AUDITED is None:
+        load_all()
+        _AUDITED = {code: info for info in _RULES.values() for code in info.audits}
+    return _AUDITED
+
+
+_AUDITED: dict[str, RuleInfo] | None = None
 
 
 def family(prefix: str) -> dict[str, RuleInfo]:

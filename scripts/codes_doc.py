@@ -65,6 +65,12 @@ def render_markdown() -> str:
         lines += [f"Severity: {info.severity}{beyond}. {' '.join(info.summary.split())}"]
         if info.rationale:
             lines += ["", f"Why: {' '.join(info.rationale.split())}"]
+        if info.audits:
+            shown = ", ".join(f"[{c}](#{catalog.get(c).anchor})" for c in info.audits)
+            lines += ["", f"The audit shows these problems as this kind: {shown}."]
+        audited = catalog.audited_as(info.code)
+        if audited is not None:
+            lines += ["", f"The audit shows it as [{audited.code}](#{audited.anchor})."]
         lines += ["", *_example(info)]
     return "\n".join(lines) + "\n"
 

@@ -213,3 +213,18 @@ def test_codes_doc_is_current() -> None:
     assert current == render_markdown(), (
         "docs/codes.md is stale: python scripts/codes_doc.py > docs/codes.md"
     )
+
+
+def test_audit_kinds_name_the_codes_they_show_once() -> None:
+    """An anomaly kind's ``audits`` are codes of other stages, each shown by one kind."""
+    seen: dict[str, str] = {}
+    for info in catalog.all_rules():
+        if info.audits:
+            assert info.family == "MLA", info.code
+        for code in info.audits:
+            assert catalog.get(code).family != "MLA", (info.code, code)
+            assert seen.setdefault(code, info.code) == info.code, code
+    assert catalog.audited_as("MLP004") is catalog.get("MLA011")  # stray file
+    assert catalog.audited_as("MLE001") is catalog.get("MLA044")  # power logs incomplete
+    assert catalog.audited_as("MLC020") is None
+    assert len(seen) >= 20

@@ -324,6 +324,7 @@ AUDIT_WINDOW = rule(
         "Energy to train covers the whole run; the audit lists published power logs whose "
         "window misses part of it (MLE028; docs/power.md)."
     ),
+    audits=(WINDOW_SHORT,),
 )
 AUDIT_GAP = rule(
     "MLA041",
@@ -336,6 +337,7 @@ AUDIT_GAP = rule(
     why=(
         "Stretches without readings make a published energy partly a guess (MLE029; docs/power.md)."
     ),
+    audits=(GAP,),
 )
 AUDIT_IMPLAUSIBLE = rule(
     "MLA042",
@@ -350,6 +352,7 @@ AUDIT_IMPLAUSIBLE = rule(
         "Implausible readings make a published energy wrong (MLE008, MLE025, MLE026, "
         "MLE031; docs/power.md)."
     ),
+    audits=(NOT_A_NUMBER, NOT_POSITIVE, EFF_RANGE, SPIKE),
 )
 AUDIT_ZERO_WINDOW = rule(
     "MLA043",
@@ -364,6 +367,7 @@ AUDIT_ZERO_WINDOW = rule(
         "The official summarizer cannot score such a result; the audit lists where the "
         "energy came from the readings instead (MLE007; docs/power.md)."
     ),
+    audits=(EMPTY_WINDOW,),
 )
 AUDIT_INCOMPLETE = rule(
     "MLA044",
@@ -378,18 +382,5 @@ AUDIT_INCOMPLETE = rule(
         "Missing or cut power logs under-report a published energy (MLE001-MLE006, "
         "MLE023; docs/power.md)."
     ),
+    audits=(RESULT_MISSING, BAD_NAME, NODE_COUNT, SWITCH_COUNT, NO_NODE, NO_START, NO_STOP),
 )
-
-AUDIT_OF_PROBLEM: dict[str, str] = {
-    WINDOW_SHORT.code: AUDIT_WINDOW.name,
-    GAP.code: AUDIT_GAP.name,
-    NOT_A_NUMBER.code: AUDIT_IMPLAUSIBLE.name,
-    NOT_POSITIVE.code: AUDIT_IMPLAUSIBLE.name,
-    EFF_RANGE.code: AUDIT_IMPLAUSIBLE.name,
-    SPIKE.code: AUDIT_IMPLAUSIBLE.name,
-    EMPTY_WINDOW.code: AUDIT_ZERO_WINDOW.name,
-    **{
-        info.code: AUDIT_INCOMPLETE.name
-        for info in (RESULT_MISSING, BAD_NAME, NODE_COUNT, SWITCH_COUNT, NO_NODE, NO_START, NO_STOP)
-    },
-}

@@ -11,7 +11,7 @@ codes"); ``beyond=True`` marks the package's advice beyond the official checker.
 from __future__ import annotations
 
 from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, family, rule
-from ..power.codes import AUDIT_OF_PROBLEM
+from ..power import codes as _power_codes  # noqa: F401  (registers the power kinds first)
 from ..problems import Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -490,6 +490,7 @@ AUDIT_ORG_MISMATCH = rule(
         "A log naming another org suggests runs or code borrowed from another submitter "
         "(docs/audit.md)."
     ),
+    audits=(ORG_MISMATCH,),
 )
 PUBLISHED_FAILING = rule(
     "MLA010",
@@ -520,6 +521,7 @@ AUDIT_STRAY = rule(
         "Leftover files are published with the results without being checked (MLP004; "
         "docs/audit.md)."
     ),
+    audits=(STRAY,),
 )
 
 DECLARED_MISMATCH = rule(
@@ -538,6 +540,7 @@ DECLARED_MISMATCH = rule(
         "What a log declares should match what is published about its system and result "
         "(docs/audit.md)."
     ),
+    audits=(DIVISION_MISMATCH, STATUS_MISMATCH, PLATFORM_MISMATCH, BENCHMARK_MISMATCH),
 )
 AUDIT_SYSDESC_ADVICE = rule(
     "MLA013",
@@ -552,6 +555,7 @@ AUDIT_SYSDESC_ADVICE = rule(
         "System descriptions are what readers compare across submitters "
         f"({SUBMISSION_RULES}); values outside the rules' format mislead (docs/audit.md)."
     ),
+    audits=(SYSDESC_ADVICE,),
 )
 UNCHECKED_RESULT = rule(
     "MLA014",
@@ -565,6 +569,7 @@ UNCHECKED_RESULT = rule(
         "rename Acme/results/acme-8x/resnet/result_4.txt -> Acme/results/acme-8x/resnet/run_4.log"
     ),
     why="A log the official tools never read is published but unverified (docs/audit.md).",
+    audits=(BAD_RESULT_NAME, UNKNOWN_BENCHMARK),
 )
 TARGET_NOT_REACHED = rule(
     "MLA015",
@@ -705,20 +710,5 @@ NOT_AUDITED = rule(
 )
 
 # The audit's anomaly kinds by name (the report's `kind` column): every MLA code of the
-# table, the power kinds (power/codes.py, imported above) too.
+# table, the power kinds (registered by power/codes.py) too.
 ANOMALY_KINDS: dict[str, RuleInfo] = {info.name: info for info in family("MLA").values()}
-# Package warnings the audit shows as anomalies of their own kind.
-ANOMALY_OF_PROBLEM: dict[str, str] = {
-    STRAY.code: AUDIT_STRAY.name,
-    ORG_MISMATCH.code: AUDIT_ORG_MISMATCH.name,
-    DIVISION_MISMATCH.code: DECLARED_MISMATCH.name,
-    STATUS_MISMATCH.code: DECLARED_MISMATCH.name,
-    PLATFORM_MISMATCH.code: DECLARED_MISMATCH.name,
-    BENCHMARK_MISMATCH.code: DECLARED_MISMATCH.name,
-    SYSDESC_ADVICE.code: AUDIT_SYSDESC_ADVICE.name,
-    BAD_RESULT_NAME.code: UNCHECKED_RESULT.name,
-    UNKNOWN_BENCHMARK.code: UNCHECKED_RESULT.name,
-}
-
-# Power anomaly kinds (MLA040-MLA049) are registered with the power rules (MLE).
-ANOMALY_OF_PROBLEM.update(AUDIT_OF_PROBLEM)

@@ -579,11 +579,11 @@ def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Probl
     out = []
     failing: dict[str, list[Problem]] = {}
     for p in problems:
-        kind = codes.ANOMALY_OF_PROBLEM.get(p.rule)
+        kind = catalog.audited_as(p.rule)
         if kind is not None:
             line = 0 if p.rule == codes.STRAY.code else p.line
             context = Context(layout.org, *where(p.path))
-            out.append(codes.ANOMALY_KINDS[kind].problem(p.path, p.message, line, context=context))
+            out.append(kind.problem(p.path, p.message, line, context=context))
         if p.severity is Severity.ERROR and p.rule != codes.STAGE_MISSING.code:
             failing.setdefault(p.path, []).append(p)
     for path, found in failing.items():
