@@ -97,7 +97,7 @@ def test_single_file_path_stays_light() -> None:
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
         "heavy = {'pandas', 'scipy', 'matplotlib', 'pyarrow', 'rich'} & set(sys.modules)\n"
-        # Issue 11.8: a plain single-file check reads its options without click, decodes a
+        # A plain single-file check reads its options without click, decodes a
         # small log without orjson and reads prepared rules (no YAML, jsonschema or lark).
         "light = {'click', 'orjson', 'yaml', 'jsonschema', 'lark', 'dataclasses', 'inspect',\n"
         "         'typing'}\n"

@@ -35,7 +35,7 @@ ROUNDS = [
 ]
 
 
-# v2.1 onwards (issue 12): the oracle column each round is matched with.
+# v2.1 onwards: the oracle column each round is matched with.
 NEW_ROUNDS = [
     ("v2.1", "2.1.0", "era_verdict", 70),
     ("v3.0", "3.0.0", "official_verdict", 95),

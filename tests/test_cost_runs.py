@@ -1,6 +1,6 @@
 """Cost per training run (hardware time plus electricity) and cost over whole org folders.
 
-docs/cost.md, "Cost per run"; issue 10 item 8 (grouping by round, division, benchmark).
+docs/cost.md, "Cost per run" (grouping by round, division, benchmark).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def run(args: list[str]) -> tuple[int, str, str]:
 
 @pytest.mark.corpus
 def test_whole_org_folders_are_grouped_not_refused(corpus: Path) -> None:
-    """Issue 10.8: `cost ORG_A ORG_B --prices F` compares like with like on its own."""
+    """`cost ORG_A ORG_B --prices F` compares like with like on its own."""
     v10 = corpus / "v1.0"
     args = [str(v10 / "Graphcore"), str(v10 / "NVIDIA"), "--prices", str(SAMPLE)]
     code, out, err = run([*args, "--format", "json", "--baseline", "DGX A100 640GB"])

@@ -38,7 +38,7 @@ def test_missing_stage_is_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setitem(sys.modules, "mllog_check.rules", None)  # import fails
     report = check_package(ROOT / "fixtures/package/clean/Acme", "1.0.0")
-    # Not checked is not a pass (issue 10.1); the command exits 2 (tests/test_registry.py).
+    # Not checked is not a pass; the command exits 2 (tests/test_registry.py).
     assert not report.passed and [p.rule for p in report.problems] == ["MLP030"]
     assert report.missing_stages == ["compliance (mllog_check.rules.check_log)"]
 

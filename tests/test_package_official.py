@@ -1,4 +1,4 @@
-"""Package errors are what the round's official package checker rejects (issue 16).
+"""Package errors are what the round's official package checker rejects (docs/differences.md).
 
 Checks beyond it (consistency, system-description advice) are warnings, errors with
 --strict; the verdict equals the official one on the corpus orgs of
@@ -80,7 +80,7 @@ def _desc(tmp_path: Path, round_name: str, **change: object) -> list[tuple[str, 
 @pytest.mark.parametrize(
     ("round_name", "change", "expected"),
     [
-        # v2.0 (issue 10.3): what the official 2.0 check passes is advice, not an error.
+        # v2.0: what the official 2.0 check passes is advice, not an error.
         ("v2.0", {"status": "Available on-premise"}, [("MLP100", "warning")]),
         ("v2.0", {"other_software_stack": ["cuda 11.6", "nccl"]}, [("MLP100", "warning")]),
         ("v2.0", {"cooling": None}, [("MLP011", "error")]),  # a key it requires

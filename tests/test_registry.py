@@ -128,7 +128,7 @@ def test_every_spelling_everywhere(tmp_path: Path) -> None:
 
 
 def test_package_v2_0_spelling_is_checked_not_passed_unchecked() -> None:
-    # issue 10.1: `package --ruleset v2.0` printed "not checked" then PASS.
+    # `package --ruleset v2.0` once printed "not checked" then PASS (docs/rounds.md).
     org = FIXTURES / "package" / "clean" / "Acme"
     results = {s: _cli("package", str(org), "--ruleset", s) for s in ("v2.0", "2.0.0")}
     assert results["v2.0"] == results["2.0.0"]

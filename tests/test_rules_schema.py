@@ -109,7 +109,7 @@ def test_unsupported_keyword_goes_to_jsonschema() -> None:
 
 
 def test_rule_files_are_validated_and_nothing_is_cached(tmp_path: Path, monkeypatch: Any) -> None:
-    # Issue 11.6: no validated-rules cache under the home; shipped rounds come prepared
+    # No validated-rules cache under the home; shipped rounds come prepared
     # (schemas/prepared/, tests/test_prepared.py), a rule file given by path is validated.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     source = rules_loader.rules_dir() / "training-1.0.0.yaml"
@@ -126,7 +126,7 @@ def test_rule_files_are_validated_and_nothing_is_cached(tmp_path: Path, monkeypa
 
 
 def test_every_shipped_ruleset_compiles_every_section() -> None:
-    """Sections compile on first use (issue 11.8); a shipped rule that cannot compile must
+    """Sections compile on first use (docs/design.md); a shipped rule that cannot compile must
     still fail here, not in some submitter's check."""
     from mllog_check.rules import available_rulesets, load_ruleset
 

@@ -1,4 +1,4 @@
-"""`score` on incomplete or damaged result sets (issue 10, item 4): real corpus folders
+"""`score` on incomplete or damaged result sets (docs/scores.md): real corpus folders
 copied into tmp and mutated. Never an exception; the run count (MLR001), the unusable
 file and why (MLR003, MLR041, MLR042) and an RCP verdict "Not evaluated" with the
 reason (MLR040)."""
