@@ -34,3 +34,19 @@ def test_mypy() -> None:
     require(has_module("mypy"), "mypy not installed beside the interpreter (test extras)")
     result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pointers_go_to_the_projects_docs_or_public_urls() -> None:
+    """Comments cite docs/ or public sources; not issue numbers of a tracker a reader of the
+    repository cannot see, nor notes outside it (docs/design.md)."""
+    import re
+
+    pattern = re.compile(r"\b[Ii]ssue \d+|\bNOTES\.md\b")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("mllog_check", "tests", "scripts", "benchmarks")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert offenders == []
