@@ -3,8 +3,9 @@
     python benchmarks/parse_bench.py [--repeat N] [--no-official] [--breakdown]
 
 Corpus: $MLLOG_CORPUS or ../shared/corpus. Figures are MB/s and records/s per group
-of rounds (v0.5, v0.6, v0.7-v2.0), each the best of N passes; the methods are
-interleaved in every pass so that machine noise hits them alike. The raw floor
+of rounds (v0.5, v0.6, v0.7-v2.0, v2.1-v5.1: every published Training round), each
+the best of N passes; the methods are interleaved in every pass so that machine noise
+hits them alike. The raw floor
 reads the bytes, splits lines and looks for the marker (what any parser must do).
 The official parser (mlperf-logging, benchmark-only dependency) has no v0.5 reader.
 --breakdown adds where the time goes: each step any eager parser of these files must
@@ -26,7 +27,13 @@ from pathlib import Path
 from mllog_check import parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = {"v0.5": ("v0.5",), "v0.6": ("v0.6",), "v0.7-v2.0": ("v0.7", "v1.0", "v1.1", "v2.0")}
+GROUPS = {
+    "v0.5": ("v0.5",),
+    "v0.6": ("v0.6",),
+    "v0.7-v2.0": ("v0.7", "v1.0", "v1.1", "v2.0"),
+    # rank-prefixed `0: :::MLLOG` lines, power logs beside the results from v4.0
+    "v2.1-v5.1": ("v2.1", "v3.0", "v3.1", "v4.0", "v4.1", "v5.0", "v5.1"),
+}
 
 
 def corpus_files(corpus: Path) -> dict[str, list[Path]]:
