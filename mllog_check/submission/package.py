@@ -1,8 +1,10 @@
 """The package checker: one submitter's folder, every check, nothing written.
 
-``check_package(ORG_DIR)`` runs layout, system descriptions (schema per round),
-every log (parse + compliance), scores/RCP/seeds (the results stage) and cross-file
-consistency. The same pass collects the audit's small rows (runs, scores,
+``check_package(ORG_DIR)`` chooses the round once and runs, in one pass with that
+``Round``, layout, system descriptions (schema per round), every log (parse +
+compliance), scores/RCP/seeds (the results stage) and cross-file consistency. Every
+stage ships with the package: nothing is guarded by an import; a stage raising on one
+log is MLP031. The same pass collects the audit's small rows (runs, scores,
 anomalies), so an audit worker is a call of this function.
 """
 
