@@ -240,17 +240,14 @@ def _compliance(
 ) -> tuple[bool | None, str]:
     """The compliance engine's verdict, or None (approximate) with the reason.
 
-    Imported here: a single-file check must not pay for it, and rounds without a
-    ruleset yet, or whose scoring data says why the rules cannot decide (v0.6), fall
-    back to the approximation (named in the score's reason).
+    Rounds without a ruleset yet, or whose scoring data says why the rules cannot
+    decide (v0.6), fall back to the approximation (named in the score's reason).
     """
+    from ..rules import UnknownRuleset, check_log  # looked up per call: tests replace it
+
     approximate = "compliance approximated (converged, clean parse)"
     if scoring is not None and scoring.approximate_compliance:
         return None, f"{approximate}: {scoring.approximate_compliance}"
-    try:
-        from ..rules import UnknownRuleset, check_log
-    except ImportError:
-        return None, f"{approximate}: no compliance engine"
     try:
         verdict = check_log(result, ruleset)
     except UnknownRuleset:
