@@ -127,8 +127,24 @@ class RuleInfo(Value):
         )
 
 
+class Retired(Value):
+    """A code no longer reported, kept so that it is never given out again: codes are
+    stable (docs/design.md, "Rule codes"); docs/codes.md lists these apart. Made only
+    by ``retire``, in the table module of the code's family."""
+
+    __slots__ = ("code", "name", "why", "version")
+
+    def __init__(self, code: str, name: str, why: str, version: str) -> None:
+        self.code = code
+        self.name = name
+        self.why = why  # why it is no longer reported
+        self.version = version  # the mllog-check version that retired it
+
+
 _RULES: dict[str, RuleInfo] = {}
 _NAMES: dict[str, str] = {}  # name -> code
+_RETIRED: dict[str, Retired] = {}  # code -> entry
+_RETIRED_NAMES: dict[str, Retired] = {}  # name -> entry
 
 
 def rule(
@@ -147,15 +163,41 @@ def rule(
     """Register one rule code: the only way into the table (codes and names are unique
     for the whole project). ``good``/``bad``: the passing and failing example, empty for
     a compliance code (``rules/examples.py:EXAMPLES`` gives them) or a rule no input
-    triggers (tests/test_catalog.py's EMPTY_EXAMPLE_REASONS)."""
+    triggers (tests/test_catalog.py's EMPTY_EXAMPLE_REASONS). A retired code or name
+    (``retire``) is refused."""
     codes = tuple(other.code for other in audits)
     info = RuleInfo(code, name, severity, summary, good, bad, stage, why, beyond, codes)
+    retired = _RETIRED.get(code) or _RETIRED_NAMES.get(name)
+    if retired is not None:
+        raise ValueError(
+            f"rule {code} {name}: {retired.code} {retired.name} was retired in "
+            f"{retired.version}; codes and names are never reused"
+        )
     if code in _RULES:
         raise ValueError(f"rule code {code} registered twice")
     if _NAMES.setdefault(name, code) != code:
         raise ValueError(f"rule name {name} registered twice")
     _RULES[code] = info
     return info
+
+
+def retire(code: str, name: str, *, why: str, version: str) -> Retired:
+    """Keep a code no longer reported out of the table for good: ``rule`` refuses its code
+    and its name from now on (a family module retires its codes before its entries).
+    ``why``: why it is no longer reported; ``version``: the mllog-check version that
+    retired it."""
+    if code in _RULES or _NAMES.get(name, code) != code:
+        raise ValueError(f"rule {code} {name} is registered: remove its entry to retire it")
+    if code in _RETIRED or name in _RETIRED_NAMES:
+        raise ValueError(f"rule {code} {name} retired twice")
+    entry = _RETIRED[code] = _RETIRED_NAMES[name] = Retired(code, name, why, version)
+    return entry
+
+
+def retired() -> list[Retired]:
+    """Every retired code, sorted by code (loads every table)."""
+    load_all()
+    return [_RETIRED[c] for c in sorted(_RETIRED)]
 
 
 def get(code: str) -> RuleInfo:

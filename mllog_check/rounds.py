@@ -406,7 +406,7 @@ def _forget_round_data() -> None:
 
     for module, name in (
         ("mllog_check.rules.loader", "_load"),
-        ("mllog_check.results.scoring", "scoring_for"),
+        ("mllog_check.results.scoring", "_scoring"),
         ("mllog_check.submission.sysdesc", "round_schema"),
         ("mllog_check.results.rcp", "load_rcp"),
     ):

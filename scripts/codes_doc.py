@@ -59,6 +59,7 @@ def render_markdown() -> str:
         summary = " ".join(info.summary.split()).replace("|", "\\|")
         code = f"[{info.code}](#{info.anchor})"
         lines.append(f"| {code} | `{info.name}` | {info.severity} | {summary} |")
+    lines += _retired()
     for info in rules:
         lines += ["", f"## {info.heading}", ""]
         beyond = " (beyond the official verdict: an error with --strict)" if info.beyond else ""
@@ -73,6 +74,21 @@ def render_markdown() -> str:
             lines += ["", f"The audit shows it as [{audited.code}](#{audited.anchor})."]
         lines += ["", *_example(info)]
     return "\n".join(lines) + "\n"
+
+
+def _retired() -> list[str]:
+    """Codes no longer reported, never given out again (``catalog.retired()``)."""
+    lines = [
+        "",
+        "Retired codes (no longer reported; their code and name are never given out again):",
+        "",
+        "| code | name | retired in | why |",
+        "| --- | --- | --- | --- |",
+    ]
+    for old in catalog.retired():
+        why = " ".join(old.why.split()).replace("|", "\\|")
+        lines.append(f"| {old.code} | `{old.name}` | {old.version} | {why} |")
+    return lines
 
 
 def _example(info: catalog.RuleInfo) -> list[str]:

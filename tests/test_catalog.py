@@ -15,6 +15,7 @@ from conftest import ROOT
 
 from mllog_check import catalog, parse_bytes, parse_text
 from mllog_check.catalog import RuleInfo
+from mllog_check.problems import Severity
 
 
 def _parse(text: str) -> set[str]:
@@ -96,7 +97,6 @@ RUNNERS: dict[str, Callable[[str], set[str]]] = {
 
 # Rules whose example is empty on purpose, with the reason (tested elsewhere).
 EMPTY_EXAMPLE_REASONS = {
-    "MLP030": "a build without a stage: tests/test_package_catalog.py hides mllog_check.rules",
     "MLP031": "a stage that raises: tests/test_package_catalog.py makes check_log raise",
 }
 
@@ -228,3 +228,25 @@ def test_audit_kinds_name_the_codes_they_show_once() -> None:
     assert catalog.audited_as("MLE001") is catalog.get("MLA044")  # power logs incomplete
     assert catalog.audited_as("MLC020") is None
     assert len(seen) >= 20
+
+
+def test_retired_codes_are_never_given_out_again() -> None:
+    """A retired code (and its name) is neither in the table nor accepted by ``rule``,
+    nor retired twice; docs/codes.md lists it (test_codes_doc_is_current keeps the page
+    current) and gives it no section."""
+    retired = catalog.retired()
+    registered = {r.code for r in RULES} | {r.name for r in RULES}
+    assert retired and all(r.code not in registered and r.name not in registered for r in retired)
+    old = retired[0]
+    for code, name in ((old.code, "a-new-name"), ("MLP999", old.name)):
+        with pytest.raises(ValueError, match=f"{old.code} {old.name} was retired in"):
+            catalog.rule(code, name, Severity.INFO, "x", stage="package", why="x")
+    with pytest.raises(ValueError, match="retired twice"):
+        catalog.retire(old.code, old.name, why="x", version="0.0.0")
+    live = RULES[0]
+    with pytest.raises(ValueError, match="is registered: remove its entry to retire it"):
+        catalog.retire(live.code, live.name, why="x", version="0.0.0")
+    assert catalog.family("MLP999") == {} and catalog.retired() == retired  # nothing added
+    doc = (ROOT / "docs" / "codes.md").read_text(encoding="utf-8")
+    assert all(f"| {r.code} | `{r.name}` | {r.version} |" in doc for r in retired)
+    assert all(f"## {r.code} " not in doc for r in retired)

@@ -118,7 +118,6 @@ def test_every_command_writes_a_problem_in_the_one_text_form() -> None:
         scores=[],
         org="Acme",
         ruleset="1.0.0",
-        missing_stages=[],
         passed=False,
         official_passed=False,
         strict=False,

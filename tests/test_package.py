@@ -298,3 +298,46 @@ def test_a_published_round_folder_hints_at_audit(corpus: Path) -> None:
     assert done.returncode == 2
     assert "3 org folders (AMD, GigaComputing, Oracle)" in done.stderr
     assert "mllog-check audit" in done.stderr
+
+
+def test_tolerated_is_typed_not_read_from_the_message() -> None:
+    """A run the score drops has its errors downgraded and kept in a set: neither beyond
+    the official checker nor promoted by --strict. The printed suffix tolerates nothing:
+    advice whose message happens to end with it is still beyond the official checker."""
+    from mllog_check.submission import codes
+    from mllog_check.submission.package import TOLERATED, is_beyond_official, promote, tolerate
+
+    advice = codes.UNUSED_SYSDESC.problem("systems/x.json", "no results" + TOLERATED)
+    assert advice.severity == "warning" and is_beyond_official(advice)
+    assert promote([advice])[0].is_error
+    # A beyond rule reported as an error (as --strict does) and then tolerated.
+    failed = codes.DIVISION_MISMATCH.problem("r/result_1.txt", "closed vs open").replace(
+        severity=codes.E
+    )
+    other = codes.SEED_NOT_LOGGED.problem("r/result_2.txt", "logs no seed")
+    kept, tolerated = tolerate([failed, other, advice])
+    assert [p.is_error for p in kept] == [False, False, False] and kept[2] == advice
+    assert tolerated == {kept[0], kept[1]} and kept[0].message == "closed vs open" + TOLERATED
+    assert not is_beyond_official(kept[0], tolerated) and is_beyond_official(kept[0])
+    assert promote(kept, tolerated) == [kept[0], kept[1], advice.replace(severity=codes.E)]
+
+
+def test_the_round_is_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_package chooses its round once and passes the Round down (compliance,
+    scores, seeds, the audit's rows): with the rounds' data loaded, one package check
+    looks a round up by its text once, for the flag (it was 3 per log and 1 per result)."""
+    from mllog_check import rounds
+
+    org = PKG / "seeds/Acme"  # closed division: the seed check asks the round too
+    check_package(org, "1.0.0", audit=True)  # loads the rounds' data (cached)
+    looked_up: list[str] = []
+    find = rounds.Registry.find
+
+    def counted(self: rounds.Registry, text: str, usage: str | None = None) -> object:
+        looked_up.append(text)
+        return find(self, text, usage)
+
+    monkeypatch.setattr(rounds.Registry, "find", counted)
+    report = check_package(org, "1.0.0", audit=True)
+    assert len(report.runs) == 5 and report.scores
+    assert looked_up == ["1.0.0"]

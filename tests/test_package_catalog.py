@@ -13,7 +13,7 @@ from mllog_check.submission import codes  # noqa: F401 - registers the codes
 from mllog_check.submission.package import check_package
 
 OURS = [r for r in catalog.all_rules() if r.code.startswith(("MLP", "MLA"))]
-DEFENSIVE = {"MLP030", "MLP031"}  # no data triggers them: tested below by breaking a stage
+DEFENSIVE = {"MLP031"}  # no data triggers it: tested below by breaking a stage
 
 
 @pytest.mark.parametrize("rule", OURS, ids=lambda r: r.code)
@@ -33,14 +33,19 @@ def test_codes_are_documented() -> None:
     assert all((Path(ROOT) / r.good_example.splitlines()[0]).is_dir() for r in OURS)
 
 
-def test_missing_stage_is_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
+def test_rules_the_build_lacks_are_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compliance stage told that the round's rules are not in this build: a usage
+    error for the whole package (exit 2: tests/test_registry.py), not one failed log."""
+    import mllog_check.rules
+    from mllog_check.rules import UnknownRuleset
+    from mllog_check.submission.package import RoundUnavailable
 
-    monkeypatch.setitem(sys.modules, "mllog_check.rules", None)  # import fails
-    report = check_package(ROOT / "fixtures/package/clean/Acme", "1.0.0")
-    # Not checked is not a pass; the command exits 2 (tests/test_registry.py).
-    assert not report.passed and [p.rule for p in report.problems] == ["MLP030"]
-    assert report.missing_stages == ["compliance (mllog_check.rules.check_log)"]
+    def unknown(result: object, ruleset: object = "1.0.0", **_: object) -> None:
+        raise UnknownRuleset("round 1.0.0 has no rules data in this build")
+
+    monkeypatch.setattr(mllog_check.rules, "check_log", unknown)
+    with pytest.raises(RoundUnavailable, match=r"no rules data in this build: .* not checked"):
+        check_package(ROOT / "fixtures/package/clean/Acme", "1.0.0")
 
 
 def test_a_stage_that_raises_is_reported_per_file(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,7 +73,6 @@ def test_package_verdict_equals_the_official_checker(
     if key not in official:
         official[key] = _run_official(tmp_path_factory.mktemp("official"), corpus, *key)
     report = check_package(corpus / round_name / org, round_name[1:] + ".0")
-    assert not report.missing_stages
     ours = "pass" if report.official_passed else "fail"
     errors = sorted({f"{p.rule} {p.path}" for p in report.problems if p.is_error})
     if key in LATER_RULES:

@@ -35,7 +35,7 @@ class ReportData:
     base: str  # shown paths are relative to this folder
     rulesets: list[str] = field(default_factory=list)
     orgs: list[dict[str, Any]] = field(default_factory=list)
-    runs: list[dict[str, Any]] = field(default_factory=list)  # package.RUN_COLUMNS and more
+    runs: list[dict[str, Any]] = field(default_factory=list)  # package.AUDIT_RUN_COLUMNS and more
     scores: list[dict[str, Any]] = field(default_factory=list)  # results.Score fields
     # MLPerf HPC weak-scaling results (results.weak.WeakScore fields; docs/hpc.md)
     weak: list[dict[str, Any]] = field(default_factory=list)
@@ -178,16 +178,11 @@ def run_pool(
 
 
 def _warm(rulesets: set[str]) -> None:
-    """Load the stages and the rounds' data before forking: the workers inherit them."""
-    for chosen in sorted(rulesets):
-        try:
-            from ..results.scoring import scoring_for
-            from ..rules import load_ruleset  # type: ignore[attr-defined,unused-ignore]
+    """The rounds' data loaded before forking, as the audit does: the workers inherit it."""
+    from ..submission.audit import prewarm
 
-            load_ruleset(chosen)
-            scoring_for(chosen)
-        except Exception:  # a warm-up only: the workers report real failures
-            pass
+    for chosen in sorted(rulesets):
+        prewarm(chosen)
 
 
 def _import_renderer() -> None:
@@ -266,10 +261,8 @@ def _add_energy(data: ReportData) -> None:
     """Energy per run from the power logs beside the results (mllog_check.power), for
     rows that do not carry it already; the power checks' problems come along when no
     stage reported them."""
-    try:
-        from ..power import RunTiming, check_power, has_power
-    except ImportError:  # a build without the power stage
-        return
+    from ..power import RunTiming, check_power, has_power
+
     by_folder: dict[str, list[dict[str, Any]]] = {}
     for run in data.runs:
         by_folder.setdefault(os.path.dirname(run["path"]), []).append(run)

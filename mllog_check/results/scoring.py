@@ -30,6 +30,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import MllogCheckError
+from ..rounds import Round
 
 
 class UnknownRound(MllogCheckError, ValueError):
@@ -141,13 +142,18 @@ def _merged(round_name: str) -> dict[str, Any]:
     return merged
 
 
-@cache
-def scoring_for(ruleset: str) -> RoundScoring:
-    """Scoring data for a round in any spelling ("1.0.0", "v1.0", "training-1.0.0").
+def scoring_for(ruleset: str | Round) -> RoundScoring:
+    """Scoring data for a round: its Round, or any spelling ("1.0.0", "v1.0",
+    "training-1.0.0").
 
     Targets come from the round's scoring file; run counts, dropped runs and the RCP
     data from the round registry (never restated in the scoring file).
     """
+    return _scoring(ruleset.version if isinstance(ruleset, Round) else ruleset)
+
+
+@cache
+def _scoring(ruleset: str) -> RoundScoring:
     from ..rounds import RoundError, parse_round
 
     try:

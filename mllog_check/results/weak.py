@@ -20,6 +20,7 @@ from typing import Any
 
 from ..problems import Problem
 from ..records import ParseResult, Record
+from ..rounds import Round
 from . import codes
 from .runs import Run
 from .tree import ResultSet, SystemDescription
@@ -85,15 +86,17 @@ WEAK_COLUMNS = (
 def score_weak_set(
     result_set: ResultSet,
     results: list[ParseResult],
-    ruleset: str,
+    chosen: str | Round,
     system: SystemDescription,
     verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[WeakScore, list[Run], list[Problem]]:
     """The weak-scaling score of one folder, its models as runs, and the problems.
-    ``verdicts`` (path -> passed): compliance verdicts the caller already has."""
+    ``chosen``: the round (a Round, or any spelling); ``verdicts`` (path -> passed):
+    compliance verdicts the caller already has."""
     from .scores import _division, build_runs, not_counted_reason
 
-    scoring, runs = build_runs(result_set, results, ruleset, verdicts)
+    ruleset = chosen.version if isinstance(chosen, Round) else chosen
+    scoring, runs = build_runs(result_set, results, chosen, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
     score = WeakScore(
         org=result_set.org,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..problems import Problem, Severity
 from ..records import ParseResult
+from ..rounds import Round
 from ..values import Value
 from .loader import RulesetError, UnknownRuleset, available_rulesets, canonical, load_ruleset
 
@@ -56,25 +57,28 @@ class LogVerdict(Value):
         return f"{self.division or '?'} {self.benchmark or '?'}"
 
 
-def check_log(result: ParseResult, ruleset: str = "auto", *, strict: bool = False) -> LogVerdict:
+def check_log(
+    result: ParseResult, ruleset: str | Round = "auto", *, strict: bool = False
+) -> LogVerdict:
     """Check one parsed log against a round's rules; problems sorted, parser's included.
 
-    ``ruleset`` is a round in any spelling ("1.0.0", "v1.0", "training-1.0.0"), a rule
-    file path, or "auto" (the round its path or content tells: ``mllog_check.rounds``).
-    UnknownRuleset for a round whose rules this build lacks; RoundError for "auto"
-    without evidence.
+    ``ruleset`` is a Round (the package checker's: chosen once), a round in any spelling
+    ("1.0.0", "v1.0", "training-1.0.0"), a rule file path, or "auto" (the round its path
+    or content tells: ``mllog_check.rounds``). UnknownRuleset for a round whose rules
+    this build lacks; RoundError for "auto" without evidence.
     """
     from . import engine
 
-    if ruleset.strip().lower() == "auto":
+    if isinstance(ruleset, str) and ruleset.strip().lower() == "auto":
         from .detect import check_chosen
 
         return check_chosen(result, "auto", strict=strict)[0]
-    rules = load_ruleset(canonical(ruleset))
+    rules = load_ruleset(ruleset)
     # An unreadable input has only its input error: rules on no records would just add noise.
     found = [] if result.input_error else engine.run(rules, result.path, result.records)[0]
     first = {k: _first_text(result, k) for k in ("submission_division", "submission_benchmark")}
-    return assemble(result, found, result.generation(), rules.name, first, strict=strict)
+    rnd = ruleset if isinstance(ruleset, Round) else None
+    return assemble(result, found, result.generation(), rules.name, first, strict=strict, rnd=rnd)
 
 
 def assemble(
@@ -85,14 +89,16 @@ def assemble(
     first: dict[str, str | None],
     *,
     strict: bool = False,
+    rnd: Round | None = None,
 ) -> LogVerdict:
     """The verdict of a parse (``result``: its problems and input error) and the rules'
     problems (``found``), from what the records told: the generation most use and the
-    first division and benchmark (text). ``check`` and ``check --follow`` both end here."""
+    first division and benchmark (text). ``check`` and ``check --follow`` both end here.
+    ``rnd``: the round of ``ruleset`` when the caller has it (else looked up)."""
     from . import engine
 
     found = found + engine.unreadable_records(result.problems)
-    found += _round_mismatch(result.path, generation, ruleset)
+    found += _round_mismatch(result.path, generation, ruleset, rnd)
     problems = list(result.problems) + found
     if strict:
         problems = engine.promote(problems)
@@ -116,7 +122,9 @@ def check_file(path: str, ruleset: str = "auto", *, strict: bool = False) -> Log
     return check_log(parse_file(path), ruleset, strict=strict)
 
 
-def _round_mismatch(path: str, generation: str | None, ruleset: str) -> list[Problem]:
+def _round_mismatch(
+    path: str, generation: str | None, ruleset: str, rnd: Round | None = None
+) -> list[Problem]:
     """One warning when the log's syntax exists only in other rounds (a v0.6 log checked
     with the 1.0.0 rules): the many errors that follow have one cause."""
     from ..rounds import marker_of, registry, rounds_of_generation
@@ -125,7 +133,7 @@ def _round_mismatch(path: str, generation: str | None, ruleset: str) -> list[Pro
     if generation is None:
         return []
     allowed = rounds_of_generation(generation)
-    rnd = registry().find(ruleset)
+    rnd = rnd or registry().find(ruleset)
     version = rnd.version if rnd is not None else ""
     if not allowed or rnd is None or version in allowed:  # custom rulesets: no say
         return []

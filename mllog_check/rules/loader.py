@@ -15,6 +15,7 @@ from functools import cache, partial
 from pathlib import Path
 
 from ..errors import MllogCheckError
+from ..rounds import Round
 from ..values import Value
 from .expr import compile_test, render
 from .schema import compile_fragment, describe, validate_document
@@ -257,10 +258,11 @@ def available_rulesets() -> list[str]:
     return [r.ruleset for r in all_rounds() if r.has_rules()]
 
 
-def load_ruleset(name: str) -> Ruleset:
-    """A compiled ruleset by round ("1.0.0", "v1.0", "training-1.0.0") or by path to a
-    YAML file. UnknownRuleset for an unknown name or a round whose rules this build lacks."""
-    return _load(canonical(name))
+def load_ruleset(name: str | Round) -> Ruleset:
+    """A compiled ruleset by Round, by round ("1.0.0", "v1.0", "training-1.0.0") or by path
+    to a YAML file. UnknownRuleset for an unknown name or a round whose rules this build
+    lacks."""
+    return _load(name.ruleset if isinstance(name, Round) else canonical(name))
 
 
 @cache

@@ -19,7 +19,7 @@ from ..errors import MllogCheckError
 from ..problems import Context, Problem
 from ..rounds import Setting
 from . import codes, fingerprints, impact, ranking
-from .package import ANOMALY_COLUMNS, RUN_COLUMNS, anomaly_order, check_package
+from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
 
 ORG_COLUMNS = (
     "org",
@@ -29,7 +29,6 @@ ORG_COLUMNS = (
     "beyond_official",
     "runs",
     "anomalies",
-    "missing_stages",
     "failure",
 )
 # The problems table (Problem.row columns; ``org`` is the problem's context).
@@ -129,7 +128,7 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         report = check_package(org_dir, ruleset, audit=True)
     except Exception as err:  # one org never stops the audit; its row says why
         failure = f"{type(err).__name__}: {err}"
-        summary = _summary(org, False, 0, 0, 0, 0, 0, "", failure)
+        summary = _summary(org, False, 0, 0, 0, 0, 0, failure)
         return OrgRows(org, summary)
     counts = report.counts()
     # Rows name the org as orgs.csv does: with its round folder when rounds are audited
@@ -158,7 +157,6 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         report.beyond,
         len(runs),
         len(found),
-        "; ".join(report.missing_stages),
         "",
     )
     return OrgRows(org, summary, runs, scores, found, problems, copies)
@@ -176,10 +174,9 @@ def _summary(
     beyond: int,
     runs: int,
     anomalies: int,
-    missing: str,
     failure: str,
 ) -> dict[str, Any]:
-    values = (org, passed, errors, warnings, beyond, runs, anomalies, missing, failure)
+    values = (org, passed, errors, warnings, beyond, runs, anomalies, failure)
     return dict(zip(ORG_COLUMNS, values, strict=True))
 
 
@@ -300,7 +297,7 @@ def _run_workers(
                 on_done(rows[-1].org, len(rows), len(tasks))
         return rows
     for ruleset in sorted({task[1] for task in tasks}):
-        _prewarm(ruleset)
+        prewarm(ruleset)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(audit_org, *task) for task in tasks]
         # The parent waits while the workers check; the Parquet writer's imports
@@ -320,35 +317,23 @@ def _import_writers() -> None:
         import pyarrow.parquet  # noqa: F401
 
 
-def _prewarm(ruleset: str) -> None:
-    """Load the stages' modules and data once before forking: workers inherit them.
+def prewarm(ruleset: str) -> None:
+    """Load the round's rules and scoring data once before forking: workers inherit them.
 
-    Without this every worker loads the stages and the rule and scoring files itself;
-    with fork (Linux) the parent's copy is shared.
+    Without this every worker compiles the rule and scoring files itself; with fork
+    (Linux) the parent's copy is shared. A performance step only: a round whose data
+    fails to load is reported by the workers.
     """
-    import importlib
+    from ..results.scoring import scoring_for
+    from ..rules import load_ruleset
+    from .anomalies import hyperparameter_keys
 
-    for module in ("mllog_check.rules", "mllog_check.results"):
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            continue
-    try:
-        from ..rules import load_ruleset  # type: ignore[attr-defined,unused-ignore]
-
+    with contextlib.suppress(MllogCheckError):
         load_ruleset(ruleset)
-    except Exception:  # a warm-up only: the workers report real failures
-        pass
-    try:
-        from ..results.scoring import scoring_for
-
+    with contextlib.suppress(MllogCheckError):
         scoring_for(ruleset)
-    except Exception:  # as above
-        pass
-    with contextlib.suppress(Exception):  # every round's rule keys (lines-after-run-stop)
-        from .anomalies import hyperparameter_keys
-
-        hyperparameter_keys()
+    with contextlib.suppress(MllogCheckError):
+        hyperparameter_keys()  # every round's rule keys (lines-after-run-stop)
 
 
 def finish(
@@ -453,7 +438,7 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
 
     out.mkdir(parents=True, exist_ok=True)
     named = {
-        "runs": tables.Table(RUN_COLUMNS, result.runs),
+        "runs": tables.Table(AUDIT_RUN_COLUMNS, result.runs),
         "scores": tables.Table(_score_columns(result.scores), result.scores),
         "anomalies": tables.Table(
             ANOMALY_COLUMNS, [a.row(ANOMALY_COLUMNS) for a in result.anomalies]

@@ -10,7 +10,7 @@ codes"); ``beyond=True`` marks the package's advice beyond the official checker.
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, family, rule
+from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, family, retire, rule
 from ..power import codes as _power_codes  # noqa: F401  (registers the power kinds first)
 from ..problems import Severity
 
@@ -31,6 +31,19 @@ def _round(*edits: str) -> str:
     """A failing audit example: the clean round with edits (scripts/example_folders.py)."""
     return "\n".join((_AUDIT_CLEAN, *edits))
 
+
+# Retired codes (catalog.retire): never reported, never given out again.
+retire(
+    "MLP030",
+    "stage-unavailable",
+    why=(
+        "Said that the compliance or scores stage was missing from the build. Every stage "
+        "ships with the package, so only a test hiding a module could trigger it; what "
+        "cannot be checked is still never a pass: a round without the data of every stage "
+        "is a usage error (exit 2), a stage raising on a log is MLP031."
+    ),
+    version="0.1.0",
+)
 
 # Layout of <Org>/{results,systems,benchmarks} (training_policies "Submission" section).
 MISSING_SYSDESC = rule(
@@ -327,16 +340,6 @@ BYPASS_FILE = rule(
     good=_CLEAN,
     bad=_clean("append results/acme-8x/resnet/package_checker_params: rcp-bypass"),
     why="A bypass is a committee decision, not a property of the logs.",
-)
-STAGE_MISSING = rule(
-    "MLP030",
-    "stage-unavailable",
-    INFO,
-    "A checking stage (compliance rules, scores) is not installed in this build: its "
-    "checks were not run, so the verdict is partial.",
-    stage="package",
-    good=_CLEAN,
-    why="A stage that did not run is not a pass: the verdict says it is partial (docs/package.md).",
 )
 STAGE_FAILED = rule(
     "MLP031",

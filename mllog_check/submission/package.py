@@ -1,29 +1,42 @@
 """The package checker: one submitter's folder, every check, nothing written.
 
-``check_package(ORG_DIR)`` runs layout, system descriptions (schema per round),
-every log (parse + compliance), scores/RCP/seeds (the results stage) and cross-file
-consistency. The same pass collects the audit's small rows (runs, scores,
+``check_package(ORG_DIR)`` chooses the round once and runs, in one pass with that
+``Round``, layout, system descriptions (schema per round), every log (parse +
+compliance), scores/RCP/seeds (the results stage) and cross-file consistency. Every
+stage ships with the package: nothing is guarded by an import; a stage raising on one
+log is MLP031. The same pass collects the audit's small rows (runs, scores,
 anomalies), so an audit worker is a call of this function.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import catalog
+from .. import catalog, rules
 from ..parsing import parse_file
 from ..problems import Context, Problem, Severity
-from ..rounds import Choice, Round, RoundError, Setting, choose
+from ..records import ParseResult
+from ..results import codes as mlr
+from ..results.runs import Run
+from ..results.scores import Score, score_set
+from ..results.scoring import ScoringDataError, UnknownRound, scoring_for
+from ..results.tree import ResultSet as TreeSet
+from ..results.tree import load_system
+from ..results.weak import WeakScore, score_weak_set
+from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
+from ..rules import UnknownRuleset
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
 from .layout import OrgLayout, ResultSet, discover, require_org
 from .sysdesc import SystemDescription, load, position, validate
 
-RUN_COLUMNS = (
+# The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
+# it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS).
+AUDIT_RUN_COLUMNS = (
     "org",
     "system",
     "benchmark",
@@ -66,7 +79,6 @@ class PackageReport:
     runs: list[dict[str, Any]] = field(default_factory=list)
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)  # placed: Problem.context
-    missing_stages: list[str] = field(default_factory=list)
     # Where the round came from (flag, config, folder, content, date, newest) and why.
     ruleset_source: str = ""
     ruleset_reason: str = ""
@@ -77,11 +89,16 @@ class PackageReport:
     # it rejects), and the problems beyond it (warnings; errors under --strict).
     official_passed: bool = True
     beyond: int = 0
+    # Errors of runs the score drops, downgraded to warnings (``tolerate``): the official
+    # checker accepts them too, so they count neither as beyond it nor under --strict.
+    tolerated: set[Problem] = field(default_factory=set)
 
     @property
     def passed(self) -> bool:
-        """No error, and every stage ran (a stage that could not run is never a pass)."""
-        return not self.missing_stages and not any(p.is_error for p in self.problems)
+        """No error. What could not be checked is never a pass: a round without the
+        data of every stage raises RoundUnavailable, a stage that raised on a log is
+        an MLP031 error."""
+        return not any(p.is_error for p in self.problems)
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}
@@ -90,90 +107,53 @@ class PackageReport:
         return out
 
 
-class _Stages:
-    """The compliance and score stages of other packages, imported lazily and guarded."""
+def _compliance(result: ParseResult, rnd: Round, root: str) -> tuple[str, list[Problem]]:
+    """One log's compliance verdict ("pass" or "fail") and its problems; "error" and
+    MLP031 when the stage raised on it: one bad log never stops the package."""
+    try:
+        verdict = rules.check_log(result, rnd)
+    except UnknownRuleset as err:
+        # Never a pass for what was not checked: a usage error (exit 2).
+        raise RoundUnavailable(f"{err}: {root} not checked") from err
+    except Exception as err:  # a bug on hostile input: MLP031 on this log
+        msg = f"compliance stage failed: {type(err).__name__}: {err}"
+        return "error", [codes.STAGE_FAILED.problem(result.path, msg)]
+    return ("pass" if verdict.passed else "fail"), list(verdict.problems)
 
-    def __init__(self, ruleset: str, report: PackageReport) -> None:
-        self.ruleset = ruleset
-        self.report = report
-        self.check_log: Callable[..., Any] | None = None
-        self.compute_scores: Callable[..., Any] | None = None
-        try:
-            from ..rules import check_log  # type: ignore[attr-defined,unused-ignore]
 
-            self.check_log = check_log
-        except ImportError:
-            self._missing("compliance (mllog_check.rules.check_log)")
-        try:
-            from ..results import compute_scores
-
-            self.compute_scores = compute_scores
-        except ImportError:
-            self._missing("scores, RCP and seeds (mllog_check.results.compute_scores)")
-
-    def _missing(self, what: str) -> None:
-        self.report.missing_stages.append(what)
-        msg = f"{what} not available in this build: not checked"
-        self.report.problems.append(codes.STAGE_MISSING.problem(self.report.root, msg))
-
-    def compliance(self, result: Any) -> tuple[str, list[Problem]]:
-        if self.check_log is None:
-            return "", []
-        try:
-            verdict = self.check_log(result, self.ruleset)
-        except Exception as err:  # one bad log never stops the package (MLP031)
-            if type(err).__name__ == "UnknownRuleset":
-                # Never a pass for what was not checked: a usage error (exit 2).
-                raise RoundUnavailable(f"{err}: {self.report.root} not checked") from err
-            msg = f"compliance stage failed: {type(err).__name__}: {err}"
-            return "error", [codes.STAGE_FAILED.problem(result.path, msg)]
-        return ("pass" if verdict.passed else "fail"), list(verdict.problems)
-
-    def scores(
-        self,
-        org: str,
-        rs: ResultSet,
-        results: list[Any],
-        system_json: Path | None,
-        verdicts: dict[str, bool],
-    ) -> tuple[list[dict[str, Any]], list[Problem], list[Any]]:
-        """Score rows, problems and the results stage's runs of one result set."""
-        if self.compute_scores is None or not rs.files:
-            return [], [], []
-        try:
-            scored = _score_parsed(org, rs, results, system_json, self.ruleset, verdicts)
-            if scored is None:  # the results stage lacks score_set: the public entry point
-                files = [str(p) for p in rs.files]
-                report = self.compute_scores(files, self.ruleset)
-                scored = list(report.scores), list(report.problems), list(report.runs)
-        except Exception as err:  # reported as MLP031, see compliance()
-            msg = f"scores stage failed: {type(err).__name__}: {err}"
-            return [], [codes.STAGE_FAILED.problem(str(rs.folder), msg)], []
-        scores, problems, runs = scored
-        from ..results import codes as mlr  # the stage is there: it just scored
-
-        # The results stage re-reads system descriptions leniently; their errors are ours.
-        kept = [p for p in problems if p.rule != mlr.SYSTEM_UNREADABLE.code]
-        # The layout check (MLP003) already counts this folder's result files.
-        kept = [p for p in kept if p.rule != mlr.RUN_COUNT.code]
-        return [_as_row(score) for score in scores], kept, runs
+def _scores(
+    org: str,
+    rs: ResultSet,
+    results: list[ParseResult],
+    system_json: Path | None,
+    rnd: Round,
+    verdicts: dict[str, bool],
+) -> tuple[list[dict[str, Any]], list[Problem], list[Run]]:
+    """Score rows, problems and the results stage's runs of one result set; MLP031 when
+    the stage raised on it (see ``_compliance``)."""
+    if not rs.files:
+        return [], [], []
+    try:
+        scores, problems, runs = _score_parsed(org, rs, results, system_json, rnd, verdicts)
+    except Exception as err:  # a bug on hostile input: MLP031 on this result set
+        msg = f"scores stage failed: {type(err).__name__}: {err}"
+        return [], [codes.STAGE_FAILED.problem(str(rs.folder), msg)], []
+    # The results stage re-reads system descriptions leniently; their errors are ours.
+    kept = [p for p in problems if p.rule != mlr.SYSTEM_UNREADABLE.code]
+    # The layout check (MLP003) already counts this folder's result files.
+    kept = [p for p in kept if p.rule != mlr.RUN_COUNT.code]
+    return [dataclasses.asdict(score) for score in scores], kept, runs
 
 
 def _score_parsed(
     org: str,
     rs: ResultSet,
-    results: list[Any],
+    results: list[ParseResult],
     system_json: Path | None,
-    ruleset: str,
+    rnd: Round,
     verdicts: dict[str, bool],
-) -> tuple[list[Any], list[Problem], list[Any]] | None:
+) -> tuple[list[Score | WeakScore], list[Problem], list[Run]]:
     """Score already-parsed logs with the results stage's score_set (no second parse)."""
-    try:
-        from ..results.scores import score_set
-        from ..results.tree import ResultSet as TreeSet
-        from ..results.tree import load_system
-    except ImportError:
-        return None
     tree_set = TreeSet(
         org=org,
         system=rs.system,
@@ -188,20 +168,10 @@ def _score_parsed(
     )
     system, _ = load_system(tree_set.system_json, tree_set.root)
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
-        from ..results.weak import score_weak_set
-
-        weak, runs, problems = score_weak_set(tree_set, results, ruleset, system, verdicts)
+        weak, runs, problems = score_weak_set(tree_set, results, rnd, system, verdicts)
         return [weak], list(problems), list(runs)
-    score, runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
+    score, runs, problems = score_set(tree_set, results, rnd, system, verdicts)
     return [score], list(problems), list(runs)
-
-
-def _as_row(item: Any) -> dict[str, Any]:
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        return dataclasses.asdict(item)
-    if hasattr(item, "_asdict"):
-        return dict(item._asdict())
-    return dict(item) if isinstance(item, dict) else {"value": repr(item)}
 
 
 class RoundUnavailable(RoundError):
@@ -245,42 +215,44 @@ def check_package(
     report = PackageReport(str(root), layout.org, ruleset, strict=strict)
     report.ruleset_source, report.ruleset_reason = choice.source, choice.reason
     report.problems.extend(layout.problems)
-    stages = _Stages(ruleset, report)
     descs = _system_descriptions(layout, rnd, report)
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
     for result_set in layout.result_sets:
         if not result_set.known:  # skipped, as by the official checker (MLP005 says so)
             continue
         desc = descs.get(result_set.system)
-        _check_result_set(layout, result_set, desc, stages, report, audit, signatures)
+        _check_result_set(layout, result_set, desc, rnd, report, audit, signatures)
     report.problems.extend(runs_filed_twice(signatures))
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
     report.official_passed = not any(p.is_error for p in report.problems)
-    beyond = [p for p in report.problems if is_beyond_official(p)]
+    beyond = [p for p in report.problems if is_beyond_official(p, report.tolerated)]
     report.beyond = len(set(beyond))
     if strict:
-        report.problems = promote(report.problems)
+        report.problems = promote(report.problems, report.tolerated)
     report.problems = sorted(set(report.problems))
     report.anomalies.sort(key=anomaly_order)
     return report
 
 
-def is_beyond_official(problem: Problem) -> bool:
+def is_beyond_official(problem: Problem, tolerated: Collection[Problem] = ()) -> bool:
     """A warning for a check the round's official package checker does not make: its
     rule is marked ``beyond`` in the rule table (the package's advice, the compliance
-    engine's MLC1xx); not runs tolerated under olympic scoring, which the official
-    checker accepts too.
+    engine's MLC1xx); not the ``tolerated`` problems of runs dropped under olympic
+    scoring, which the official checker accepts too.
     """
-    if problem.severity is not Severity.WARNING:
+    if problem.severity is not Severity.WARNING or problem in tolerated:
         return False
-    return catalog.get(problem.rule).beyond and not problem.message.endswith(TOLERATED)
+    return catalog.get(problem.rule).beyond
 
 
-def promote(problems: list[Problem]) -> list[Problem]:
+def promote(problems: list[Problem], tolerated: Collection[Problem] = ()) -> list[Problem]:
     """--strict: every check beyond the official checker fails the package."""
-    return [p.replace(severity=Severity.ERROR) if is_beyond_official(p) else p for p in problems]
+    return [
+        p.replace(severity=Severity.ERROR) if is_beyond_official(p, tolerated) else p
+        for p in problems
+    ]
 
 
 def choose_round(root: Path, ruleset: str = "auto", setting: Setting | None = None) -> Choice:
@@ -318,7 +290,7 @@ def _check_result_set(
     layout: OrgLayout,
     rs: ResultSet,
     desc: SystemDescription | None,
-    stages: _Stages,
+    rnd: Round,
     report: PackageReport,
     audit: bool,
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] | None = None,
@@ -335,7 +307,9 @@ def _check_result_set(
         results.append(result)
         seeded.append((str(path), any(r.key == "seed" for r in result.records)))
         report.problems.extend(result.problems)
-        verdict, found = stages.compliance(result) if not result.input_error else ("", [])
+        verdict, found = (
+            _compliance(result, rnd, report.root) if not result.input_error else ("", [])
+        )
         if verdict in ("pass", "fail"):
             verdicts[result.path] = verdict == "pass"
         parsed = set(result.problems)  # check_log repeats the parser's problems
@@ -357,10 +331,10 @@ def _check_result_set(
             found_here = anomalies.detect(result.records, str(path))
             report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found, runs = stages.scores(
-        layout.org, rs, results, layout.systems.get(rs.system), verdicts
+    rows, found, runs = _scores(
+        layout.org, rs, results, layout.systems.get(rs.system), rnd, verdicts
     )
-    unseeded = seed_presence(stages.ruleset, desc, seeded)
+    unseeded = seed_presence(rnd, desc, seeded)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
     # MLP040 says it for the runs the official seed check fails (the results stage's
@@ -375,7 +349,10 @@ def _check_result_set(
         # The official checker accepts one non-compliant file per folder, weak ones too
         # ("accepting this under olympic scoring"), whatever M is.
         valid = valid and len({p.path for p in per_run if p.is_error}) <= 1
-    report.problems.extend(tolerate(per_run) if valid else per_run)
+    if valid:
+        per_run, tolerated = tolerate(per_run)
+        report.tolerated.update(tolerated)
+    report.problems.extend(per_run)
     for row in rows:
         scaling = {"scaling": rs.scaling} if rs.scaling else {}  # MLPerf HPC: strong/weak
         report.scores.append(
@@ -384,11 +361,11 @@ def _check_result_set(
     report.anomalies.extend(_placed(layout.org, rs, anomalies.repeated_seeds(seeds)))
     if audit:
         _run_energies(report.runs, runs)
-        converged = _converged(rs, runs, stages.ruleset)
+        converged = _converged(rs, runs, rnd)
         found_in_set = set_anomalies.detect(set_facts, converged)
         report.anomalies.extend(_placed(layout.org, rs, found_in_set))
         score = report.scores[-1] if rows else None  # the row just added (one per set)
-        counted = copies.detect(set_facts, runs, score, _bench_scoring(rs, stages.ruleset))
+        counted = copies.detect(set_facts, runs, score, _bench_scoring(rs, rnd))
         report.anomalies.extend(_placed(layout.org, rs, counted))
 
 
@@ -427,14 +404,10 @@ def runs_filed_twice(signatures: dict[tuple[Any, ...], list[tuple[str, str]]]) -
 
 
 def _seed_missing(problem: Problem) -> bool:
-    from ..results import codes as mlr  # a results problem: the stage is there
-
     return problem.rule == mlr.SEED_MISSING.code
 
 
 def _untimed(problem: Problem) -> bool:
-    from ..results import codes as mlr  # a results problem: the stage is there
-
     return problem.rule == mlr.RUN_INCOMPLETE.code
 
 
@@ -447,19 +420,19 @@ def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
 
 
 def seed_presence(
-    ruleset: str, desc: SystemDescription | None, seeded: list[tuple[str, bool]]
+    rnd: Round | str, desc: SystemDescription | None, seeded: list[tuple[str, bool]]
 ) -> list[Problem]:
     """MLP040 where the round's official seed check fails a run for logging no seed.
 
     The registry's policies say which rounds check (``seeds_checked``: from v1.0, a run
     without a seed fails only after one with a seed, in the order the official checker
     sorts the file names) and from which every closed run must log one
-    (``seeds_always``: v5.0, mlcommons/logging#384)."""
-    from ..rounds import parse_round
-
+    (``seeds_always``: v5.0, mlcommons/logging#384). ``rnd``: the package's Round, or a
+    round in any spelling."""
     if desc is None or desc.get("division") != "closed":  # the official test, verbatim
         return []
-    rnd = parse_round(ruleset)
+    if isinstance(rnd, str):
+        rnd = parse_round(rnd)
     if not rnd.applies("seeds_checked"):
         return []
     if rnd.applies("seeds_always"):
@@ -477,28 +450,24 @@ def seed_presence(
     return [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad]
 
 
-def _converged(rs: ResultSet, runs: list[Any], ruleset: str) -> dict[str, bool] | None:
+def _converged(rs: ResultSet, runs: list[Run], rnd: Round) -> dict[str, bool] | None:
     """path -> quality target reached, as the results stage judged; None when the round's
     target for this benchmark is not known (then no run is said to miss it)."""
     try:
-        from ..results.scoring import scoring_for
-
-        if rs.benchmark not in scoring_for(ruleset).benchmarks:
+        if rs.benchmark not in scoring_for(rnd).benchmarks:
             return None
-    except Exception:  # no scoring data for the round
+    except (UnknownRound, ScoringDataError):  # no scoring data for the round
         return None
-    return {str(run.path): bool(run.converged) for run in runs if hasattr(run, "converged")}
+    return {str(run.path): bool(run.converged) for run in runs}
 
 
-def _bench_scoring(rs: ResultSet, ruleset: str) -> tuple[Any, bool] | None:
+def _bench_scoring(rs: ResultSet, rnd: Round) -> tuple[Any, bool] | None:
     """(the benchmark's scoring, run count exact) of the round; None when unknown."""
     try:
-        from ..results.scoring import scoring_for
-
-        scoring = scoring_for(ruleset)
-        bench = scoring.benchmark(rs.benchmark)
-    except Exception:  # no scoring data for the round
+        scoring = scoring_for(rnd)
+    except (UnknownRound, ScoringDataError):  # no scoring data for the round
         return None
+    bench = scoring.benchmark(rs.benchmark)
     return None if bench is None else (bench, scoring.run_count == "exact")
 
 
@@ -512,19 +481,24 @@ def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
     return out
 
 
+# Said after a tolerated problem's message (for a reader: no logic reads it).
 TOLERATED = " (tolerated: this run counts as a dropped run; the result stays valid)"
 
 
-def tolerate(problems: list[Problem]) -> list[Problem]:
-    """Compliance errors of runs the score drops: warnings, as the rules allow.
+def tolerate(problems: list[Problem]) -> tuple[list[Problem], set[Problem]]:
+    """Compliance errors of runs the score drops: warnings, as the rules allow; the
+    problems, and the set of those downgraded (``PackageReport.tolerated``).
 
     Rules (olympic mean): one non-converged or non-compliant run (four for unet3d) may
     count as the dropped slowest; the results stage said this result set stays valid.
     """
-    return [
-        p.replace(severity=Severity.WARNING, message=p.message + TOLERATED) if p.is_error else p
-        for p in problems
-    ]
+    out, tolerated = [], set()
+    for p in problems:
+        if p.is_error:
+            p = p.replace(severity=Severity.WARNING, message=p.message + TOLERATED)
+            tolerated.add(p)
+        out.append(p)
+    return out, tolerated
 
 
 def _placed(org: str, rs: ResultSet, found: Iterable[Problem]) -> list[Problem]:
@@ -584,7 +558,7 @@ def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Probl
             line = 0 if p.rule == codes.STRAY.code else p.line
             context = Context(layout.org, *where(p.path))
             out.append(kind.problem(p.path, p.message, line, context=context))
-        if p.severity is Severity.ERROR and p.rule != codes.STAGE_MISSING.code:
+        if p.severity is Severity.ERROR:
             failing.setdefault(p.path, []).append(p)
     for path, found in failing.items():
         rules = sorted({p.rule for p in found})
