@@ -35,13 +35,8 @@ __all__ = [
 
 def scores_from_logs(paths: list[str], ruleset: str = "auto", setting: Any = None) -> Any:
     """The ScoreReport of ``mllog_check.results.compute_scores`` for these paths."""
-    try:
-        from ..results import compute_scores  # type: ignore[attr-defined,unused-ignore]
-    except ImportError as exc:
-        raise CostError(
-            "scores are not available: mllog_check.results.compute_scores is missing "
-            f"in this checkout ({exc})"
-        ) from exc
+    from ..results import compute_scores
+
     return compute_scores(paths, ruleset=ruleset, setting=setting)
 
 
