@@ -17,11 +17,12 @@ from typing import Any
 from .. import catalog
 from ..parsing import parse_file
 from ..problems import Context, Problem, Severity
+from ..results.tree import ResultSet, SystemDescription
 from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
-from .layout import OrgLayout, ResultSet, discover, require_org
-from .sysdesc import SystemDescription, load, position, validate
+from .layout import OrgLayout, discover, require_org
+from .sysdesc import load, position, validate
 
 RUN_COLUMNS = (
     "org",
@@ -134,14 +135,14 @@ class _Stages:
         org: str,
         rs: ResultSet,
         results: list[Any],
-        system_json: Path | None,
+        desc: SystemDescription | None,
         verdicts: dict[str, bool],
     ) -> tuple[list[dict[str, Any]], list[Problem], list[Any]]:
         """Score rows, problems and the results stage's runs of one result set."""
         if self.compute_scores is None or not rs.files:
             return [], [], []
         try:
-            scored = _score_parsed(org, rs, results, system_json, self.ruleset, verdicts)
+            scored = _score_parsed(org, rs, results, desc, self.ruleset, verdicts)
             if scored is None:  # the results stage lacks score_set: the public entry point
                 files = [str(p) for p in rs.files]
                 report = self.compute_scores(files, self.ruleset)
@@ -163,36 +164,23 @@ def _score_parsed(
     org: str,
     rs: ResultSet,
     results: list[Any],
-    system_json: Path | None,
+    desc: SystemDescription | None,
     ruleset: str,
     verdicts: dict[str, bool],
 ) -> tuple[list[Any], list[Problem], list[Any]] | None:
-    """Score already-parsed logs with the results stage's score_set (no second parse)."""
+    """Score already-parsed logs with the results stage's score_set (no second parse, and
+    the system description the package read: no second read)."""
     try:
         from ..results.scores import score_set
-        from ..results.tree import ResultSet as TreeSet
-        from ..results.tree import load_system
     except ImportError:
         return None
-    tree_set = TreeSet(
-        org=org,
-        system=rs.system,
-        benchmark=rs.benchmark,
-        folder=str(rs.folder),
-        files=tuple(str(p) for p in rs.files),
-        system_json=str(system_json) if system_json is not None else None,
-        scaling=rs.scaling,
-        # <org>/results/<system>/[<strong|weak>/]<benchmark>: side files are read only
-        # inside <org>.
-        root=str(_above(Path(rs.folder).resolve(), 4 if rs.scaling else 3)),
-    )
-    system, _ = load_system(tree_set.system_json, tree_set.root)
+    system = desc or SystemDescription()  # no systems/<system>.json: no values
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
         from ..results.weak import score_weak_set
 
-        weak, runs, problems = score_weak_set(tree_set, results, ruleset, system, verdicts)
+        weak, runs, problems = score_weak_set(rs, results, ruleset, system, verdicts)
         return [weak], list(problems), list(runs)
-    score, runs, problems = score_set(tree_set, results, ruleset, system, verdicts)
+    score, runs, problems = score_set(rs, results, ruleset, system, verdicts)
     return [score], list(problems), list(runs)
 
 
@@ -301,7 +289,7 @@ def _system_descriptions(
 ) -> dict[str, SystemDescription]:
     descs = {}
     for system, path in sorted(layout.systems.items()):
-        desc = load(path)
+        desc = load(path, root=layout.root)
         report.problems.extend(desc.problems)
         if rnd.has("system_description"):  # HPC rounds have no schema of their own
             report.problems.extend(validate(desc, rnd.folder))
@@ -357,9 +345,7 @@ def _check_result_set(
             found_here = anomalies.detect(result.records, str(path))
             report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found, runs = stages.scores(
-        layout.org, rs, results, layout.systems.get(rs.system), verdicts
-    )
+    rows, found, runs = stages.scores(layout.org, rs, results, desc, verdicts)
     unseeded = seed_presence(stages.ruleset, desc, seeded)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
@@ -610,10 +596,3 @@ def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
         return "", ""
 
     return where
-
-
-def _above(path: Path, levels: int) -> Path:
-    """The folder ``levels`` above ``path`` (the org of a result folder)."""
-    for _ in range(levels):
-        path = path.parent
-    return path
