@@ -4,6 +4,13 @@ Only reads directory listings (never writes, never follows a link that leaves th
 tree). Result files are ``results/<system>/<benchmark>/result_*.txt`` (MLPerf HPC:
 ``results/<system>/<strong|weak>/<benchmark>/``, docs/hpc.md); system descriptions
 ``systems/<system>.json`` (training_policies, "Submission").
+
+``check_layout`` is the package checker's pass over the prescribed layout: every entry
+it lists is a result set, a system description or a layout problem (``MLP``). Its
+result sets are the tree model's (``results.tree.ResultSet``, made by
+``results.tree.result_set`` as ``score``'s are), with what only the official package
+checker counts: plain ``result_*.txt`` in its file order, the power folder, whether the
+benchmark is the round's.
 """
 
 from __future__ import annotations
@@ -116,8 +123,9 @@ def _subfolders(root: Path) -> list[Path]:
         return []
 
 
-def discover(root: Path, rnd: Round) -> OrgLayout:
-    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+def check_layout(root: Path, rnd: Round) -> OrgLayout:
+    """The layout of one org folder (its systems, result sets and layout problems);
+    raises NotASubmission when there is nothing to check."""
     require_org(root)
     layout = OrgLayout(root=root, org=root.resolve().name)
     lister = _Lister(root, layout.problems)

@@ -21,7 +21,7 @@ from ..results.tree import ResultSet, SystemDescription
 from ..rounds import Choice, Round, RoundError, Setting, choose
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
-from .layout import OrgLayout, discover, require_org
+from .layout import OrgLayout, check_layout, require_org
 from .sysdesc import load, position, validate
 
 RUN_COLUMNS = (
@@ -229,7 +229,7 @@ def check_package(
             f"{choice.source}: {choice.reason})"
         )
     ruleset = rnd.version
-    layout = discover(root, rnd)
+    layout = check_layout(root, rnd)
     report = PackageReport(str(root), layout.org, ruleset, strict=strict)
     report.ruleset_source, report.ruleset_reason = choice.source, choice.reason
     report.problems.extend(layout.problems)
