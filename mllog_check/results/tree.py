@@ -137,6 +137,12 @@ class SystemDescription:
         return _known(self.get("accelerator_interconnect"))
 
 
+def is_org_folder(folder: Path) -> bool:
+    """A submitter's folder: a real folder (not a link) holding ``results/`` (the
+    package checker's org, each org an audit checks)."""
+    return folder.is_dir() and not folder.is_symlink() and (folder / "results").is_dir()
+
+
 def is_result_file(path: Path) -> bool:
     return _RESULT.match(path.name) is not None
 

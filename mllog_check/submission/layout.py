@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import MllogCheckError
 from ..inputs import InputError, read_in_tree
 from ..problems import Problem
-from ..results.tree import SCALINGS, ResultSet, result_set
+from ..results.tree import SCALINGS, ResultSet, is_org_folder, result_set
 from ..rounds import Round, all_rounds
 from ..suggest import did_you_mean
 from . import codes
@@ -105,7 +105,7 @@ def require_org(root: Path) -> None:
         raise NotASubmission(f"{root}: not a folder")
     if (root / "results").is_dir():
         return
-    orgs = sorted(p.name for p in _subfolders(root) if (p / "results").is_dir())
+    orgs = sorted(p.name for p in _subfolders(root) if is_org_folder(p))
     if orgs:  # a round folder (v5.1/, training_results_v5.1/): its orgs are the packages
         shown = ", ".join(orgs[:3]) + (", ..." if len(orgs) > 3 else "")
         raise NotASubmission(
