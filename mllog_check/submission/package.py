@@ -582,11 +582,19 @@ def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Probl
 
 
 def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
-    """path -> (system, benchmark) as far as the layout tells."""
+    """path -> (system, benchmark): the result set it lies in (the tree model; an MLPerf
+    HPC set's folder is <system>/<strong|weak>/<benchmark>), else as far as the layout
+    tells. A result set's own folder names its system only, as a system folder does."""
     results = str(layout.root / "results") + "/"
     systems = str(layout.root / "systems") + "/"
+    sets = [(rs.folder + "/", rs) for rs in layout.result_sets]  # benchmark folders: none nests
 
     def where(path: str) -> tuple[str, str]:
+        for prefix, rs in sets:
+            if path.startswith(prefix):
+                return rs.system, rs.benchmark
+            if path + "/" == prefix:
+                return rs.system, ""
         if path.startswith(results):
             parts = path[len(results) :].split("/")
             return parts[0], parts[1] if len(parts) > 2 else ""
