@@ -404,6 +404,30 @@ def test_audit_reads_a_whole_hpc_round(corpus: Path) -> None:
     assert {s.get("scaling") for s in result.scores} == {"strong", "weak"}
 
 
+@pytest.mark.corpus
+def test_audit_places_hpc_anomalies_in_their_result_sets(corpus: Path) -> None:
+    """An anomaly of <system>/<strong|weak>/<benchmark> belongs to that benchmark's result
+    (the tree model's ResultSet), never to a result named "strong" or "weak"."""
+    from mllog_check.submission.audit import run_audit
+    from mllog_check.submission.ranking import result_of
+
+    result = run_audit(corpus / "hpc-v3.0", "auto", jobs=1)
+    benchmarks = {"cosmoflow", "deepcam", "oc20", "openfold"}
+    assert {row["benchmark"] for row in result.results} <= benchmarks
+    assert len(result.results) == len(
+        {(s["org"], s["system"], s["benchmark"]) for s in result.scores}
+    )
+    placed = [a.context.benchmark for a in result.anomalies if a.context.benchmark]
+    assert placed and set(placed) <= benchmarks
+    # A folder's own problem names its system only, as in Training; its result is the folder's.
+    failing = [result_of(a) for a in result.anomalies if a.name == "published-but-failing"]
+    assert failing and all(key is not None and key[2] in benchmarks for key in failing)
+    folder = "Org/results/sys/weak/cosmoflow"
+    for path in (folder, folder + "/result_0.txt"):
+        row = {"org": "Org", "system": "sys", "benchmark": "", "path": path, "kind": "x"}
+        assert result_of(row) == ("Org", "sys", "cosmoflow")
+
+
 # --- report -----------------------------------------------------------------------------
 
 

@@ -144,6 +144,35 @@ def test_symlinks_leaving_the_tree_are_reported_not_followed(tmp_path: Path) -> 
     assert "MLP007" not in again and "MLP003" not in again
 
 
+def test_a_systems_folder_linked_out_of_the_org_is_never_read(tmp_path: Path) -> None:
+    """Descriptions are read by one reader (results.tree.read_system), inside the org
+    only: files behind a systems/ link that leaves it are unread errors, not data."""
+    org = _copy(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(org / "systems", elsewhere)
+    (org / "systems").symlink_to(elsewhere, target_is_directory=True)
+    report = check_package(org)
+    assert [p.path for p in report.problems if p.rule == "MLP007"] == [str(org / "systems")]
+    unread = [p for p in report.problems if p.rule == "MLP008"]
+    assert [p.path for p in unread] == [str(org / "systems/acme-8x.json")]
+    assert "leaves the checked tree" in unread[0].message and unread[0].is_error
+    assert [s["system_name"] for s in report.scores] == [None]  # its values unknown
+    assert not report.passed
+
+
+def test_a_description_python_cannot_convert_is_invalid_json_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """A 5,000-digit number: json raises ValueError (not JSONDecodeError); the package
+    says MLP010 as the score says MLR030 (the one reader, results.tree.read_system)."""
+    org = _copy(tmp_path)
+    desc = org / "systems/acme-8x.json"
+    desc.write_text(desc.read_text().replace("{", '{"big": ' + "9" * 5000 + ", ", 1))
+    found = [p for p in check_package(org).problems if p.path == str(desc)]
+    assert [(p.rule, p.is_error) for p in found] == [("MLP010", True)]
+    assert "integer string conversion" in found[0].message
+
+
 def test_unreadable_files_are_problems_not_crashes(tmp_path: Path) -> None:
     org = _copy(tmp_path)
     (org / "results/acme-8x/resnet/result_3.txt").unlink()
@@ -253,7 +282,7 @@ def test_status_categories_and_official_result_names(tmp_path: Path) -> None:
     report = check_package(org, "1.0.0")
     assert report.problems == [], report.problems
     from mllog_check.rounds import parse_round
-    from mllog_check.submission.layout import discover
+    from mllog_check.submission.layout import check_layout as discover
 
     (result_set,) = discover(org, parse_round("1.0.0")).result_sets
     assert [p.name for p in result_set.files] == [

@@ -109,7 +109,7 @@ def test_power_folders_privateid_and_bypass_files(tmp_path: Path) -> None:
     assert v10["MLP004"].path.endswith("resnet/power")  # no power folders before v4.0
     assert "MLP101" in v10 and "rcp-bypass" in v10["MLP101"].message
     from mllog_check.rounds import parse_round
-    from mllog_check.submission.layout import discover
+    from mllog_check.submission.layout import check_layout as discover
 
     layout = discover(org, parse_round("4.0.0"))
     assert [p.rule for p in layout.problems] == ["MLP101"]

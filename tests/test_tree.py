@@ -138,3 +138,30 @@ def test_corpus_round_and_real_system_descriptions(corpus: Path) -> None:
     assert len(paths) >= 15  # today's figure: a walk that loads nothing must not pass
     for path in paths:
         load_system(str(path))
+
+
+@pytest.mark.corpus
+def test_the_package_and_score_find_the_same_result_sets(corpus: Path) -> None:
+    """One model of the tree: in every corpus org, the package checker's layout pass and
+    `score`'s discover make the same result sets (names, folder, tree, description,
+    files; the layout alone keeps folders without logs, which it reports)."""
+    from mllog_check.results.tree import ResultSet
+    from mllog_check.submission.layout import check_layout
+    from mllog_check.submission.package import choose_round
+
+    def facts(sets: list[ResultSet]) -> set[tuple[object, ...]]:
+        return {
+            (s.org, s.system, s.scaling, s.benchmark, s.folder, s.root, s.system_json, *files)
+            for s in sets
+            if (files := sorted(str(f) for f in s.files))
+        }
+
+    orgs = sorted(p for p in corpus.glob("*/*") if (p / "results").is_dir())
+    assert len(orgs) >= 35  # every round's orgs: a walk that finds nothing must not pass
+    found = 0
+    for org in orgs:
+        layout = check_layout(org, choose_round(org).round)
+        scored, _ = discover([str(org)])
+        assert facts(layout.result_sets) == facts(scored), org
+        found += len(facts(scored))
+    assert found >= 200

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import MllogCheckError
 from ..problems import Context, Problem
+from ..results.tree import is_org_folder
 from ..rounds import Setting
 from . import codes, fingerprints, impact, ranking
 from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
@@ -85,7 +86,7 @@ def _subfolders(results_dir: Path) -> list[Path]:
 
 
 def _is_org(folder: Path) -> bool:
-    return folder.is_dir() and not folder.is_symlink() and (folder / "results").is_dir()
+    return is_org_folder(folder)  # as the package checker tells an org (results.tree)
 
 
 def not_audited(results_dir: Path, base: Path) -> list[Problem]:

@@ -14,9 +14,9 @@ from typing import Any
 
 from ..problems import Problem
 from ..records import Record
+from ..results.tree import SystemDescription
 from . import codes
 from .layout import benchmark_matches
-from .sysdesc import SystemDescription
 
 DECLARED_KEYS = (
     "submission_org",

@@ -4,6 +4,13 @@ Only reads directory listings (never writes, never follows a link that leaves th
 tree). Result files are ``results/<system>/<benchmark>/result_*.txt`` (MLPerf HPC:
 ``results/<system>/<strong|weak>/<benchmark>/``, docs/hpc.md); system descriptions
 ``systems/<system>.json`` (training_policies, "Submission").
+
+``check_layout`` is the package checker's pass over the prescribed layout: every entry
+it lists is a result set, a system description or a layout problem (``MLP``). Its
+result sets are the tree model's (``results.tree.ResultSet``, made by
+``results.tree.result_set`` as ``score``'s are), with what only the official package
+checker counts: plain ``result_*.txt`` in its file order, the power folder, whether the
+benchmark is the round's.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from pathlib import Path
 from ..errors import MllogCheckError
 from ..inputs import InputError, read_in_tree
 from ..problems import Problem
+from ..results.tree import SCALINGS, ResultSet, is_org_folder, result_set
 from ..rounds import Round, all_rounds
 from ..suggest import did_you_mean
 from . import codes
@@ -42,22 +50,6 @@ _CHECKER_LOG = re.compile(r"(checker|summarizer|compliance).*\.(log|txt)$", re.I
 
 class NotASubmission(MllogCheckError):
     """ORG_DIR is not a submitter's folder (missing, unreadable, no results/)."""
-
-
-@dataclass
-class ResultSet:
-    system: str
-    benchmark: str
-    folder: Path
-    files: list[Path] = field(default_factory=list)
-    power: Path | None = None  # the power/ folder beside the results (v4.0+)
-    known: bool = True  # a benchmark of the round (the official checker skips others)
-    gzipped: list[Path] = field(default_factory=list)  # result_*.txt.gz: not read officially
-    scaling: str | None = None  # MLPerf HPC: "strong" or "weak"; None for Training
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.system, self.benchmark)
 
 
 @dataclass
@@ -113,7 +105,7 @@ def require_org(root: Path) -> None:
         raise NotASubmission(f"{root}: not a folder")
     if (root / "results").is_dir():
         return
-    orgs = sorted(p.name for p in _subfolders(root) if (p / "results").is_dir())
+    orgs = sorted(p.name for p in _subfolders(root) if is_org_folder(p))
     if orgs:  # a round folder (v5.1/, training_results_v5.1/): its orgs are the packages
         shown = ", ".join(orgs[:3]) + (", ..." if len(orgs) > 3 else "")
         raise NotASubmission(
@@ -131,8 +123,9 @@ def _subfolders(root: Path) -> list[Path]:
         return []
 
 
-def discover(root: Path, rnd: Round) -> OrgLayout:
-    """The layout of one org folder; raises NotASubmission when there is nothing to check."""
+def check_layout(root: Path, rnd: Round) -> OrgLayout:
+    """The layout of one org folder (its systems, result sets and layout problems);
+    raises NotASubmission when there is nothing to check."""
     require_org(root)
     layout = OrgLayout(root=root, org=root.resolve().name)
     lister = _Lister(root, layout.problems)
@@ -195,10 +188,6 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
             layout.result_sets.append(_result_set(layout, lister, system, bench_dir, rnd))
 
 
-# MLPerf HPC's scaling level: results/<system>/<strong|weak>/<benchmark>/ (docs/hpc.md)
-SCALINGS = ("strong", "weak")
-
-
 def _scaled(lister: _Lister, system_dir: Path) -> bool:
     """Whether a system folder uses HPC's scaling level (v0.7 HPC has none)."""
     return any(is_dir and p.name in SCALINGS for p, is_dir in lister.entries(system_dir))
@@ -227,19 +216,21 @@ def _result_set(
     rnd: Round,
     scaling: str | None = None,
 ) -> ResultSet:
-    result_set = ResultSet(system, folder.name, folder, scaling=scaling)
     numbered: list[tuple[str, int, Path]] = []
+    power: Path | None = None
+    gzipped: list[Path] = []
+    nested: list[Path] = []
     for path, is_dir in lister.entries(folder):
         match = RESULT_NAME.match(path.name)
         if is_dir and path.name == POWER and rnd.applies("power_folder"):
-            result_set.power = path  # its content is the power checks' (MLE)
+            power = path  # its content is the power checks' (MLE)
         elif is_dir:
             _stray(
                 layout, path, True, "folder inside a benchmark folder: its files are not checked"
             )
             for inner, inner_is_dir in lister.entries(path):
                 if not inner_is_dir and RESULT_NAME.match(inner.name):
-                    layout.nested.append((result_set, inner))
+                    nested.append(inner)
         elif match:
             number = _NUMBER.search(path.name)
             numbered.append(
@@ -251,7 +242,7 @@ def _result_set(
             _bypass_note(layout, path)
         elif path.name.endswith(".txt.gz") and RESULT_NAME.match(path.name[:-3]):
             # `check` reads it; the official package checker globs result_*.txt only.
-            result_set.gzipped.append(path)
+            gzipped.append(path)
             msg = (
                 "stray file: a gzip result log; the official package checker reads only "
                 "plain result_*.txt, so this run is not counted: decompress it (gunzip) "
@@ -265,9 +256,22 @@ def _result_set(
             layout.problems.append(codes.BAD_RESULT_NAME.problem(str(path), msg))
         else:
             _stray(layout, path, False, "not a result file")
-    result_set.files = [p for _, _, p in sorted(numbered)]  # result_2 before result_10
-    _check_benchmark(layout, result_set, rnd)
-    return result_set
+    files = [p for _, _, p in sorted(numbered)]  # result_2 before result_10
+    known = _check_benchmark(layout, folder, files, gzipped, scaling, rnd)
+    # The one way a result set is made (results.tree), with what this pass found.
+    made = result_set(
+        folder,
+        files,
+        layout.root,
+        scaling=scaling,
+        system_json=layout.systems.get(system),
+        names=(layout.org, system),
+        power=power,
+        known=known,
+        gzipped=tuple(gzipped),
+    )
+    layout.nested.extend((made, inner) for inner in nested)
+    return made
 
 
 def _bypass_note(layout: OrgLayout, path: Path) -> None:
@@ -284,40 +288,49 @@ def _bypass_note(layout: OrgLayout, path: Path) -> None:
     layout.problems.append(codes.BYPASS_FILE.problem(str(path), msg))
 
 
-def _check_benchmark(layout: OrgLayout, rs: ResultSet, rnd: Round) -> None:
+def _check_benchmark(
+    layout: OrgLayout,
+    folder: Path,
+    files: list[Path],
+    gzipped: list[Path],
+    scaling: str | None,
+    rnd: Round,
+) -> bool:
+    """MLP005 and MLP003 of one benchmark folder; whether it is a benchmark of the round."""
     runs = rnd.runs()
-    wanted = runs.get(rs.benchmark)
+    benchmark = folder.name
+    wanted = runs.get(benchmark)
     if wanted is None:
         known = ", ".join(sorted(runs))
-        hint = did_you_mean(rs.benchmark, runs)
+        hint = did_you_mean(benchmark, runs)
         msg = (
-            f"{rs.benchmark!r} is not a benchmark of {rnd.folder}{hint} (known: {known}): "
+            f"{benchmark!r} is not a benchmark of {rnd.folder}{hint} (known: {known}): "
             "its logs are not checked, as by the official checker"
         )
-        layout.problems.append(codes.UNKNOWN_BENCHMARK.problem(str(rs.folder), msg))
-        rs.known = False
-        return
-    found = len(rs.files)
-    if rs.scaling == "weak":  # HPC weak scaling: at least N models (the official checker)
+        layout.problems.append(codes.UNKNOWN_BENCHMARK.problem(str(folder), msg))
+        return False
+    found = len(files)
+    if scaling == "weak":  # HPC weak scaling: at least N models (the official checker)
         if found < wanted:
             msg = (
-                f"{found} result files for weak-scaling {rs.benchmark}; the {rnd.folder} "
+                f"{found} result files for weak-scaling {benchmark}; the {rnd.folder} "
                 f"package checker requires at least {wanted}"
             )
-            layout.problems.append(codes.RUN_COUNT.problem(str(rs.folder), msg))
-        return
+            layout.problems.append(codes.RUN_COUNT.problem(str(folder), msg))
+        return True
     # The official package checker wants exactly N result_*.txt in every round ("must be
     # an exact number"); the scoring data's minimum from v1.1 is the summarizer's, which
     # scores a folder with more runs (`score` follows it).
     if found == wanted:
-        return
+        return True
     scored = "" if rnd.exact_runs or found < wanted else f" (the summarizer scores {found})"
-    gz = f" ({len(rs.gzipped)} gzip logs not counted)" if rs.gzipped else ""
+    gz = f" ({len(gzipped)} gzip logs not counted)" if gzipped else ""
     msg = (
-        f"{found} result files for {rs.benchmark}{gz}; the {rnd.folder} package checker "
+        f"{found} result files for {benchmark}{gz}; the {rnd.folder} package checker "
         f"requires exactly {wanted}{scored}"
     )
-    layout.problems.append(codes.RUN_COUNT.problem(str(rs.folder), msg))
+    layout.problems.append(codes.RUN_COUNT.problem(str(folder), msg))
+    return True
 
 
 def _benchmarks(layout: OrgLayout, lister: _Lister) -> None:

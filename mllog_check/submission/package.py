@@ -24,15 +24,14 @@ from ..results import codes as mlr
 from ..results.runs import Run
 from ..results.scores import Score, score_set
 from ..results.scoring import ScoringDataError, UnknownRound, scoring_for
-from ..results.tree import ResultSet as TreeSet
-from ..results.tree import load_system
+from ..results.tree import ResultSet, SystemDescription
 from ..results.weak import WeakScore, score_weak_set
 from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
-from .layout import OrgLayout, ResultSet, discover, require_org
-from .sysdesc import SystemDescription, load, position, validate
+from .layout import OrgLayout, check_layout, require_org
+from .sysdesc import load, position, validate
 
 # The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
 # it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS).
@@ -125,7 +124,7 @@ def _scores(
     org: str,
     rs: ResultSet,
     results: list[ParseResult],
-    system_json: Path | None,
+    desc: SystemDescription | None,
     rnd: Round,
     verdicts: dict[str, bool],
 ) -> tuple[list[dict[str, Any]], list[Problem], list[Run]]:
@@ -134,7 +133,7 @@ def _scores(
     if not rs.files:
         return [], [], []
     try:
-        scores, problems, runs = _score_parsed(org, rs, results, system_json, rnd, verdicts)
+        scores, problems, runs = _score_parsed(org, rs, results, desc, rnd, verdicts)
     except Exception as err:  # a bug on hostile input: MLP031 on this result set
         msg = f"scores stage failed: {type(err).__name__}: {err}"
         return [], [codes.STAGE_FAILED.problem(str(rs.folder), msg)], []
@@ -149,28 +148,17 @@ def _score_parsed(
     org: str,
     rs: ResultSet,
     results: list[ParseResult],
-    system_json: Path | None,
+    desc: SystemDescription | None,
     rnd: Round,
     verdicts: dict[str, bool],
 ) -> tuple[list[Score | WeakScore], list[Problem], list[Run]]:
-    """Score already-parsed logs with the results stage's score_set (no second parse)."""
-    tree_set = TreeSet(
-        org=org,
-        system=rs.system,
-        benchmark=rs.benchmark,
-        folder=str(rs.folder),
-        files=tuple(str(p) for p in rs.files),
-        system_json=str(system_json) if system_json is not None else None,
-        scaling=rs.scaling,
-        # <org>/results/<system>/[<strong|weak>/]<benchmark>: side files are read only
-        # inside <org>.
-        root=str(_above(Path(rs.folder).resolve(), 4 if rs.scaling else 3)),
-    )
-    system, _ = load_system(tree_set.system_json, tree_set.root)
+    """Score already-parsed logs with the results stage's score_set (no second parse, and
+    the system description the package read: no second read)."""
+    system = desc or SystemDescription()  # no systems/<system>.json: no values
     if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
-        weak, runs, problems = score_weak_set(tree_set, results, rnd, system, verdicts)
+        weak, runs, problems = score_weak_set(rs, results, rnd, system, verdicts)
         return [weak], list(problems), list(runs)
-    score, runs, problems = score_set(tree_set, results, rnd, system, verdicts)
+    score, runs, problems = score_set(rs, results, rnd, system, verdicts)
     return [score], list(problems), list(runs)
 
 
@@ -211,7 +199,7 @@ def check_package(
             f"{choice.source}: {choice.reason})"
         )
     ruleset = rnd.version
-    layout = discover(root, rnd)
+    layout = check_layout(root, rnd)
     report = PackageReport(str(root), layout.org, ruleset, strict=strict)
     report.ruleset_source, report.ruleset_reason = choice.source, choice.reason
     report.problems.extend(layout.problems)
@@ -273,7 +261,7 @@ def _system_descriptions(
 ) -> dict[str, SystemDescription]:
     descs = {}
     for system, path in sorted(layout.systems.items()):
-        desc = load(path)
+        desc = load(path, root=layout.root)
         report.problems.extend(desc.problems)
         if rnd.has("system_description"):  # HPC rounds have no schema of their own
             report.problems.extend(validate(desc, rnd.folder))
@@ -331,9 +319,7 @@ def _check_result_set(
             found_here = anomalies.detect(result.records, str(path))
             report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found, runs = _scores(
-        layout.org, rs, results, layout.systems.get(rs.system), rnd, verdicts
-    )
+    rows, found, runs = _scores(layout.org, rs, results, desc, rnd, verdicts)
     unseeded = seed_presence(rnd, desc, seeded)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
@@ -570,11 +556,19 @@ def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Probl
 
 
 def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
-    """path -> (system, benchmark) as far as the layout tells."""
+    """path -> (system, benchmark): the result set it lies in (the tree model; an MLPerf
+    HPC set's folder is <system>/<strong|weak>/<benchmark>), else as far as the layout
+    tells. A result set's own folder names its system only, as a system folder does."""
     results = str(layout.root / "results") + "/"
     systems = str(layout.root / "systems") + "/"
+    sets = [(rs.folder + "/", rs) for rs in layout.result_sets]  # benchmark folders: none nests
 
     def where(path: str) -> tuple[str, str]:
+        for prefix, rs in sets:
+            if path.startswith(prefix):
+                return rs.system, rs.benchmark
+            if path + "/" == prefix:
+                return rs.system, ""
         if path.startswith(results):
             parts = path[len(results) :].split("/")
             return parts[0], parts[1] if len(parts) > 2 else ""
@@ -584,10 +578,3 @@ def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
         return "", ""
 
     return where
-
-
-def _above(path: Path, levels: int) -> Path:
-    """The folder ``levels`` above ``path`` (the org of a result folder)."""
-    for _ in range(levels):
-        path = path.parent
-    return path

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..problems import Problem
+from ..results.tree import SCALINGS
 from .impact import IMPACTS, RANK, worst
 
 # What names a result: a row's values of these columns, in order. The org carries its
@@ -61,6 +62,8 @@ def result_of(anomaly: Problem | dict[str, Any] | _Facts) -> Key | None:
     parts = where.path.split("/")
     if "results" in parts:
         tail = parts[parts.index("results") + 1 :]
+        if len(tail) >= 3 and tail[1] in SCALINGS:  # MLPerf HPC: <system>/<strong|weak>/
+            tail = [tail[0], *tail[2:]]
         if len(tail) >= 2 and where.system == tail[0]:
             return (where.org, tail[0], tail[1])
     return None

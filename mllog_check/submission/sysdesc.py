@@ -1,4 +1,5 @@
-"""System descriptions (`systems/<system>.json`): load with positions, validate per round.
+"""System descriptions (`systems/<system>.json`) in a package: load (the one model and
+reader, ``results.tree``) with the package's problems, validate per round.
 
 The schema of a round lives in ``schemas/system_description/<round>.json``; a round
 file names the round it ``extends`` and states only its changes (``x-required-add``,
@@ -14,53 +15,43 @@ really occur, numbers written as strings, ``other_software_stack`` a string or a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..inputs import InputError, read_in_tree
 from ..problems import Problem
+from ..results.tree import SystemDescription, read_system
 from . import codes
 
 _PLACEHOLDERS = frozenset({"todo", "tbd", "tba", "fixme", "xxx"})
 
 
-@dataclass
-class SystemDescription:
-    path: str
-    data: dict[str, Any] | None  # None when unreadable or not a JSON object
-    text: str = ""
-    problems: list[Problem] = field(default_factory=list)
-
-    def get(self, key: str) -> Any:
-        return self.data.get(key) if self.data else None
-
-
-def load(path: Path, display: str | None = None) -> SystemDescription:
-    """Read and decode one system description; never raises."""
-    shown = display or str(path)
-    try:
-        raw = read_in_tree(path, None)  # a regular file of bounded size, never a FIFO
-    except InputError as err:
-        msg = f"cannot read system description: {err}"
-        return SystemDescription(shown, None, "", [codes.UNREADABLE.problem(shown, msg)])
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        data = json.loads(text)
-    except RecursionError:  # thousands of nested brackets
-        msg = "invalid JSON: nested too deeply"
-        return SystemDescription(shown, None, text, [codes.INVALID_JSON.problem(shown, msg)])
-    except json.JSONDecodeError as err:
-        msg = f"invalid JSON: {err.msg}"
-        problem = codes.INVALID_JSON.problem(shown, msg, err.lineno, err.colno)
-        return SystemDescription(shown, None, text, [problem])
-    if not isinstance(data, dict):
-        msg = f"a system description is a JSON object, not {type(data).__name__}"
-        return SystemDescription(shown, None, text, [codes.SCHEMA.problem(shown, msg, 1, 1)])
-    return SystemDescription(shown, data, text)
+def load(path: Path, display: str | None = None, root: Path | None = None) -> SystemDescription:
+    """Read one system description (``results.tree.read_system``, inside ``root`` when
+    given); what cannot be read is its package problem (MLP008/MLP009/MLP010). Never
+    raises."""
+    desc = read_system(path, root, display)
+    why = desc.unreadable
+    if why is None:
+        return desc
+    shown = desc.path
+    if why.kind == "read":
+        problem = codes.UNREADABLE.problem(shown, f"cannot read system description: {why.reason}")
+    elif why.kind == "nesting":  # thousands of nested brackets
+        problem = codes.INVALID_JSON.problem(shown, "invalid JSON: nested too deeply")
+    elif why.kind == "json":
+        problem = codes.INVALID_JSON.problem(
+            shown, f"invalid JSON: {why.detail}", why.line, why.column
+        )
+    elif why.kind == "value":
+        problem = codes.INVALID_JSON.problem(shown, f"invalid JSON: {why.reason}")
+    else:
+        msg = f"a system description is a JSON object, not {why.reason}"
+        problem = codes.SCHEMA.problem(shown, msg, 1, 1)
+    return dataclasses.replace(desc, problems=[problem])
 
 
 @cache
