@@ -3,7 +3,7 @@
     python scripts/report_screenshot.py [--corpus ../shared/corpus] [--round v1.0]
         [--benchmark bert] [--out docs/report.png]
 
-Builds the report of the round (``mllog_check.report.build_report``), opens it in
+Builds the report of the round (``mllog_check.html_report.build_report``), opens it in
 headless Chromium (Debian's /usr/bin/chromium through playwright) and stacks two views:
 the top of the page (title, contents, summary) and one benchmark's section (time to
 train per run, convergence curves with the reference band).
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--top-height", type=int, default=640)
     parser.add_argument("--section-height", type=int, default=900)
     args = parser.parse_args()
-    from mllog_check.report import build_report
+    from mllog_check.html_report import build_report
 
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "report.html"

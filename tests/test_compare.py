@@ -287,7 +287,7 @@ def test_energy_ranking_orders_each_benchmark() -> None:
 
 @pytest.mark.corpus
 def test_report_shows_only_the_filtered_results(corpus: Path, tmp_path: Path) -> None:
-    from mllog_check.report import ReportError, build_report
+    from mllog_check.html_report import ReportError, build_report
 
     descriptions = {
         p.stem: json.loads(p.read_text(encoding="utf-8"))

@@ -434,7 +434,7 @@ def test_audit_places_hpc_anomalies_in_their_result_sets(corpus: Path) -> None:
 @pytest.mark.corpus
 def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_path: Path) -> None:
     require(has_module("jinja2"), "jinja2 not installed (report extra)")
-    from mllog_check.report import build_report
+    from mllog_check.html_report import build_report
 
     result = build_report([str(corpus / "hpc-v1.0")], tmp_path / "r.html", jobs=1)
     page = result.page
@@ -463,7 +463,7 @@ def test_report_prices_weak_scaling_per_model(corpus: Path, tmp_path: Path) -> N
     require(has_module("jinja2"), "jinja2 not installed (report extra)")
     from conftest import FIXTURES
 
-    from mllog_check.report import build_report
+    from mllog_check.html_report import build_report
 
     prices = [str(FIXTURES / "prices" / "hypothetical_hpc.csv")]
     page = build_report(

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from mllog_check.cli import cli
-from mllog_check.report import build_page, build_report, collect
+from mllog_check.html_report import build_page, build_report, collect
 
 ROUND = FIXTURES / "audit" / "round"
 
@@ -144,7 +144,7 @@ def test_reference_band_is_the_rcp_checks(corpus: Path) -> None:
 @pytest.mark.corpus
 def test_round_rows_are_the_audits(corpus: Path) -> None:
     """The report checks the orgs itself (one pool with the curves): the same rows."""
-    from mllog_check.report.collect import PROBLEM_ROW
+    from mllog_check.html_report.collect import PROBLEM_ROW
     from mllog_check.submission.audit import run_audit
     from mllog_check.submission.package import ANOMALY_COLUMNS
 

@@ -14,9 +14,9 @@ import pytest
 from conftest import FIXTURES
 from report_browser import Browser, Observed, non_blank, require_browser
 
+from mllog_check.html_report import build_report
+from mllog_check.html_report.build import slug
 from mllog_check.parsing import parse_file
-from mllog_check.report import build_report
-from mllog_check.report.build import slug
 
 pytestmark = pytest.mark.corpus
 

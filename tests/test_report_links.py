@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from report_browser import Browser, require_browser
 
 from mllog_check.cli import cli
-from mllog_check.report import build_report
-from mllog_check.report.links import LinkBaseError, check_link_base, log_link
+from mllog_check.html_report import build_report
+from mllog_check.html_report.links import LinkBaseError, check_link_base, log_link
 
 HOSTILE = "javascript:void(document.title='pwned')"
 
@@ -164,7 +164,7 @@ def test_packed_point_data_cannot_leave_its_attribute() -> None:
     import html
     import json
 
-    from mllog_check.report.charts import _single_quoted
+    from mllog_check.html_report.charts import _single_quoted
 
     data = json.dumps([[1, 2, "", "x' onmouseover='alert(1)' </script><b>&amp;", 3]])
     packed = str(_single_quoted(data))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from conftest import FIXTURES
 
-from mllog_check.report import build_report, collect
-from mllog_check.report.ranked import ranked_rows
+from mllog_check.html_report import build_report, collect
+from mllog_check.html_report.ranked import ranked_rows
 from mllog_check.submission.audit import run_audit
 
 ROUND = FIXTURES / "audit/round"
@@ -36,8 +36,8 @@ def test_the_summary_starts_with_the_ranked_table(tmp_path: Path) -> None:
 
 
 def test_habits_are_listed_with_the_info_group() -> None:
-    from mllog_check.report.build import problem_groups
-    from mllog_check.report.collect import ReportData
+    from mllog_check.html_report.build import problem_groups
+    from mllog_check.html_report.collect import ReportData
 
     row = {"org": "A", "system": "s", "benchmark": "b", "path": "A/results/s/b/r.txt"}
     habit = {**row, "line": 3, "kind": "time-ms-zero", "message": "m", "code": "MLA030"}

@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT, read_oracle
 from report_browser import Browser, require_browser
 
-from mllog_check.report import build_report
+from mllog_check.html_report import build_report
 
 pytestmark = pytest.mark.corpus
 ROUNDS = ("v5.0", "v5.1")
@@ -195,7 +195,7 @@ def test_dropped_runs_stay_visible(page: Any) -> None:
 
 
 def test_tick_labels_tell_every_tick_apart() -> None:
-    from mllog_check.report.charts import fmt, nice_ticks, tick_labels
+    from mllog_check.html_report.charts import fmt, nice_ticks, tick_labels
 
     ticks = nice_ticks(22.08, 22.27)
     assert [fmt(t, 3) for t in ticks] == ["22.1", "22.1", "22.2", "22.2"]  # what was drawn

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mllog_check.report import build_page, collect
+from mllog_check.html_report import build_page, collect
 
 pytestmark = pytest.mark.corpus
 
@@ -54,7 +54,7 @@ def test_counts_outside_the_rows_are_explained(corpus: Path, tmp_path: Path) -> 
 def test_energy_efficiency_per_benchmark(corpus: Path, oracle: Path, tmp_path: Path) -> None:
     from conftest import read_oracle
 
-    from mllog_check.report import build_report
+    from mllog_check.html_report import build_report
 
     official = {
         r["benchmark"]: float(r["official_power"])

@@ -65,8 +65,8 @@ def report(
     Exit 0 clean, 1 problems or anomalies shown, 2 usage or input error.
     """
     from ..cost import CostError, PriceCatalogError
-    from ..report import MissingDependency, ReportError, build_report
-    from ..report.links import LinkBaseError, check_link_base
+    from ..html_report import MissingDependency, ReportError, build_report
+    from ..html_report.links import LinkBaseError, check_link_base
 
     setting = chosen_round("report", ruleset)
     if setting is not None:  # the project's round, as every command takes it

@@ -163,7 +163,7 @@ def filter_audit(result: Any, result_filter: ResultFilter) -> Any:
 
 
 def filter_report_data(data: Any, result_filter: ResultFilter) -> Any:
-    """The report's collected rows (``report.collect.ReportData``), filtered the same way;
+    """The report's collected rows (``html_report.collect.ReportData``), filtered the same way;
     each org's verdict stays whole."""
     if not result_filter.active:
         return data

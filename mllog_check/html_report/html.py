@@ -26,7 +26,7 @@ def _environment() -> Any:
         raise MissingDependency(
             "the report needs jinja2: pip install 'mllog-check[analysis]'"
         ) from err
-    folder = files("mllog_check.report").joinpath("templates")
+    folder = files("mllog_check.html_report").joinpath("templates")
     env = jinja2.Environment(
         loader=jinja2.FunctionLoader(lambda name: folder.joinpath(name).read_text("utf-8")),
         autoescape=True,
@@ -74,7 +74,7 @@ def render(
     from ..cost import NOTE
     from .ranked import ranked_rows
 
-    folder = files("mllog_check.report").joinpath("templates")
+    folder = files("mllog_check.html_report").joinpath("templates")
     return str(
         env.get_template("report.html.j2").render(
             page=page,
