@@ -121,19 +121,26 @@ def _compliance(result: ParseResult, rnd: Round, root: str) -> tuple[str, list[P
 
 
 def _scores(
-    org: str,
     rs: ResultSet,
     results: list[ParseResult],
     desc: SystemDescription | None,
     rnd: Round,
     verdicts: dict[str, bool],
 ) -> tuple[list[dict[str, Any]], list[Problem], list[Run]]:
-    """Score rows, problems and the results stage's runs of one result set; MLP031 when
-    the stage raised on it (see ``_compliance``)."""
+    """Score rows, problems and the results stage's runs of one result set, from the logs
+    already parsed and the description already read (no second parse or read); MLP031
+    when the stage raised on it (see ``_compliance``)."""
     if not rs.files:
         return [], [], []
+    system = desc or SystemDescription()  # no systems/<system>.json: no values
+    scores: list[Score | WeakScore]
     try:
-        scores, problems, runs = _score_parsed(org, rs, results, desc, rnd, verdicts)
+        if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
+            weak, runs, problems = score_weak_set(rs, results, rnd, system, verdicts)
+            scores = [weak]
+        else:
+            score, runs, problems = score_set(rs, results, rnd, system, verdicts)
+            scores = [score]
     except Exception as err:  # a bug on hostile input: MLP031 on this result set
         msg = f"scores stage failed: {type(err).__name__}: {err}"
         return [], [codes.STAGE_FAILED.problem(str(rs.folder), msg)], []
@@ -141,25 +148,7 @@ def _scores(
     kept = [p for p in problems if p.rule != mlr.SYSTEM_UNREADABLE.code]
     # The layout check (MLP003) already counts this folder's result files.
     kept = [p for p in kept if p.rule != mlr.RUN_COUNT.code]
-    return [dataclasses.asdict(score) for score in scores], kept, runs
-
-
-def _score_parsed(
-    org: str,
-    rs: ResultSet,
-    results: list[ParseResult],
-    desc: SystemDescription | None,
-    rnd: Round,
-    verdicts: dict[str, bool],
-) -> tuple[list[Score | WeakScore], list[Problem], list[Run]]:
-    """Score already-parsed logs with the results stage's score_set (no second parse, and
-    the system description the package read: no second read)."""
-    system = desc or SystemDescription()  # no systems/<system>.json: no values
-    if rs.scaling == "weak":  # MLPerf HPC: the weak-scaling tuple (docs/hpc.md)
-        weak, runs, problems = score_weak_set(rs, results, rnd, system, verdicts)
-        return [weak], list(problems), list(runs)
-    score, runs, problems = score_set(rs, results, rnd, system, verdicts)
-    return [score], list(problems), list(runs)
+    return [dataclasses.asdict(score) for score in scores], kept, list(runs)
 
 
 class RoundUnavailable(RoundError):
@@ -319,7 +308,7 @@ def _check_result_set(
             found_here = anomalies.detect(result.records, str(path))
             report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
-    rows, found, runs = _scores(layout.org, rs, results, desc, rnd, verdicts)
+    rows, found, runs = _scores(rs, results, desc, rnd, verdicts)
     unseeded = seed_presence(rnd, desc, seeded)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
