@@ -105,9 +105,9 @@ def _example(info: catalog.RuleInfo) -> list[str]:
         diff += [f"-{info.good_example}", f"+{info.bad_example}"]
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            good = build(info.good_example, Path(tmp) / "good")
-            bad = build(info.bad_example, Path(tmp) / "bad")
-            diff = tree_diff(good, bad)
+            passing = build(info.good_example, Path(tmp) / "good")
+            failing = build(info.bad_example, Path(tmp) / "bad")
+            diff = tree_diff(passing, failing)
     ruleset = info.stage.partition("@")[2]
     against = f", checked with the {ruleset} rules" if ruleset else ""
     return [f"Example ({kind}{against}):", "", "```diff", *diff, "```"]

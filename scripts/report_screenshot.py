@@ -31,8 +31,9 @@ def _shots(page_path: Path, benchmark: str, top_height: int, section_height: int
         tab = browser.new_page(viewport={"width": WIDTH, "height": 1000}, color_scheme="light")
         tab.goto(page_path.resolve().as_uri(), wait_until="load")
         tab.wait_for_selector("html[data-ready='1']")
-        clip = {"x": 0, "y": 0, "width": WIDTH, "height": top_height}
-        top = tab.screenshot(full_page=True, clip=clip)
+        top = tab.screenshot(
+            full_page=True, clip={"x": 0, "y": 0, "width": WIDTH, "height": top_height}
+        )
         tab.set_viewport_size({"width": WIDTH, "height": section_height})
         tab.evaluate(f"document.getElementById('bench-{benchmark}').scrollIntoView()")
         # A point focused from the keyboard shows its tip: the picture shows one too.
