@@ -233,27 +233,16 @@ class LiveCheck:
             if self.parse_only:
                 return
         assert self.rules is not None
-        if not force and not self._certain():
-            return
-        from ..rules.engine import Engine, chain_of
+        from ..rules.engine import Engine, chain_of, chain_settled
 
+        if not force and not chain_settled(self.rules, self._first):
+            return
         self.engine = Engine(self.rules, self.path, chain_of(self.rules, self._first))
         held, self.held = self.held, []
         for rec in held:
             self.engine.feed(rec)
             if rec.key == HEADER_END:
                 self._header_end()
-
-    def _certain(self) -> bool:
-        """Every selector key the chain could still take (its sections' children's) is logged."""
-        from ..rules.engine import chain_of
-
-        assert self.rules is not None
-        for section in chain_of(self.rules, self._first):
-            for child in self.rules.children(section.name):
-                if child.when is not None and child.when[0] not in self._first:
-                    return False
-        return True
 
     def _header_end(self) -> None:
         """At run_start: a required key that had to come before it and did not is an error

@@ -65,6 +65,16 @@ def chain_of(ruleset: Ruleset, first: dict[str, Any]) -> list[Section]:
     return found
 
 
+def chain_settled(ruleset: Ruleset, first: dict[str, Any]) -> bool:
+    """Whether no later record can change the chain: every selector key its sections'
+    children test has its first value (``check`` streamed and ``check --follow``)."""
+    return all(
+        child.when is None or child.when[0] in first
+        for section in chain_of(ruleset, first)
+        for child in ruleset.children(section.name)
+    )
+
+
 _MISSING = object()
 
 

@@ -202,26 +202,15 @@ class Walk:
             self._use(found)
             if self.rules is None:
                 return
-        if not force and not self._certain():
-            return
-        from .engine import Engine, chain_of
+        from .engine import Engine, chain_of, chain_settled
 
-        assert self.rules is not None and self.held is not None
+        if not force and not chain_settled(self.rules, self.first):
+            return
+        assert self.held is not None
         self.engine = Engine(self.rules, self.path, chain_of(self.rules, self.first))
         held, self.held = self.held, None
         for rec in held:
             self.engine.feed(rec)
-
-    def _certain(self) -> bool:
-        """Every selector key the chain could still take (its sections' children's) is logged."""
-        from .engine import chain_of
-
-        assert self.rules is not None
-        for section in chain_of(self.rules, self.first):
-            for child in self.rules.children(section.name):
-                if child.when is not None and child.when[0] not in self.first:
-                    return False
-        return True
 
     # --- the end -------------------------------------------------------------------------
 
