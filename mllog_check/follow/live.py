@@ -214,12 +214,10 @@ class LiveCheck:
             )
         else:
             self.rules = load_ruleset(choice.round.version)
-        from ..rules.engine import selector_keys
+        from ..rules.engine import first_values, selector_keys
 
         self._selectors = selector_keys(self.rules)
-        for rec in self.held:
-            if rec.key in self._selectors and rec.key not in self._first:
-                self._first[rec.key] = rec.value
+        first_values(self.held, self._selectors, self._first)
 
     def _settle(self, force: bool) -> None:
         if self.rules is None:

@@ -25,7 +25,7 @@ from .schema import show
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Collection, Iterable, Sequence
     from typing import Any
 
 
@@ -63,6 +63,16 @@ def chain_of(ruleset: Ruleset, first: dict[str, Any]) -> list[Section]:
                     chosen[child.when[0]] = child
         level = list(chosen.values())
     return found
+
+
+def first_values(
+    records: Iterable[Record], selectors: Collection[str], first: dict[str, Any]
+) -> None:
+    """Add to ``first`` each selector key's first value among ``records`` (held before the
+    rules were known) that it does not hold yet."""
+    for rec in records:
+        if rec.key in selectors and rec.key not in first:
+            first[rec.key] = rec.value
 
 
 def chain_settled(ruleset: Ruleset, first: dict[str, Any]) -> bool:

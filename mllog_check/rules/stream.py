@@ -263,12 +263,10 @@ class Walk:
 
     def _adopt(self, rules: Ruleset) -> None:
         """Take ``rules`` for the records held (every record of the log)."""
-        from .engine import selector_keys
+        from .engine import first_values, selector_keys
 
         self.rules = rules
         self.selectors = frozenset(selector_keys(rules))
         self._watch = _TEXTS | {_RUN_START} | self.selectors
         self.first = {}
-        for rec in self.held or ():
-            if rec.key in self.selectors and rec.key not in self.first:
-                self.first[rec.key] = rec.value
+        first_values(self.held or (), self.selectors, self.first)
