@@ -224,7 +224,7 @@ def _scores_table(report: Any) -> list[tables.Table]:
             s.division or "",
             s.availability or "",
             s.accelerators,
-            short_accelerator(s.accelerator_model) or "",
+            short_accelerator(s.accelerator_model, s.system_name, s.host) or "",
             *((s.ruleset,) if mixed else ()),
         )
         cell = f"{s.minutes:.2f}" if s.minutes is not None else "invalid"

@@ -92,7 +92,7 @@ def _table(report: Any, fmt: str) -> tables.Table:
             r.org,
             r.system_name or r.system,
             "" if r.accelerators is None else str(r.accelerators),
-            short_accelerator(r.accelerator_model) or "",
+            short_accelerator(r.accelerator_model, r.system_name) or "",
             str(r.results),
         )
         for r in report.rows

@@ -55,7 +55,8 @@ class ResultSetView:
         from ..results.hardware import short_accelerator
 
         count = self.score.get("accelerators")
-        model = short_accelerator(self.score.get("accelerator_model"))
+        get = self.score.get
+        model = short_accelerator(get("accelerator_model"), get("system_name"), get("host"))
         if count and model:
             return f"{count} × {model}"
         return str(count or model or "")

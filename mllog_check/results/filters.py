@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .hardware import availability_category, short_accelerator
+from .hardware import accelerator, availability_category
 
 T = TypeVar("T")
 
@@ -52,7 +52,7 @@ class ResultFilter:
             category = availability_category(get("availability"))
             if category not in {a.casefold() for a in self.availability}:
                 return False
-        if self.accelerators and not _model_matches(get("accelerator_model"), self.accelerators):
+        if self.accelerators and not _model_matches(get, self.accelerators):
             return False
         return self._count_ok(get("accelerators"))
 
@@ -102,11 +102,18 @@ def _benchmark_matches(benchmark: str, ruleset: str, wanted: tuple[str, ...]) ->
     return bool(names & asked)
 
 
-def _model_matches(model: object, globs: tuple[str, ...]) -> bool:
-    if not isinstance(model, str) or not model:
-        return False
-    names = {model.casefold(), (short_accelerator(model) or "").casefold()}
+def _model_matches(get: Any, globs: tuple[str, ...]) -> bool:
+    """The description's name, the table's model or its generation matches a glob
+    (schemas/accelerators.yaml: ``Gaudi2`` finds "Intel(R) Gaudi(R) 2", ``Hopper`` H100s)."""
+    model = get("accelerator_model")
+    found = accelerator(_text(model), _text(get("system_name")), _text(get("host")))
+    spellings = (model, *(found[1:] if found else ()))
+    names = {n.casefold() for n in spellings if isinstance(n, str) and n}
     return any(fnmatch.fnmatchcase(n, g.casefold()) for n in names for g in globs)
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def filter_report(report: Any, result_filter: ResultFilter) -> Any:

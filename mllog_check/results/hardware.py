@@ -8,7 +8,9 @@ report's compact table need one word for each; the full text stays in the tables
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 # The four availability categories of the MLPerf Training rules ("System
 # availability" in https://github.com/mlcommons/training_policies): on-premise, cloud,
@@ -38,28 +40,80 @@ def availability_category(status: str | None) -> str | None:
     return None
 
 
-# Model words as vendors write them: B200, GB200, H100, A100, V100, MI355X, Gaudi 3,
-# TPU v5p, IPU GC200. The first match names the accelerator in narrow places.
-_MODEL = re.compile(
-    r"\b(G?B\d{3}|[AHLV]\d{2,3}|MI\d{3}[A-Z]?|Gaudi ?\d?|GC\d{3})(?![A-Za-z0-9])"
-    r"|\b(TPU)(?:[- ](v?\d+[a-z]?|trillium))?",
-    re.IGNORECASE,
-)
+class Accelerator(NamedTuple):
+    """What a description's accelerator name means: its vendor, one model name across
+    spellings ("Intel(R) Gaudi(R) 2" and "Intel Gaudi2" are Gaudi2) and its generation
+    (None for a bare "TPU" that nothing else places)."""
+
+    vendor: str
+    model: str
+    generation: str | None
 
 
-def short_accelerator(model: str | None) -> str | None:
-    """B200 for "NVIDIA Blackwell GPU (B200-SXM-180GB)", "TPU-v5p" for "TPU-v5p",
-    "Gaudi2" for "Intel Gaudi2"; the text itself when no known word is in it."""
-    if not model:
+class _Entry(NamedTuple):
+    pattern: re.Pattern[str]
+    accelerator: Accelerator
+    cpu: bool
+
+
+# Trademark marks sit inside names ("Intel(R) Gaudi(R) 2 AI Accelerator").
+_MARKS = re.compile(r"\((?:R|TM|C)\)|[®™©]", re.IGNORECASE)
+
+
+@functools.cache
+def _table() -> tuple[_Entry, ...]:
+    """schemas/accelerators.yaml, validated by its schema; a broken table is a build
+    error (DataFileError), never a silent fallback."""
+    from ..datafiles import load_yaml, validate
+    from ..prepared import schemas_dir
+
+    path = schemas_dir() / "accelerators.yaml"
+    data = load_yaml(path)
+    validate(data, schemas_dir() / "accelerators.schema.json", path)
+    return tuple(
+        _Entry(
+            re.compile(e["pattern"], re.IGNORECASE),
+            Accelerator(e["vendor"], e["model"], e.get("generation")),
+            bool(e.get("cpu")),
+        )
+        for e in data["accelerators"]
+    )
+
+
+def _lookup(text: str | None, cpu: bool) -> Accelerator | None:
+    if not text:
         return None
-    match = _MODEL.search(model)
-    if match is None:
-        return model.strip()
-    if match.group(2):
-        version = match.group(3)
-        return f"TPU-{version.lower()}" if version else "TPU"
-    word = match.group(1)
-    return word.replace(" ", "") if word.lower().startswith("gaudi") else word.upper()
+    plain = " ".join(_MARKS.sub(" ", text).split())
+    return next((e.accelerator for e in _table() if e.cpu == cpu and e.pattern.search(plain)), None)
+
+
+def accelerator(
+    name: str | None, system_name: str | None = None, host: str | None = None
+) -> Accelerator | None:
+    """The model and generation of a description's accelerator (schemas/accelerators.yaml):
+    from its ``accelerator_model_name``, else (a bare "TPU") its system name, else, for a
+    system without accelerators, its host processor; None when the table knows none."""
+    found = _lookup(name, cpu=False)
+    if found is None or found.generation is None:
+        found = _lookup(system_name, cpu=False) or found
+    if found is None and not _known_name(name):
+        found = _lookup(host, cpu=True)
+    return found
+
+
+def _known_name(name: str | None) -> bool:
+    return bool(name) and str(name).strip().casefold() not in ("n/a", "na", "none", "todo", "-")
+
+
+def short_accelerator(
+    model: str | None, system_name: str | None = None, host: str | None = None
+) -> str | None:
+    """B200 for "NVIDIA Blackwell GPU (B200-SXM-180GB)", "TPU-v5p" for "TPU-v5p",
+    "Gaudi2" for "Intel(R) Gaudi(R) 2"; the text itself when the table knows no name."""
+    found = accelerator(model, system_name, host)
+    if found is not None:
+        return found.model
+    return model.strip() if model else None
 
 
 def accelerator_minutes(minutes: float | None, accelerators: int | None) -> float | None:
