@@ -204,11 +204,12 @@ def open_regular(path: Path) -> BinaryIO:
         os.close(fd)
         if stat.S_ISDIR(mode):
             raise InputError("is a directory, not a log file")
-        raise InputError(f"not a regular file ({_kind(mode)}): not read")
+        raise InputError(f"not a regular file ({file_kind(mode)}): not read")
     return os.fdopen(fd, "rb")
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not regular is, for a message ("a named pipe")."""
     if stat.S_ISFIFO(mode):
         return "a named pipe"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):

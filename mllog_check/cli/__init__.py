@@ -157,3 +157,16 @@ def check_round_name(command: str, flag: str | None) -> None:
     except RoundError as err:
         sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)
+
+
+def write_output_file(command: str, fmt: str, tables: Any, path: str) -> None:
+    """``--output FILE`` of a table command, in format ``fmt``: never through a link
+    (docs/security.md); a refused file exits 2 saying why."""
+    from ..outputs import OutputError
+    from ..reporters.tables import write_file
+
+    try:
+        write_file(fmt, tables, path)
+    except OutputError as err:
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.exit(EXIT_USAGE)

@@ -83,6 +83,7 @@ def audit(
     2 usage or input error.
     """
     from .. import reporters
+    from ..outputs import OutputError
     from ..results.filters import filter_audit
     from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
 
@@ -100,7 +101,11 @@ def audit(
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
     result = filter_audit(result, result_filter)
-    written = write_outputs(result, out)
+    try:
+        written = write_outputs(result, out)
+    except OutputError as err:
+        click.echo(f"mllog-check audit: {err}", err=True)
+        sys.exit(EXIT_USAGE)
     options = {"info": show_info} if fmt == "text" else {}
     reporters.write(fmt, AUDIT, result, sys.stdout, **options)
     click.echo(f"wrote {len(written)} files to {out}", err=fmt != "text")

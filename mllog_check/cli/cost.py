@@ -98,6 +98,8 @@ def cost(
         click.echo(f"error: {fmt} is binary: redirect stdout to a file", err=True)
         sys.exit(EXIT_USAGE)
     _needs_extras(fmt, bool(plot_path or scale_plot))
+    from ..outputs import OutputError
+
     setting = chosen_round("cost", ruleset)
     try:
         report = cost_report(
@@ -124,7 +126,7 @@ def cost(
                 render(report, plot_path)
             if scale_plot:
                 render_scale(report, scale_plot)
-    except (CostError, PriceCatalogError) as exc:
+    except (CostError, PriceCatalogError, OutputError) as exc:
         click.echo(f"mllog-check cost: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     write_report(report, fmt, tables.stdout_for(fmt))

@@ -67,6 +67,7 @@ def report(
     from ..cost import CostError, PriceCatalogError
     from ..html_report import MissingDependency, ReportError, build_report
     from ..html_report.links import LinkBaseError, check_link_base
+    from ..outputs import OutputError
 
     setting = chosen_round("report", ruleset)
     if setting is not None:  # the project's round, as every command takes it
@@ -87,7 +88,14 @@ def report(
             result_filter=result_filter,
             link_base=link_base,
         )
-    except (ReportError, MissingDependency, CostError, PriceCatalogError, LinkBaseError) as err:
+    except (
+        ReportError,
+        MissingDependency,
+        CostError,
+        PriceCatalogError,
+        LinkBaseError,
+        OutputError,
+    ) as err:
         click.echo(f"mllog-check report: {err}", err=True)
         sys.exit(EXIT_USAGE)
     page = result.page

@@ -18,6 +18,7 @@ from . import (
     chosen_round,
     ruleset_option,
     with_usage,
+    write_output_file,
 )
 from .filter_options import filter_options
 
@@ -71,7 +72,7 @@ def score(
     if not report.scores and not report.weak:
         pass  # nothing to write; the exit code and stderr say why
     elif output is not None:
-        tables.write_file(fmt, _tables(report, fmt, show_runs), output)
+        write_output_file("score", fmt, _tables(report, fmt, show_runs), output)
     else:
         tables.write(fmt, _tables(report, fmt, show_runs), tables.stdout_for(fmt))
     write_problems(report.problems, sys.stderr)

@@ -9,7 +9,14 @@ import click
 
 from ..reporters import tables
 from ..results.filters import ResultFilter
-from . import EXIT_OK, EXIT_USAGE, RULESET_HELP, check_round_name, round_setting
+from . import (
+    EXIT_OK,
+    EXIT_USAGE,
+    RULESET_HELP,
+    check_round_name,
+    round_setting,
+    write_output_file,
+)
 from .filter_options import filter_options
 
 
@@ -66,7 +73,7 @@ def trends(
         sys.exit(EXIT_USAGE)
     table = _table(report, fmt)
     if output is not None:
-        tables.write_file(fmt, table, output)
+        write_output_file("trends", fmt, table, output)
     else:
         tables.write(fmt, table, tables.stdout_for(fmt))
     sys.exit(EXIT_OK)

@@ -79,13 +79,16 @@ def _save(fig: Any, ax: Any, footnote: str, size: float, path: str | Path, suffi
     y = (below - pad) / fig.bbox.height
     x = 0.02
     fig.text(x, y, footnote, fontsize=size, va="top", family="sans-serif")
-    fig.savefig(
-        str(path),
-        format=suffix[1:],
-        metadata=_metadata(suffix),
-        bbox_inches="tight",
-        pad_inches=0.15,
-    )
+    from ..outputs import open_output
+
+    with open_output(path, binary=True) as out:  # never through a link (docs/security.md)
+        fig.savefig(
+            out,
+            format=suffix[1:],
+            metadata=_metadata(suffix),
+            bbox_inches="tight",
+            pad_inches=0.15,
+        )
 
 
 def _divisions(rows: list[CostRow], benchmark: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..outputs import open_output
 from .build import Page, build_page
 from .collect import ReportData, ReportError, collect
 from .html import MissingDependency, render
@@ -75,15 +76,16 @@ def build_report(
     out = Path(out)
     if inline_problems is not None:
         page.inline_problems = inline_problems
-    if page.problems_cut():
-        side = out.with_name(out.stem + "_problems.txt")
-        _write_problems(page, side)
-        from .links import encode_path
-
-        page.problems_file, page.problems_file_name = "./" + encode_path(side.name), side.name
-    html = render(page, out, title, link_base)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
+    with open_output(out, newline="") as handle:  # refused before anything is written
+        if page.problems_cut():
+            side = out.with_name(out.stem + "_problems.txt")
+            _write_problems(page, side)
+            from .links import encode_path
+
+            page.problems_file = "./" + encode_path(side.name)
+            page.problems_file_name = side.name
+        handle.write(render(page, out, title, link_base))
     written: list[Path] = []
     if plots is not None:
         from .plots import write_plots
@@ -100,8 +102,7 @@ def _write_problems(page: Page, path: Path) -> None:
     def clean(text: object) -> str:
         return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m[0]):02x}", str(text))
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
+    with open_output(path, newline="\n") as out:
         for group in page.groups:
             for code in group["codes"]:
                 for item in code["items"]:

@@ -23,7 +23,9 @@ def write_plots(page: Page, folder: Path) -> list[Path]:
         raise MissingDependency(
             "--plots needs matplotlib: pip install 'mllog-check[analysis]'"
         ) from err
-    folder.mkdir(parents=True, exist_ok=True)
+    from ..outputs import open_output, output_folder
+
+    output_folder(folder)  # links refused: docs/security.md
     written = []
     for chart in page.charts():
         rows = max(len(chart.rows), 1)
@@ -43,7 +45,8 @@ def write_plots(page: Page, folder: Path) -> list[Path]:
         ax.tick_params(labelsize=7)
         fig.tight_layout()
         path = folder / file_name(chart.id)
-        fig.savefig(str(path), format="png", metadata={"Software": "mllog-check"})
+        with open_output(path, binary=True) as out:
+            fig.savefig(out, format="png", metadata={"Software": "mllog-check"})
         written.append(path)
     return written
 

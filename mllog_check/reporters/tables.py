@@ -271,12 +271,10 @@ def write(name: str, tables: Table | Sequence[Table], out: IO[Any]) -> None:
 @contextmanager
 def opened(name: str, path: str | Path) -> Iterator[IO[Any]]:
     """``path`` opened for format ``name``: binary, or UTF-8 text written as is."""
-    if FORMATS[name].binary:
-        with open(path, "wb") as binary:
-            yield binary
-    else:
-        with open(path, "w", encoding="utf-8", newline="") as text:
-            yield text
+    from ..outputs import open_output  # never through a link (docs/security.md)
+
+    with open_output(path, binary=FORMATS[name].binary, newline="") as out:
+        yield out
 
 
 def write_file(name: str, tables: Table | Sequence[Table], path: str | Path) -> Path:

@@ -435,9 +435,10 @@ OUTPUT_FILES = (
 def write_outputs(result: AuditResult, out: Path) -> list[Path]:
     """runs/scores (CSV + Parquet), anomalies (CSV + JSON), orgs and problems (CSV),
     written by the table formats of ``mllog_check.reporters.tables``."""
+    from ..outputs import output_folder
     from ..reporters import tables
 
-    out.mkdir(parents=True, exist_ok=True)
+    output_folder(out)  # a link in its place is refused (docs/security.md)
     named = {
         "runs": tables.Table(AUDIT_RUN_COLUMNS, result.runs),
         "scores": tables.Table(_score_columns(result.scores), result.scores),

@@ -1,0 +1,120 @@
+"""Hostile trees against what the tool writes and shows (docs/security.md): links
+planted where outputs go, look-alike names, linked folders, messages.
+
+Each case plants its fault in a copy of a real published v5.0 org or round in
+``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mllog_check.outputs import OutputError, open_output, output_folder
+
+pytestmark = pytest.mark.corpus
+
+ROUND = "v5.0"
+ORG = "GigaComputing"
+HOSTILE_ORG = "x;touch PWNED;#"
+SECRET = "export PATH=/usr/bin\n"
+
+
+@pytest.fixture
+def round_copy(corpus: Path, tmp_path: Path) -> Path:
+    """<tmp>/v5.0 holding a copy of one published org, renamed like a shell command."""
+    top = tmp_path / ROUND
+    shutil.copytree(corpus / ROUND / ORG, top / HOSTILE_ORG)
+    for path in top.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return top
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A shell start-up file outside the tree, which no output may change."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text(SECRET)
+    return home / ".bashrc"
+
+
+def _main(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    code = f"from mllog_check.cli import main; main({args!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=cwd)
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def test_report_never_writes_through_a_planted_report_html(round_copy: Path, outside: Path) -> None:
+    (round_copy / "report.html").symlink_to(outside)
+    code, _, err = _main(["report", "."], round_copy)
+    assert code == 2
+    assert "report.html: a symbolic link: not written through it" in err
+    assert outside.read_text() == SECRET
+
+
+def test_the_problems_side_file_is_never_written_through_a_link(
+    round_copy: Path, outside: Path
+) -> None:
+    """The side file starts each line with the org folder's name: through a link to a
+    shell start-up file, ``x;touch PWNED;#`` would have become a command."""
+    from mllog_check.html_report import build_report
+
+    (round_copy / "report_problems.txt").symlink_to(outside)
+    with pytest.raises(OutputError, match=r"report_problems\.txt: a symbolic link"):
+        build_report([str(round_copy)], round_copy / "report.html", inline_problems=0)
+    assert outside.read_text() == SECRET
+    (round_copy / "report_problems.txt").unlink()  # the same run, no link: written
+    build_report([str(round_copy)], round_copy / "report.html", inline_problems=0)
+    assert (round_copy / "report_problems.txt").read_text().startswith(HOSTILE_ORG)
+
+
+def test_audit_tables_and_their_folder_are_never_written_through_links(
+    round_copy: Path, outside: Path, tmp_path: Path
+) -> None:
+    repo = round_copy.parent  # a results repository root: mllog-audit/ beside v5.0/
+    (repo / "mllog-audit").mkdir()
+    (repo / "mllog-audit" / "runs.csv").symlink_to(outside)
+    code, _, err = _main(["audit", ROUND], repo)
+    assert code == 2 and "runs.csv: a symbolic link" in err
+    assert outside.read_text() == SECRET
+    shutil.rmtree(repo / "mllog-audit")
+    (repo / "mllog-audit").symlink_to(outside.parent, target_is_directory=True)
+    code, _, err = _main(["audit", ROUND], repo)
+    assert code == 2 and "mllog-audit: a symbolic link: refusing to write into it" in err
+    assert sorted(p.name for p in outside.parent.iterdir()) == [".bashrc"]
+
+
+def test_plots_and_table_outputs_refuse_links(round_copy: Path, outside: Path) -> None:
+    pytest.importorskip("matplotlib")
+    (round_copy / "report_plots").symlink_to(outside.parent, target_is_directory=True)
+    code, _, err = _main(["report", ".", "--format", "png"], round_copy)
+    assert code == 2 and "report_plots: a symbolic link" in err
+    assert sorted(p.name for p in outside.parent.iterdir()) == [".bashrc"]
+    (round_copy / "scores.csv").symlink_to(outside)
+    code, _, err = _main(["score", ".", "--format", "csv", "-o", "scores.csv"], round_copy)
+    assert code == 2 and "scores.csv: a symbolic link" in err
+    assert outside.read_text() == SECRET
+
+
+def test_open_output_refuses_pipes_and_hard_links_and_writes_dev_null(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.html"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="a named pipe"):
+        open_output(fifo)  # no reader: refused at once, no hang
+    shared = tmp_path / "shared.txt"
+    shared.write_text(SECRET)
+    os.link(shared, tmp_path / "other.txt")
+    with pytest.raises(OutputError, match="other hard link"):
+        open_output(tmp_path / "other.txt")
+    assert shared.read_text() == SECRET
+    with open_output("/dev/null") as out:  # the system's, named on the command line
+        out.write("x")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(OutputError, match="not a folder"):
+        output_folder(tmp_path / "file")
