@@ -49,6 +49,18 @@ def score_example(example: str) -> list[Problem]:
         return compute_scores([tree], ruleset=ruleset).problems
 
 
+def hparams_example(example: str) -> list[Problem]:
+    """The hyperparameter table of an example folder, its borrowing file checked."""
+    from mllog_check.results.borrowing import check_declarations, load_declarations
+    from mllog_check.results.hparams import hparam_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = build(example, Path(tmp))
+        table = hparam_table([str(tree)])
+        file = str(tree / "borrowings.yaml")
+        return check_declarations(load_declarations(file), table.rows, file)
+
+
 def power_example(folder: str) -> list[Problem]:
     """Check a fixture benchmark folder with power/ logs (relative to the project root)."""
     from mllog_check.power.checks import check_benchmark_folder

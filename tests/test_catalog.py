@@ -77,6 +77,13 @@ def _power(folder: str) -> set[str]:
     return {p.rule for p in power_example(folder)}
 
 
+def _hparams(example: str) -> set[str]:
+    # "hparams" examples name a folder of result sets with its borrowings.yaml.
+    from catalog_examples import hparams_example
+
+    return {p.rule for p in hparams_example(example)}
+
+
 def _audit(example: str) -> set[str]:
     from catalog_examples import run_example
 
@@ -93,6 +100,7 @@ RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "package": _package,
     "audit": _audit,
     "power": _power,
+    "hparams": _hparams,
 }
 
 # Rules whose example is empty on purpose, with the reason (tested elsewhere).

@@ -19,7 +19,7 @@ from mllog_check.cli import RULESET_HELP, cli
 from mllog_check.rounds import find_setting, read_setting
 
 LOG = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
-COMMANDS = ("check", "score", "cost", "package", "audit", "report")
+COMMANDS = ("check", "score", "cost", "package", "audit", "report", "hparams")
 
 
 def _words(text: str) -> str:

@@ -86,6 +86,7 @@ def test_registry_lists_every_format_once_in_order() -> None:
 def test_commands_take_their_format_choices_from_the_registry() -> None:
     assert _choices("score") == tables.offered("score")
     assert _choices("cost") == tables.offered("cost")
+    assert _choices("hparams") == tables.offered("hparams") == tables.names()
     assert sorted({fmt for _, fmt in OUTPUT_FILES}) == tables.offered("audit")
 
 

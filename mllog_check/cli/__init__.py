@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "score": "mllog_check.cli.score:score",
     "report": "mllog_check.cli.report:report",
     "trends": "mllog_check.cli.trends:trends",
+    "hparams": "mllog_check.cli.hparams:hparams",
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2

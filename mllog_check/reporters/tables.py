@@ -82,7 +82,7 @@ def _nothing(form: Form) -> tuple[str, ...]:
     return ()
 
 
-SCORE, COST, AUDIT, TRENDS = "score", "cost", "audit", "trends"
+SCORE, COST, AUDIT, TRENDS, HPARAMS = "score", "cost", "audit", "trends", "hparams"
 
 
 @dataclass(frozen=True)
@@ -232,11 +232,15 @@ def _parquet_needs(form: Form) -> tuple[str, ...]:
 
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
-    "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS), needs=_text_needs),
-    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS)),
-    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS)),
+    "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS, HPARAMS), needs=_text_needs),
+    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS, HPARAMS)),
+    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS, HPARAMS)),
     "parquet": TableFormat(
-        write_parquet, "parquet", (SCORE, COST, AUDIT, TRENDS), binary=True, needs=_parquet_needs
+        write_parquet,
+        "parquet",
+        (SCORE, COST, AUDIT, TRENDS, HPARAMS),
+        binary=True,
+        needs=_parquet_needs,
     ),
 }
 

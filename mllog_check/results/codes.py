@@ -330,3 +330,38 @@ RUN_TIME_UNUSABLE = rule(
         "score as a number (docs/security.md)."
     ),
 )
+BORROWED_DIFFERS = rule(
+    "MLR063",
+    "borrowed-hyperparameter-differs",
+    Severity.WARNING,
+    "A declared hyperparameter borrowing (hparams --borrowing FILE): a constrained "
+    "hyperparameter other than the batch size differs from the lender's.",
+    stage="hparams",
+    good="fixtures/hparams/borrow",
+    bad="fixtures/hparams/borrow\nreplace v1.0/Borrower/results/sys-b/bert/result_0.txt: "
+    '"opt_base_learning_rate", "value": 0.0015 => "opt_base_learning_rate", "value": 0.002',
+    why=(
+        'A borrower "may change batch size (local batch size, global batch size, batchnorm '
+        'span), but must replace all other hyperparameters as a group" (training_rules.adoc '
+        'of mlcommons/training_policies, "Hyperparameter Borrowing"); borrowing is declared '
+        "in week 3 of the review (submission_rules.adoc of mlcommons/policies) and no "
+        "official tool compares the two results (docs/hparams.md)."
+    ),
+    beyond=True,
+)
+BORROWING_UNRESOLVED = rule(
+    "MLR064",
+    "borrowing-unresolved",
+    Severity.WARNING,
+    "A declared hyperparameter borrowing names a result (round/org/system/benchmark) that "
+    "is not among the result sets read: nothing was compared.",
+    stage="hparams",
+    good="fixtures/hparams/borrow",
+    bad="fixtures/hparams/borrow\nreplace borrowings.yaml: v1.0/Lender/sys-a/bert => "
+    "v1.0/Lender/sys-z/bert",
+    why=(
+        "A declaration that names no result read would otherwise pass unchecked; nothing "
+        "checked is never success (docs/hparams.md)."
+    ),
+    beyond=True,
+)
