@@ -37,6 +37,11 @@ from .filter_options import filter_options
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @click.option("--ruleset", default="auto", show_default=True, help=RULESET_HELP)
+@click.option(
+    "--open-speedups",
+    is_flag=True,
+    help="Open division: speed-ups between different systems too (left out by default).",
+)
 @filter_options
 def trends(
     paths: tuple[str, ...],
@@ -44,12 +49,16 @@ def trends(
     fmt: str,
     output: str | None,
     ruleset: str,
+    open_speedups: bool,
     result_filter: ResultFilter,
 ) -> None:
     """The fastest valid result per benchmark, division and round over PATH... (round
     folders, e.g. v4.0 v4.1 v5.0 v5.1), with the speed-up over the round before.
     Renamed benchmarks keep one line under their newest name (ssd -> retinanet,
-    gnn -> rgat). Closed results whose RCP check failed do not count.
+    gnn -> rgat). Closed results whose RCP check failed do not count: a faster one
+    is shown with the reason (excluded), and the next round's speed-up is over it. A
+    best whose runs an earlier round published names that round (reused_from).
+    Open-division speed-ups between different systems only with --open-speedups.
 
     Exit 0 with rows, 2 on usage or input errors or when no result counts.
     """
@@ -66,7 +75,7 @@ def trends(
         sys.exit(EXIT_USAGE)
     check_round_name("trends", ruleset)
     setting = round_setting("trends", ruleset)
-    report = compute_trends(list(paths), result_filter, scale, ruleset, setting)
+    report = compute_trends(list(paths), result_filter, scale, ruleset, setting, open_speedups)
     if not report.rows:
         why = "no valid score found" if not report.scores else "no result matches the filters"
         click.echo(f"mllog-check trends: {why}", err=True)
@@ -87,7 +96,8 @@ def _table(report: Any, fmt: str) -> tables.Table:
         rows = trend_rows(report)
         return tables.Table(trend_columns(), rows, floats=("minutes", "speedup"))
     header = ["benchmark", "division", "scale", "round", "minutes", "speed-up", "org"]
-    header += ["system", "accelerators", "model", "results"]
+    header += ["system", "accelerators", "model", "results", "note"]
+    notes: list[str] = []
     body = [
         (
             r.benchmark + ("" if r.published_as == r.benchmark else f" ({r.published_as})"),
@@ -101,9 +111,34 @@ def _table(report: Any, fmt: str) -> tables.Table:
             "" if r.accelerators is None else str(r.accelerators),
             short_accelerator(r.accelerator_model, r.system_name) or "",
             str(r.results),
+            _note(r, notes),
         )
         for r in report.rows
     ]
     title = "Best time to train per round (minutes)"
     right = ("minutes", "speed-up", "accelerators", "results")
-    return tables.Table(header, body, title=title, right=right)
+    return tables.Table(header, body, title=title, right=right, footer=_footer(notes))
+
+
+def _note(row: Any, notes: list[str]) -> str:
+    """Footnote marks of a row: why it does not count, where its runs came from."""
+    marks = []
+    for text in (
+        f"excluded: {row.excluded}" if row.excluded else "",
+        f"runs re-published from {row.reused_from}" if row.reused_from else "",
+    ):
+        if text:
+            where = f"{row.round} {row.org}/{row.system} {row.benchmark}: {text}"
+            notes.append(where)
+            marks.append(f"[{len(notes)}]")
+    return " ".join(marks)
+
+
+def _footer(notes: list[str]) -> str:
+    lines = [f"[{i}] {text}" for i, text in enumerate(notes, 1)]
+    lines.append(
+        "A published result that does not count (invalid for this tool's RCP check) is"
+        " shown with the reason; the next round's speed-up is over the fastest result shown."
+        " Open-division speed-ups between different systems are left out (--open-speedups)."
+    )
+    return "\n".join(lines) + "\n"

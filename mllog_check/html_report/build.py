@@ -149,7 +149,7 @@ def trend_charts(scores: list[dict[str, Any]]) -> list[Chart]:
     rows = best_per_round([SimpleNamespace(**score) for score in scores if "valid" in score])
     lines: dict[tuple[str, str], list[Any]] = defaultdict(list)
     for row in rows:
-        if row.scale == ALL_SCALES:
+        if row.scale == ALL_SCALES and not row.excluded:  # one bar a round: what counts
             lines[(row.benchmark, row.division)].append(row)
     charts = []
     for (name, division), line in sorted(lines.items()):

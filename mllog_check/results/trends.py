@@ -4,7 +4,13 @@
 A benchmark renamed between rounds keeps one line: its name is the one later rounds
 give it (``rounds.current_benchmark_name``, from the registry's ``names``: v2.0-v4.1
 ``ssd`` is ``retinanet``, v4.0-v4.1 ``gnn`` is ``rgat``). A result counts when its
-score is valid and, in the closed division, its RCP check did not fail.
+score is valid and, in the closed division, its RCP check did not fail. A published
+result faster than the counted best that does not count is shown with the reason
+(``excluded``), and the next round's speed-up is taken over the fastest result shown: a
+round's record is what was published. A best whose runs were published in an earlier
+round (the same run windows) names it (``reused_from``). Open-division speed-ups compare
+unrelated systems (each submitter changes the model), so they are left out unless the
+two bests are the same system or they are asked for.
 """
 
 from __future__ import annotations
@@ -34,8 +40,10 @@ class TrendRow:
     accelerator_model: str | None
     accelerators: int | None
     published_as: str  # the benchmark folder's name in that round (ssd, gnn)
-    results: int  # results of this benchmark, division and scale in the round
-    speedup: float | None  # the previous round's best minutes / these (None: first round)
+    results: int  # results that count, of this benchmark, division and scale in the round
+    speedup: float | None  # the previous round's fastest shown / these (None: first round)
+    excluded: str = ""  # why this published result does not count ("" when it counts)
+    reused_from: str = ""  # round/org/system whose runs (run windows) these are
 
 
 @dataclass
@@ -56,14 +64,59 @@ def counts(score: Any) -> bool:
     return score.division != "closed" or score.rcp_verdict in (None, "Pass")
 
 
-def best_per_round(scores: Sequence[Any], accelerators: int | None = None) -> list[TrendRow]:
+def excluded_reason(score: Any) -> str:
+    """Why a valid published score does not count ("" when it counts)."""
+    if counts(score) or not score.valid or score.minutes is None:
+        return ""
+    text = getattr(score, "rcp_message", "")
+    message = f": {text}" if text else ""
+    return f"RCP {score.rcp_verdict or 'not checked'}{message}"
+
+
+_Key = tuple[str, str, str, str]  # benchmark (current name), division, scale, round
+
+
+def best_per_round(
+    scores: Sequence[Any],
+    accelerators: int | None = None,
+    runs: Sequence[Any] = (),
+    open_speedups: bool = False,
+) -> list[TrendRow]:
     """The trend rows of scores (``Score`` values): scale "all", and the fixed scale
-    ``accelerators`` when given."""
+    ``accelerators`` when given; per line and round the best result that counts, after
+    the faster published results that do not (``excluded``). ``runs`` (their ``Run``
+    values) name a best re-published from an earlier round; ``open_speedups`` gives the
+    open division's speed-ups between different systems."""
+    groups = _groups(scores, accelerators)
+    reuse = _Reuse(scores, runs)
+    rows: list[TrendRow] = []
+    previous: dict[tuple[str, str, str], Any] = {}  # line -> fastest shown of last round
+    ordered = sorted(groups, key=lambda k: (k[0], k[1], _scale_order(k[2]), _round_order(k[3])))
+    for key in ordered:
+        members = sorted(groups[key], key=lambda s: (s.minutes, s.org, s.system))
+        counted = [s for s in members if counts(s)]
+        best = counted[0] if counted else None
+        if best is None:  # nothing counts: the fastest published result, and why
+            shown = members[:1]
+        else:
+            shown = [s for s in members if not counts(s) and s.minutes < best.minutes]
+            shown.append(best)
+        line = key[:3]
+        before = previous.get(line)
+        for s in shown:
+            speedup = _speedup(before, s, key[1], open_speedups)
+            rows.append(_row(key, s, len(counted), speedup, reuse.source(s)))
+        previous[line] = shown[0]
+    return rows
+
+
+def _groups(scores: Sequence[Any], accelerators: int | None) -> dict[_Key, list[Any]]:
+    """Every valid published score by line and round (counting or not)."""
     from ..rounds import RoundError, current_benchmark_name, parse_round
 
-    groups: dict[tuple[str, str, str, str], list[Any]] = {}
+    groups: dict[_Key, list[Any]] = {}
     for s in scores:
-        if not counts(s):
+        if not s.valid or s.minutes is None:
             continue
         try:
             label = parse_round(s.ruleset).folder
@@ -74,34 +127,74 @@ def best_per_round(scores: Sequence[Any], accelerators: int | None = None) -> li
         groups.setdefault((name, division, ALL_SCALES, label), []).append(s)
         if accelerators is not None and s.accelerators == accelerators:
             groups.setdefault((name, division, str(accelerators), label), []).append(s)
-    rows = []
-    previous: dict[tuple[str, str, str], float] = {}
-    ordered = sorted(groups, key=lambda k: (k[0], k[1], _scale_order(k[2]), _round_order(k[3])))
-    for key in ordered:
-        name, division, scale, label = key
-        members = groups[key]
-        best = min(members, key=lambda s: (s.minutes, s.org, s.system))
-        line = (name, division, scale)
-        before = previous.get(line)
-        rows.append(
-            TrendRow(
-                benchmark=name,
-                division=division,
-                scale=scale,
-                round=label,
-                minutes=best.minutes,
-                org=best.org,
-                system=best.system,
-                system_name=best.system_name,
-                accelerator_model=best.accelerator_model,
-                accelerators=best.accelerators,
-                published_as=best.benchmark,
-                results=len(members),
-                speedup=None if before is None else before / best.minutes,
-            )
-        )
-        previous[line] = best.minutes
-    return rows
+    return groups
+
+
+def _speedup(before: Any, best: Any, division: str, open_speedups: bool) -> float | None:
+    if before is None or not best.minutes:
+        return None
+    same_system = (before.org, before.system_name) == (best.org, best.system_name)
+    if division == "open" and not (open_speedups or same_system):
+        return None  # open results of different systems change the model, not the speed
+    return float(before.minutes) / float(best.minutes)
+
+
+def _row(key: _Key, best: Any, counted: int, speedup: float | None, reused: str) -> TrendRow:
+    name, division, scale, label = key
+    return TrendRow(
+        benchmark=name,
+        division=division,
+        scale=scale,
+        round=label,
+        minutes=best.minutes,
+        org=best.org,
+        system=best.system,
+        system_name=best.system_name,
+        accelerator_model=best.accelerator_model,
+        accelerators=best.accelerators,
+        published_as=best.benchmark,
+        results=counted,
+        speedup=speedup,
+        excluded=excluded_reason(best),
+        reused_from=reused,
+    )
+
+
+class _Reuse:
+    """Which earlier round's result holds the same runs (run_start/run_stop times) as a
+    score: the audit's shared-run-window finding (docs/audit.md), for trends."""
+
+    def __init__(self, scores: Sequence[Any], runs: Sequence[Any]) -> None:
+        import os
+
+        self._windows: dict[str, set[tuple[float, float]]] = {}
+        for run in runs:  # a run's folder is its score's (results/tree.py)
+            if run.start_ms is None or run.stop_ms is None:
+                continue
+            folder = os.path.dirname(run.path)
+            self._windows.setdefault(folder, set()).add((run.start_ms, run.stop_ms))
+        self._scores = list(scores)
+
+    def _of(self, score: Any) -> set[tuple[float, float]]:
+        return self._windows.get(getattr(score, "folder", ""), set())
+
+    def source(self, score: Any) -> str:
+        from ..rounds import RoundError, parse_round
+
+        mine = self._of(score)
+        if not mine:
+            return ""
+        found = []
+        for other in self._scores:
+            if other.ruleset == score.ruleset or not mine & self._of(other):
+                continue
+            try:
+                label = parse_round(other.ruleset).folder
+            except RoundError:
+                continue
+            if _round_order(label) < _round_order(parse_round(score.ruleset).folder):
+                found.append((_round_order(label), label, other.org, other.system))
+        return "/".join(min(found)[1:]) if found else ""
 
 
 def compute_trends(
@@ -110,6 +203,7 @@ def compute_trends(
     accelerators: int | None = None,
     ruleset: str = "auto",
     setting: Any = None,
+    open_speedups: bool = False,
 ) -> TrendReport:
     """Score every result below ``paths`` (round folders, usually several) and keep the
     best per benchmark, division, round (and scale)."""
@@ -117,7 +211,7 @@ def compute_trends(
 
     scored = compute_scores(paths, ruleset=ruleset, setting=setting)
     chosen = scored.scores if result_filter is None else result_filter.apply(scored.scores)
-    rows = best_per_round(chosen, accelerators)
+    rows = best_per_round(chosen, accelerators, scored.runs, open_speedups)
     return TrendReport(rows=rows, problems=scored.problems, scores=len(scored.scores))
 
 
