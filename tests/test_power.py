@@ -24,8 +24,16 @@ from mllog_check.power import (
     olympic_energy,
     timing,
 )
+from mllog_check.problems import Problem
 
 GOOD = FIXTURES / "power" / "good" / "resnet"
+# The hand-made fixtures read every 20 s to stay small, so the sampling rules (MLE035,
+# MLE036: once per second, at least 60 readings) fire on them; their tests are below.
+SAMPLING = {"MLE035", "MLE036"}
+
+
+def _others(problems: list[Problem]) -> list[Problem]:
+    return [p for p in problems if p.rule not in SAMPLING]
 
 
 def _energy_score(folder: Path, drop: int = 1) -> tuple[float | None, list[float]]:
@@ -106,7 +114,7 @@ def test_two_nodes_and_a_switch_equal_the_official_summarizer(
     assert score == pytest.approx(official_score, rel=1e-12)
     # Two nodes and a switch per run; the switch adds 450 W over the run.
     report = check_benchmark_folder(str(GOOD))
-    assert report.problems == []
+    assert _others(report.problems) == []
     assert {(e.nodes, e.switches) for e in report.energies.values()} == {(2, 1)}
 
 
@@ -129,7 +137,9 @@ def test_a_hand_computed_run(tmp_path: Path) -> None:
     report = check_benchmark_folder(str(run))
     (energy,) = report.energies.values()
     assert energy.joules == pytest.approx(10_000 + 1_000)
-    assert {p.rule for p in report.problems} == {"MLE027"}  # the switch has no conversion_eff
+    assert {p.rule for p in _others(report.problems)} == {
+        "MLE027"
+    }  # the switch has no conversion_eff
 
 
 def _mllog(t: int, key: str, value: object, **meta: object) -> str:
@@ -194,8 +204,8 @@ def test_a_missing_node_is_reported_and_the_run_has_no_energy_beyond_its_logs(
     shutil.copytree(GOOD, copy)
     (copy / "power" / "result_1" / "node_1.txt").unlink()
     report = check_benchmark_folder(str(copy))
-    assert [p.rule for p in report.problems] == ["MLE003"]
-    assert "result_1" in report.problems[0].path
+    assert [p.rule for p in _others(report.problems)] == ["MLE003"]
+    assert "result_1" in _others(report.problems)[0].path
 
 
 def test_score_has_energy_columns_per_run_and_per_result() -> None:
@@ -207,7 +217,7 @@ def test_score_has_energy_columns_per_run_and_per_result() -> None:
     assert score.valid and score.energy_method == "official"
     assert score.energy_j == pytest.approx(expected)
     assert [r.energy_j for r in report.runs] == pytest.approx(energies)
-    assert report.problems == []
+    assert _others(report.problems) == []
 
 
 def test_score_without_power_logs_has_no_energy() -> None:
@@ -367,7 +377,7 @@ def test_v40_style_zero_window_official_divides_by_zero_ours_integrates(
     with pytest.raises(ZeroDivisionError):
         _official_summarizer(copy, monkeypatch)
     report = check_benchmark_folder(str(copy))
-    assert {p.rule for p in report.problems} == {"MLE007"}
+    assert {p.rule for p in _others(report.problems)} == {"MLE007"}
     assert report.method == FROM_READINGS
     good = check_benchmark_folder(str(GOOD)).energies
     for path, energy in report.energies.items():

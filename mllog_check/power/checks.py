@@ -22,6 +22,7 @@ from ..records import ParseResult
 from . import codes
 from .energy import FROM_READINGS, RunEnergy, run_energy
 from .logs import PowerLog, finite_time, read_power_log
+from .sampling import sampling_problems
 
 POWER_DIR = "power"
 _LOG_NAME = re.compile(r"^(node|sw)_(.*)\.txt$")
@@ -245,6 +246,7 @@ def _node(log: PowerLog, run: RunTiming) -> list[Problem]:
         out.append(codes.problem(codes.EMPTY_WINDOW, log.path, msg, log.stop_line))
     out.extend(_readings(log))
     out.extend(_coverage(log, run))
+    out.extend(sampling_problems(log, run.start_ms, run.stop_ms))
     return out
 
 

@@ -296,6 +296,44 @@ SPIKE = rule(
 )
 
 
+# The power rules of MLPerf Training (sections cited by each rule's rationale).
+POWER_RULES = "https://github.com/mlcommons/training_policies/blob/master/power_measurement.adoc"
+SAMPLING_RATE = rule(
+    "MLE035",
+    "power-sampling-rate",
+    W,
+    "A node log reads power less often than once per second over the timed run, or "
+    "unevenly: a median interval above 1.1 s or any interval above 2 s (one skipped tick).",
+    stage="power",
+    good="fixtures/power/per_second/resnet",
+    bad="fixtures/power/uneven/resnet",
+    beyond=True,
+    why=(
+        f'The power rules ({POWER_RULES}, 3.4 "Report 1 Measurement per Second"): '
+        '"Power measurement must be at least once every second distributed evenly '
+        'throughout the timed portion of a run." The official tools do not check it; the '
+        "slack allows the whole-second timestamps of meters polled at 1 Hz (docs/power.md)."
+    ),
+)
+TOO_FEW_SAMPLES = rule(
+    "MLE036",
+    "power-too-few-samples",
+    W,
+    "A node log holds fewer readings in its window than max(60, the run's seconds), "
+    "allowing one reading in ten of the run's seconds to be missing.",
+    stage="power",
+    good="fixtures/power/per_second/resnet",
+    bad="fixtures/power/too_few/resnet",
+    beyond=True,
+    why=(
+        f'The power rules ({POWER_RULES}, 3.5 "Measure max(a run, 60 power samples)"): '
+        "the measurement covers the whole run, at one reading per second (3.4), and holds "
+        "at least 60 readings; a shorter run is extended until it has them. The official "
+        "tools do not check it (docs/power.md)."
+    ),
+)
+
+
 def problem(info: RuleInfo, path: str, message: str, line: int = 0, text: str = "") -> Problem:
     """The rule's Problem; power logs are judged by whole lines: a located one is at column 1."""
     return info.problem(path, message, line, 1 if line else 0, text=text)
