@@ -118,12 +118,16 @@ class Follower:
         restore = _on_sigterm()
         quiet_since: float | None = None
         waiting_told = False
+        refused_told = ""
         try:
             while True:
                 poll = self.tail.poll()
-                if poll.waiting and not waiting_told:
+                if poll.refused and poll.refused != refused_told:
+                    self.say(f"{self.display}: {poll.refused}; waiting for a regular file")
+                elif poll.waiting and not waiting_told and not poll.refused:
                     self.say(f"{self.display}: waiting for the file to appear")
                     waiting_told = True
+                refused_told = poll.refused
                 if poll.restarted:
                     self.say(f"{self.display}: the file started over: checking it from the start")
                     self._new_check()
@@ -166,7 +170,11 @@ class Follower:
             return EXIT_USAGE
         self.input_error = self.live.scanner.result.input_error
         self._tell([])
-        if self.live.stale and self.path != "-":
+        refused = self.tail.refused
+        if refused:  # the path ended as something not read: nothing checked is no pass
+            self.say(f"{self.display}: {refused}: the log at the path was not checked")
+            self.input_error = True
+        elif self.live.stale and self.path != "-":
             # The round or the chain was chosen before the log told it all: check's own
             # reading of the finished file is the verdict (docs/follow.md).
             from ..checking import check_paths

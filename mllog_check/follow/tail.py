@@ -4,15 +4,19 @@
 bytes) and whether the file started over: truncated in place (``>`` again, logrotate's
 copytruncate) or replaced by a new file at the path (rotation, a job's restart). A
 replaced file's last bytes are read before the new one. A path that does not exist yet
-is waited for. ``PipeTail`` reads a pipe (``-``) without blocking longer than a poll.
+is waited for. Every open goes through the regular-file guard of every read
+(``inputs.open_binary``): a path that becomes a named pipe, a device or a link leaving
+the log's folder is not read; ``refused`` says why until a regular file is back
+(docs/security.md). ``PipeTail`` reads a pipe (``-``) without blocking longer than a poll.
 Nothing here sleeps: the caller polls (``check --follow``: every ``POLL_SECONDS``).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from ..inputs import CHUNK
+from ..inputs import CHUNK, InputError, Source, open_binary
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -24,15 +28,21 @@ POLL_SECONDS = 0.1  # the latency budget is 1 s (docs/follow.md); polling costs 
 class Poll:
     """One poll's outcome: the bytes read, the file started over, the input ended."""
 
-    __slots__ = ("data", "restarted", "ended", "waiting")
+    __slots__ = ("data", "restarted", "ended", "waiting", "refused")
 
     def __init__(
-        self, data: bytes = b"", restarted: bool = False, ended: bool = False, waiting: bool = False
+        self,
+        data: bytes = b"",
+        restarted: bool = False,
+        ended: bool = False,
+        waiting: bool = False,
+        refused: str = "",
     ) -> None:
         self.data = data
         self.restarted = restarted  # what follows is a new log (truncated or replaced)
         self.ended = ended  # a pipe closed: no more input
-        self.waiting = waiting  # the path does not exist (yet)
+        self.waiting = waiting  # the path does not exist (yet), or is refused
+        self.refused = refused  # why the path is not read (a pipe, a device, a link out)
 
 
 class FileTail:
@@ -40,6 +50,10 @@ class FileTail:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        # The log's folder (a link named on the command line resolved): the tree a
+        # replaced file must stay in, as a rotated log or a new run's does.
+        self.source = Source(path, Path(path), Path(path).resolve().parent)
+        self.refused = ""  # why the path is not read now; "" while it is
         self._file: BinaryIO | None = None
         self._identity: tuple[int, int] | None = None
         self.offset = 0
@@ -47,7 +61,7 @@ class FileTail:
     def poll(self) -> Poll:
         if self._file is None:
             if not self._open():
-                return Poll(waiting=True)
+                return Poll(waiting=True, refused=self.refused)
             restarted = self._opened_before
             self._opened_before = True
             if restarted:
@@ -61,9 +75,12 @@ class FileTail:
 
     def _open(self) -> bool:
         try:
-            file = open(self.path, "rb")  # noqa: SIM115 - kept open across polls
-        except OSError:
+            file = open_binary(self.source)  # kept open across polls
+        except InputError as err:
+            missing = not os.path.lexists(self.path)
+            self.refused = "" if missing else str(err)
             return False
+        self.refused = ""
         info = os.fstat(file.fileno())
         self._file, self._identity, self.offset = file, (info.st_dev, info.st_ino), 0
         return True
@@ -83,7 +100,7 @@ class FileTail:
         if (info.st_dev, info.st_ino) != self._identity:
             self.close()  # replaced: its last bytes were read before this poll
             if not self._open():
-                return Poll(waiting=True)
+                return Poll(waiting=True, refused=self.refused)
             return Poll(self._read(), restarted=True)
         if info.st_size < self.offset:  # truncated in place
             assert self._file is not None
@@ -100,6 +117,8 @@ class FileTail:
 
 class PipeTail:
     """A pipe or terminal (stdin): bytes as they come, the end when it closes."""
+
+    refused = ""  # a pipe is read as it is
 
     def __init__(self, stream: BinaryIO) -> None:
         self.stream = stream
