@@ -2,12 +2,15 @@
 
 ``schemas/prepared/<name>.json`` holds a data file already parsed, merged (a ruleset's
 ``extends`` chain) and validated against its schema, with a fingerprint (size and
-CRC-32) of each source file it came from. A single-file check then reads one small JSON
-file instead of importing PyYAML and jsonschema and validating the rules, and writes
-nothing anywhere. A fingerprint that no longer matches its source (a rule file edited
-in a checkout) makes the reader fall back to the source files, so the data used is
-always the data written; ``scripts/prepare_data.py`` rewrites the prepared files and
-``tests/test_prepared.py`` fails while they are stale.
+CRC-32) of each source it came from: its rule files and, for rules that take the
+round's benchmarks, that round's entry of the registry (not the whole registry, nor the
+rules' JSON Schema, which ``scripts/prepare_data.py --check`` validates against), so
+that adding or editing one round rewrites that round's files only. A single-file check
+then reads one small JSON file instead of importing PyYAML and jsonschema and
+validating the rules, and writes nothing anywhere. A fingerprint that no longer matches
+its source (a rule file edited in a checkout) makes the reader fall back to the source
+files, so the data used is always the data written; ``scripts/prepare_data.py``
+rewrites the prepared files and ``tests/test_prepared.py`` fails while they are stale.
 """
 
 from __future__ import annotations
@@ -34,9 +37,18 @@ def prepared_dir() -> Path:
     return schemas_dir() / "prepared"
 
 
-def fingerprint(relative: str) -> str:
-    """'<size>:<crc32>' of a file under the schemas folder."""
-    data = (schemas_dir() / relative).read_bytes()
+def fingerprint(relative: str, registry: Any = None) -> str:
+    """'<size>:<crc32>' of a file under the schemas folder; of one round's entry of the
+    registry for ``rounds.yaml#<version>`` (from ``registry``, the registry's data, else
+    its prepared copy), so that a ruleset depends on its own round's entry only and
+    adding a round leaves every other prepared file as it is."""
+    name, _, version = relative.partition("#")
+    if name != "rounds.yaml" or not version:
+        data = (schemas_dir() / relative).read_bytes()
+        return f"{len(data)}:{zlib.crc32(data):08x}"
+    rounds = (registry if registry is not None else read("rounds") or {}).get("rounds") or []
+    entries = [e for e in rounds if isinstance(e, dict) and e.get("version") == version]
+    data = json.dumps(entries, sort_keys=True, ensure_ascii=False).encode("utf-8")
     return f"{len(data)}:{zlib.crc32(data):08x}"
 
 
@@ -47,13 +59,17 @@ def read(name: str) -> Any | None:
         doc = json.loads((prepared_dir() / f"{name}.json").read_bytes())
         if all(fingerprint(source) == stamp for source, stamp in doc["sources"].items()):
             return doc["data"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     return None
 
 
-def document(data: Any, sources: list[str]) -> bytes:
-    """A prepared file's bytes (sorted keys, one line per file: stable in git)."""
-    stamped = {"sources": {s: fingerprint(s) for s in sorted(set(sources))}, "data": data}
-    text = json.dumps(stamped, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def document(data: Any, sources: list[str], registry: Any = None) -> bytes:
+    """A prepared file's bytes: sorted keys, one item per line (a diff shows what changed),
+    and the fingerprints of its sources (``registry``: the registry's data, for a source
+    that is one round's entry)."""
+    stamps = {s: fingerprint(s, registry) for s in sorted(set(sources))}
+    text = json.dumps(
+        {"sources": stamps, "data": data}, sort_keys=True, indent=1, ensure_ascii=False
+    )
     return text.encode("utf-8") + b"\n"

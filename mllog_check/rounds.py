@@ -266,7 +266,33 @@ def load_registry(path: str | Path | None = None) -> Registry:
                 raise RegistryError(
                     f"{source}: {spelling!r} names {other.version} and {rnd.version}"
                 )
+    _check_dates(source, rounds)
     return Registry(source, rounds, by_spelling)
+
+
+def _check_dates(source: Path, rounds: Sequence[Round]) -> None:
+    """Per usage, in version order: publication dates increase, and a round without one
+    comes after every dated round (a round's runs are those between the previous round's
+    publication and its own: docs/rounds.md, "Choosing the round")."""
+    for usage in USAGES:
+        ordered = sorted((r for r in rounds if r.usage == usage), key=lambda r: r.number)
+        undated: Round | None = None
+        before: Round | None = None
+        for rnd in ordered:
+            if rnd.published is None:
+                undated = undated or rnd
+                continue
+            if undated is not None:
+                raise RegistryError(
+                    f"{source}: round {rnd.version} is dated ({rnd.published}) but the older "
+                    f"round {undated.version} is not: only the newest rounds may be undated"
+                )
+            if before is not None and rnd.published <= str(before.published):
+                raise RegistryError(
+                    f"{source}: round {rnd.version}'s date ({rnd.published}) is not after "
+                    f"round {before.version}'s ({before.published})"
+                )
+            before = rnd
 
 
 def read_registry_file(source: Path) -> Any:
@@ -627,6 +653,9 @@ def by_date(candidates: Sequence[str], when: float | None) -> tuple[Round, str] 
     if not dated:
         return None
     day = _iso_day(when)
+    # The registry's dates increase with versions and only the newest rounds are undated
+    # (load_registry), so the first candidate published after the run is the round of
+    # its submission window, or the first newer one the content allows.
     for rnd in dated:
         published = rnd.published_ms
         if published is not None and when < published:

@@ -17,6 +17,10 @@ docs/rules.md (scripts/rules_docs.py) and the docs' mentions of the latest round
 and the files to state what the new round changes (a benchmark added: its run count in
 the registry, its rules, its quality target, its reference convergence points).
 A kind of data the source round does not have (null in the registry) stays null.
+
+Every path is this repository's (the folder above scripts/): the script refuses to run
+when the mllog_check package Python imports, or its schemas, are another checkout's (an
+editable install of another clone would otherwise get the data and this one the docs).
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ import sys
 from pathlib import Path
 
 from mllog_check import rounds
-from mllog_check.prepared import schemas_dir
 
+ROOT = Path(__file__).resolve().parents[1]
 # Fields of the source round's entry the new round starts from. Dates, spellings and
 # file overrides belong to a round alone and are not copied.
 INHERITED = ("usage", "generation", "run_count", "benchmarks")
@@ -90,10 +94,26 @@ def data_files(new: rounds.Round, old: rounds.Round) -> dict[Path, str]:
     return out
 
 
+def own_package(root: Path = ROOT) -> None:
+    """Refuse unless the mllog_check imported, and the schemas it reads, are ``root``'s."""
+    import mllog_check
+    from mllog_check.prepared import schemas_dir
+
+    for name, found, wanted in (
+        ("package", Path(mllog_check.__file__).resolve().parent, root / "mllog_check"),
+        ("schemas", schemas_dir().resolve(), root / "schemas"),
+    ):
+        if found != wanted.resolve():
+            raise NewRoundError(
+                f"the mllog_check {name} imported is {found}, not this repository's ({wanted}):"
+                f" install this checkout (pip install -e {root}) or run with PYTHONPATH={root}"
+            )
+
+
 def add_round(version: str, source_name: str, schemas: Path | None = None) -> list[Path]:
-    """Add the round to the registry in ``schemas`` (the shipped one by default) and write
+    """Add the round to the registry in ``schemas`` (this repository's by default) and write
     its data files; the files written. The prepared data and docs are left to ``main``."""
-    folder = schemas or schemas_dir()
+    folder = schemas or ROOT / "schemas"
     registry_path = folder / "rounds.yaml"
     registry = rounds.load_registry(registry_path)
     old = registry.get(source_name)
@@ -123,10 +143,10 @@ def regenerate() -> None:
     import rules_docs
 
     rounds.reload()
-    folder = schemas_dir() / "prepared"
+    folder = ROOT / "schemas" / "prepared"
     for name, data in prepare_data.build().items():
         (folder / name).write_bytes(data)
-    rules_docs.write(Path(__file__).resolve().parents[1] / "docs" / "rules.md")
+    rules_docs.write(ROOT / "docs" / "rules.md")
     round_mentions.write()
 
 
@@ -136,6 +156,7 @@ def main() -> int:
     parser.add_argument("--from", dest="source", required=True, help="the round it inherits")
     args = parser.parse_args()
     try:
+        own_package()
         written = add_round(args.version, args.source)
     except (NewRoundError, rounds.RoundError, rounds.RegistryError) as err:
         print(f"new_round: {err}", file=sys.stderr)

@@ -19,20 +19,25 @@ from mllog_check.rounds import load_registry, read_registry_file
 from mllog_check.rules.loader import resolve_with_sources
 
 
-def _relative(path: Path) -> str:
-    return path.resolve().relative_to(schemas_dir().resolve()).as_posix()
+def _relative(source: str) -> str:
+    """'rules/training-6.1.0.yaml', 'rounds.yaml#6.1.0': a source under schemas/."""
+    path, mark, part = source.partition("#")
+    return Path(path).resolve().relative_to(schemas_dir().resolve()).as_posix() + mark + part
 
 
 def build() -> dict[str, bytes]:
-    """File name -> content of every prepared file."""
+    """File name -> content of every prepared file. Each depends on its own sources only
+    (a ruleset: its rule files and its round's registry entry), so that a change to one
+    round rewrites that round's files and the registry's."""
     source = schemas_dir() / "rounds.yaml"
-    out = {"rounds.json": document(read_registry_file(source), ["rounds.yaml"])}
+    raw = read_registry_file(source)
+    out = {"rounds.json": document(raw, ["rounds.yaml"])}
     for rnd in load_registry(source).rounds:
         path = rnd.path("rules")
         if path is None or not path.resolve().is_relative_to(schemas_dir().resolve()):
             continue
         data, sources = resolve_with_sources(rnd.ruleset)
-        out[f"{rnd.ruleset}.json"] = document(data, [_relative(p) for p in sources])
+        out[f"{rnd.ruleset}.json"] = document(data, [_relative(p) for p in sources], raw)
     return out
 
 

@@ -171,10 +171,15 @@ def rounds_table(text: str) -> str:
     return text
 
 
+def files() -> list[str]:
+    """The files this script rewrites, relative to the repository."""
+    return sorted({p[0] for p in PHRASES})
+
+
 def stale() -> list[str]:
     return [
         name
-        for name in sorted({p[0] for p in PHRASES})
+        for name in files()
         if rewrite(name, (ROOT / name).read_text(encoding="utf-8"))
         != (ROOT / name).read_text(encoding="utf-8")
     ]

@@ -207,8 +207,40 @@ def test_every_round_but_the_unpublished_has_a_publication_date() -> None:
     rounds = [r for r in d.all_rounds() if r.usage == "training"]
     dated = [r.published_ms for r in rounds if r.published is not None]
     assert dated == sorted(dated) and len(set(dated)) == len(dated)
+    # The unpublished rounds are the newest ones (at least one: the round being run),
+    # whichever the registry holds (scripts/new_round.py adds more).
     undated = [r.version for r in rounds if r.published is None]
-    assert undated == ["6.1.0"]  # newer than every dated round
+    assert undated and undated == [r.version for r in rounds[len(dated) :]]
+
+
+def _with_round(tmp_path: Path, entry: str) -> Path:
+    """The shipped registry with one more round entry (YAML lines) at its end."""
+    shipped = Path(d.shipped_schemas()) / "rounds.yaml"
+    path = tmp_path / "rounds.yaml"
+    path.write_text(shipped.read_text(encoding="utf-8").rstrip("\n") + "\n" + entry)
+    return path
+
+
+def test_the_registry_refuses_dates_out_of_order(tmp_path: Path) -> None:
+    """A dated round after an undated one (a run of the undated round's window would be
+    taken as the dated one's) and a date not after the previous round's are refused."""
+    training = [r for r in d.all_rounds() if r.usage == "training"]
+    newest, last_dated = training[-1], [r for r in training if r.published][-1]
+    nxt = f"{newest.number[0]}.{newest.number[1] + 1}.0"
+    entry = '  - version: {v}\n    benchmarks: {{resnet: 5}}\n    dates: {{published: "{day}"}}\n'
+    assert newest.published is None  # the round being run: see the test above
+    after = entry.format(v=nxt, day="2099-01-01")
+    with pytest.raises(d.RegistryError, match=f"round {nxt} is dated .* {newest.version} is not"):
+        d.load_registry(_with_round(tmp_path, after))
+    # an undated round after the undated newest is fine
+    undated = f"  - version: {nxt}\n    benchmarks: {{resnet: 5}}\n"
+    assert d.load_registry(_with_round(tmp_path, undated)).get(nxt).published is None
+    text = (Path(d.shipped_schemas()) / "rounds.yaml").read_text(encoding="utf-8")
+    stamp = f'dates: {{published: "{last_dated.published}"}}'
+    assert text.count(stamp) == 1
+    (tmp_path / "rounds.yaml").write_text(text.replace(stamp, 'dates: {published: "2018-01-01"}'))
+    with pytest.raises(d.RegistryError, match=f"round {last_dated.version}'s date .* not after"):
+        d.load_registry(tmp_path / "rounds.yaml")
 
 
 @pytest.mark.corpus

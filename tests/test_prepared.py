@@ -27,6 +27,32 @@ def test_prepared_files_are_current() -> None:
     assert done.returncode == 0, done.stderr + "run: python scripts/prepare_data.py"
 
 
+def test_a_ruleset_depends_on_its_own_rule_files_and_registry_entry_only() -> None:
+    """Adding a round or editing another round's entry leaves a ruleset's prepared file as
+    it is (a one-round change is a one-round diff); its own entry is a source."""
+    import json
+
+    doc = json.loads((prepared.prepared_dir() / "training-5.1.0.json").read_text())
+    assert sorted(doc["sources"]) == [
+        "rounds.yaml#5.1.0",
+        *(f"rules/training-{v}.yaml" for v in ("1.0.0", "1.1.0", "2.0.0", "2.1.0", "3.0.0",
+                                              "3.1.0", "4.0.0", "4.1.0", "5.0.0", "5.1.0")),
+    ]  # fmt: skip
+    registry = prepared.read("rounds")
+    assert isinstance(registry, dict)
+    stamp = prepared.fingerprint("rounds.yaml#5.1.0", registry)
+    assert stamp == doc["sources"]["rounds.yaml#5.1.0"]
+    entries = registry["rounds"]
+    later = {**registry, "rounds": [*entries, {"version": "9.9.0", "benchmarks": {"x": 1}}]}
+    assert prepared.fingerprint("rounds.yaml#5.1.0", later) == stamp
+    (own,) = [e for e in entries if e["version"] == "5.1.0"]
+    changed = [e if e is not own else {**own, "benchmarks": {}} for e in entries]
+    assert prepared.fingerprint("rounds.yaml#5.1.0", {"rounds": changed}) != stamp
+    # one item per line: a diff of a prepared file shows what changed
+    text = (prepared.prepared_dir() / "training-5.1.0.json").read_text()
+    assert max(len(line) for line in text.splitlines()) < 200
+
+
 def test_prepared_ruleset_equals_the_rule_files() -> None:
     for name in ("1.0.0", "2.0.0", "5.1.0"):
         assert resolved(name) == resolve_with_sources(name)[0]
@@ -35,8 +61,10 @@ def test_prepared_ruleset_equals_the_rule_files() -> None:
 def test_a_stale_prepared_file_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = (prepared.prepared_dir() / "training-1.0.0.json").read_text()
     (tmp_path / "training-1.0.0.json").write_text(
-        source.replace('"sources":{"', '"sources":{"x', 1)
+        source.replace('"sources": {\n  "', '"sources": {\n  "x', 1)
     )
+    # its registry entry is read from the prepared registry beside it
+    (tmp_path / "rounds.json").write_bytes((prepared.prepared_dir() / "rounds.json").read_bytes())
     monkeypatch.setattr(prepared, "prepared_dir", lambda: tmp_path)
     assert prepared.read("training-1.0.0") is None
     (tmp_path / "training-1.0.0.json").write_text(source)

@@ -293,16 +293,20 @@ def resolved(name: str) -> dict[str, Any]:
     return resolve_with_sources(name)[0]
 
 
-def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[Path]]:
-    """A ruleset's merged data from its rule files, and the files it came from."""
-    sources: list[Path] = [rules_dir() / "ruleset.schema.json"]
+def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[str]]:
+    """A ruleset's merged data from its rule files, and what it came from: its rule files,
+    and ``<registry>#<version>`` when it took that round's benchmarks (the fingerprints
+    of prepared data, mllog_check.prepared)."""
+    sources: list[Path] = []
     chain: list[str] = []
     data = _resolve(name, Path.cwd(), (), sources, chain)
-    if _values_from_registry(data, chain):  # the registry is a source too (prepared data)
+    taken = _values_from_registry(data, chain)
+    named = [str(p) for p in sources]
+    if taken is not None:  # the round's registry entry is a source too (prepared data)
         from ..rounds import registry
 
-        sources.append(registry().source)
-    return data, sources
+        named.append(f"{registry().source}#{taken}")
+    return data, named
 
 
 # Divisions whose sections list a division's own benchmarks (``value_from: benchmarks``);
@@ -310,15 +314,16 @@ def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[Path]]:
 _DIVISIONS = ("closed", "open")
 
 
-def _values_from_registry(data: dict[str, Any], chain: list[str]) -> bool:
+def _values_from_registry(data: dict[str, Any], chain: list[str]) -> str | None:
     """``value_from: benchmarks`` becomes the enum of the round's benchmarks (sorted: the
     registry's order depends on how it was read): the round of the file, else of the
-    nearest round it extends (a rule file of one's own). True when one was replaced."""
+    nearest round it extends (a rule file of one's own). The round's version when one
+    was replaced, else None."""
     from ..rounds import registry
 
     found = (registry().find(name) for name in chain)
     rnd = next((r for r in found if r is not None and r.benchmarks is not None), None)
-    replaced = False
+    replaced: str | None = None
     for section, body in (data.get("sections") or {}).items():
         keys = (body or {}).get("keys") or {}
         for key, spec in keys.items():
@@ -337,7 +342,7 @@ def _values_from_registry(data: dict[str, Any], chain: list[str]) -> bool:
             )
             keys[key] = {k: v for k, v in spec.items() if k != "value_from"}
             keys[key]["value"] = {"enum": allowed}
-            replaced = True
+            replaced = rnd.version
     return replaced
 
 
