@@ -129,3 +129,46 @@ def test_scoring_files_never_restate_the_registrys_facts() -> None:
             assert known is not None and (bench.runs, bench.drop) == (known.runs, known.drop)
         # and the registry says which benchmarks the round has
         assert {rnd.benchmark(n).name for n in scoring.benchmarks} == set(rnd.benchmarks or {})
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_shape(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_shape(v) for v in value) + "]"
+    if isinstance(value, str):
+        return "text"
+    return "number" if isinstance(value, int | float) and not isinstance(value, bool) else "other"
+
+
+@pytest.mark.corpus
+def test_every_quality_value_shape_of_the_corpus_reads(corpus: Path) -> None:
+    """The quality value shapes of every round's published logs (measured here, listed in
+    docs/scores.md "Quality values"), each read by scoring.read_quality."""
+    from mllog_check.results.scoring import UnknownRound, read_quality
+    from mllog_check.results.tree import discover
+
+    shapes: Counter[tuple[str, str, str]] = Counter()
+    for round_dir in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        try:
+            scoring = scoring_for(round_dir.name)
+        except UnknownRound:
+            continue  # v0.5, HPC v0.7: tests/test_scores_old.py
+        sets, _ = discover([str(round_dir)])
+        for result_set in sets:
+            bench = scoring.benchmark(result_set.benchmark)
+            if bench is None or bench.split_metrics:
+                continue
+            for path in result_set.files:
+                for record in mllog_check.parse_file(str(path)).records:
+                    if record.key != bench.key:
+                        continue
+                    shapes[(round_dir.name, bench.name, _shape(record.value))] += 1
+                    reading = read_quality(bench.target, record.value, bench.items)
+                    assert reading is not None, (path, record.line, record.value)
+    found = {(r, b, s) for r, b, s in shapes}
+    assert ("v0.6", "mask", "[number,number]") in found
+    assert ("v1.0", "maskrcnn", "{BBOX:number,SEGM:number}") in found
+    assert {s for _, _, s in found} == {
+        "number", "[number,number]", "{BBOX:number,SEGM:number}"
+    }  # fmt: skip

@@ -9,6 +9,7 @@ dropped and one failed run stands for the dropped slowest.
 from __future__ import annotations
 
 import re
+import shutil
 import statistics
 from pathlib import Path
 
@@ -143,3 +144,55 @@ def test_v06_compliance_is_approximated_and_said(corpus: Path) -> None:
     for score in _scores(corpus).values():
         assert "compliance approximated" in score.reason
         assert "0.6.0 rules fail every published v0.6 log" in score.reason
+
+
+# The value shapes published v0.6 logs use besides the corpus's (docs/scores.md, "Quality
+# values"): NVIDIA's Mask R-CNN writes {"accuracy": {"BBOX": .., "SEGM": ..}} and its
+# Transformer BLEU as text. Real Google v0.6 logs, rewritten into those shapes.
+_MASK_VALUE = re.compile(r'"value": \[([^,\]]+), ([^\]]+)\]')
+_BLEU_VALUE = re.compile(r'(eval_accuracy: \{"value": )([0-9.]+)')
+
+
+def _rewritten(corpus: Path, tmp_path: Path, bench: str, pattern: re.Pattern[str], to: str) -> Path:
+    src = corpus / "v0.6" / "Google"
+    org = tmp_path / "v0.6" / "Google"
+    shutil.copytree(src / "results" / "tpu-v3-128" / bench, org / "results" / "tpu-v3-128" / bench)
+    shutil.copytree(src / "systems", org / "systems")
+    for log in (org / "results" / "tpu-v3-128" / bench).glob("result_*.txt"):
+        text = log.read_text(encoding="utf-8")
+        new = "\n".join(
+            pattern.sub(to, line) if "eval_accuracy" in line else line for line in text.split("\n")
+        )
+        assert new != text
+        log.write_text(new, encoding="utf-8")
+    return org
+
+
+@pytest.mark.parametrize(
+    ("bench", "pattern", "to"),
+    [
+        ("mask", _MASK_VALUE, r'"value": {"accuracy": {"BBOX": \1, "SEGM": \2}}'),
+        ("transformer", _BLEU_VALUE, r'\1"\2"'),
+    ],
+    ids=["mask-nested-dict", "transformer-bleu-text"],
+)
+def test_nvidia_v06_value_shapes_score_as_the_corpus_shapes(
+    corpus: Path, tmp_path: Path, bench: str, pattern: re.Pattern[str], to: str
+) -> None:
+    org = _rewritten(corpus, tmp_path, bench, pattern, to)
+    report = compute_scores([str(org)], ruleset="auto")
+    (score,) = report.scores
+    assert score.valid, score.reason
+    assert score.minutes == pytest.approx(_scores(corpus)[("Google", "tpu-v3-128", bench)].minutes)
+    assert all(run.converged for run in report.runs)
+    assert not {p.rule for p in report.problems} & {"MLR041", "MLR065"}
+
+
+def test_an_unreadable_value_is_not_a_missed_target(corpus: Path, tmp_path: Path) -> None:
+    org = _rewritten(corpus, tmp_path, "transformer", _BLEU_VALUE, r'\1"BLEU \2"')
+    report = compute_scores([str(org)], ruleset="auto")
+    unread = [p for p in report.problems if p.rule == "MLR065"]
+    assert len(unread) == 10 and all("BLEU" in p.message for p in unread)
+    for problem in report.problems:
+        assert "never reached" not in problem.message, problem
+    assert all(run.unread_quality and not run.converged for run in report.runs)

@@ -90,9 +90,7 @@ class Progress:
         scoring = self.scoring()
         if scoring is None or scoring[1].split_metrics:
             return None
-        from ..results.scoring import target_reached
-
-        return target_reached(scoring[1].target, value)
+        return scoring[1].reached(value)
 
     def target(self) -> str:
         """The quality target in words ("≥ 0.72"), empty when unknown."""

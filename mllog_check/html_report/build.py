@@ -377,13 +377,9 @@ def _approximated(data: ReportData, view: ResultSetView) -> None:
     bench = scoring.benchmarks.get(view.benchmark) if scoring else None
     if bench is None or not getattr(scoring, "approximate_compliance", None):
         return
-    from ..results.scoring import target_reached
-
     for run in view.runs:
         curve = data.curves.get(run["path"])
-        reached = curve is not None and any(
-            target_reached(bench.target, p.value) for p in curve.points
-        )
+        reached = curve is not None and any(bench.reached(p.value) for p in curve.points)
         clean = not run.get("parse_errors")
         converged = run.get("run_stop_status") == "success" and reached
         run["counted"] = converged and clean and run.get("minutes") is not None

@@ -365,3 +365,23 @@ BORROWING_UNRESOLVED = rule(
     ),
     beyond=True,
 )
+QUALITY_UNREADABLE = rule(
+    "MLR065",
+    "quality-value-unreadable",
+    Severity.WARNING,
+    "A run that never reaches the quality target logs a quality value the scorer cannot "
+    "read (not a number, a number as text, a list or dict of the target's items, or one "
+    "of these wrapped): whether it reached the target is unknown, so the run is not "
+    "counted and is not said to miss the target.",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/olympic\nreplace Example/results/sys8/resnet/result_0.txt: "
+    '"value": 0.7601 => "value": "n/a"',
+    why=(
+        "Published logs write the evaluation in several shapes (v0.6 NVIDIA Mask R-CNN a "
+        'nested dict, Transformer BLEU as text; docs/scores.md, "Quality values"); a '
+        "shape no reading knows is not a missed target (beyond the official tools, "
+        "which do not read quality values to score)."
+    ),
+    beyond=True,
+)

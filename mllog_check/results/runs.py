@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from ..records import ParseResult, Record
-from .scoring import BenchmarkScoring, target_reached
+from .scoring import BenchmarkScoring, finite_number
 
 MS_PER_MINUTE = 60_000.0
 QUALITY_KEYS = ("eval_accuracy", "aggregated_eval_accuracy")
@@ -41,6 +40,9 @@ class Run:
     energy_j: float | None = None  # from power/result_N logs (docs/power.md)
     start_ms: float | None = None  # first run_start time_ms
     stop_ms: float | None = None  # first run_stop time_ms
+    # Not converged and some quality value could not be read (scoring.read_quality): the
+    # first such record, "line N: <value>"; then the target is not said to be missed.
+    unread_quality: str = ""
 
     @property
     def counted(self) -> bool:
@@ -71,16 +73,7 @@ def _before_stop(records: list[Record], stop: Record | None) -> list[Record]:
     return records[:end]
 
 
-def _number(value: Any) -> float | None:
-    """A finite JSON number as float; None for anything else (text, NaN, infinities, an
-    integer beyond the float range): such a value never enters a score."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
+_number = finite_number
 
 
 def duration(start: Record | None, stop: Record | None) -> tuple[float | None, str]:
@@ -113,7 +106,7 @@ def epochs_to_converge(
     """
     field = scoring.converged_at if scoring is not None else "epoch_num"
     if scoring is not None and scoring.split_metrics:
-        reached = [s for s, v in evaluations(records, scoring) if target_reached(scoring.target, v)]
+        reached = [s for s, v in evaluations(records, scoring) if scoring.reached(v)]
         numbers = [n for n in (_number(s) for s in reached) if n is not None]
         return min(numbers) if numbers else None
     key = scoring.key if scoring is not None else "eval_accuracy"
@@ -174,9 +167,10 @@ def build_run(
     status = _status(stop)
     before = _before_stop(records, stop)
     reached = scoring is not None and any(
-        target_reached(scoring.target, value) for _, value in evaluations(before, scoring)
+        scoring.reached(value) for _, value in evaluations(before, scoring)
     )
     converged = status == "success" and reached
+    unread = "" if reached or scoring is None else unread_quality(before, scoring)
     if compliant is None:
         # Fallback criterion until the round's compliance ruleset exists: a clean parse
         # and a converged run (the quality target is the part of compliance that decides).
@@ -203,4 +197,23 @@ def build_run(
         seed_records=seeds,
         start_ms=None if start is None else _number(start.timestamp_ms),
         stop_ms=None if stop is None else _number(stop.timestamp_ms),
+        unread_quality=unread,
     )
+
+
+def unread_quality(records: list[Record], scoring: BenchmarkScoring) -> str:
+    """The first quality record whose value cannot be read, as "line N: <value>"; ''
+    when every value reads (split metrics are joined first: read as joined)."""
+    if scoring.split_metrics:
+        joined = evaluations(records, scoring)
+        bad = next((v for _, v in joined if scoring.reached(v) is None), None)
+        return "" if bad is None else f"{_shown(bad)}"
+    for record in records:
+        if record.key == scoring.key and scoring.reached(record.value) is None:
+            return f"line {record.line}: {_shown(record.value)}"
+    return ""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

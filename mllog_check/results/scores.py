@@ -324,7 +324,7 @@ def _score_set(
         hint = did_you_mean(result_set.benchmark, scoring.benchmarks)
         why = f"{result_set.benchmark} is not a benchmark of round {scoring.round}{hint}"
         return replace(header, reason=why), runs, [], None
-    problems = _untimed(runs, results)
+    problems = _untimed(runs, results) + unread_quality(runs)
     problems += _not_counted(runs, results, ruleset) + _duplicates(runs)
     outcome = _olympic(result_set, runs, scoring, bench.runs, bench.drop, problems)
     rcp_verdict, rcp_message, normalization = None, "", None
@@ -438,6 +438,18 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
     return problems
 
 
+def unread_quality(runs: list[Run]) -> list[Problem]:
+    """MLR065 for each run whose quality value could not be read (and that did not
+    reach the target with another value)."""
+    return [
+        codes.QUALITY_UNREADABLE.problem(
+            run.path, f"quality value cannot be read ({run.unread_quality}): target not judged"
+        )
+        for run in runs
+        if run.unread_quality
+    ]
+
+
 def _first_record(result: ParseResult, key: str) -> Record | None:
     return next((r for r in result.records if r.key == key), None)  # as build_run takes it
 
@@ -463,6 +475,8 @@ def not_counted_reason(run: Run, result: ParseResult, ruleset: str) -> str:
     status = run.run_stop_status
     if status != "success":
         return f"run_stop status {status!r}" if status else "run_stop has no status"
+    if not run.converged and run.unread_quality:
+        return f"a quality value cannot be read ({run.unread_quality})"
     if not run.converged:
         return "the quality target is never reached before run_stop"
     if result.error_count:

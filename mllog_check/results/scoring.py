@@ -24,6 +24,7 @@ evaluation arrive as separate records named by metadata ``metric``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -64,6 +65,13 @@ class BenchmarkScoring:
     direction: str = "up"  # quality improves going "up" (accuracy) or "down" (loss)
     key: str = "eval_accuracy"  # the quality record (HPC CosmoFlow and OC20: eval_error)
     rcp: bool = True  # False: the rules define no RCP for it (registry: without_rcp)
+    items: tuple[str, ...] = ()  # names of a list value's items, in order (read_quality)
+
+    def reached(self, value: Any) -> bool | None:
+        """Whether a logged quality value meets the target; None when it cannot be read
+        (read_quality): never a missed target."""
+        reading = read_quality(self.target, value, self.items)
+        return None if reading is None else target_reached(self.target, reading)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +271,7 @@ def _benchmark(
         rcp_allowance=float(b.get("rcp_allowance", 0.0)),
         key=str(b.get("key", "eval_accuracy")),
         rcp=known.rcp,
+        items=tuple(str(i) for i in b.get("items") or ()),
     )
 
 
@@ -316,6 +325,69 @@ def target_reached(target: dict[str, Any], value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     return all(TARGET_KINDS[kind](float(value), float(t)) for kind, t in target.items())
+
+
+def read_quality(target: dict[str, Any], value: Any, items: tuple[str, ...] = ()) -> Any:
+    """A logged quality value in the shape of the target's thresholds, or None when it
+    cannot be read. The shapes published logs use (docs/scores.md, "Quality values"):
+    a number; a number written as text (v0.6 NVIDIA Transformer BLEU); a dict wrapping
+    the value under "value" (v0.5 ``{"epoch": 3, "value": 0.7}``) or under one other key
+    (v0.6 NVIDIA Mask R-CNN ``{"accuracy": {"BBOX": .., "SEGM": ..}}``); a list of the
+    target's length (v0.6 Google Mask R-CNN), read by name when ``items`` names it."""
+    shaped = next((t for t in target.values() if isinstance(t, dict | list)), None)
+    value = _unwrapped(value, shaped, items)
+    if isinstance(shaped, dict):
+        if isinstance(value, list) and len(items) == len(value):
+            value = dict(zip(items, value, strict=True))
+        if not isinstance(value, dict) or not set(shaped) <= set(value):
+            return None
+        read = {key: _number_of(value[key]) for key in shaped}
+        return None if None in read.values() else read
+    if isinstance(shaped, list):
+        if isinstance(value, dict) and items and set(items) <= set(value):
+            value = [value[name] for name in items]
+        if not isinstance(value, list) or len(value) != len(shaped):
+            return None
+        numbers = [_number_of(item) for item in value]
+        return None if None in numbers else numbers
+    return _number_of(value)
+
+
+def _unwrapped(value: Any, shaped: Any, items: tuple[str, ...]) -> Any:
+    """The value inside its wrappers (``read_quality``), at most a few levels deep."""
+    names = set(shaped) if isinstance(shaped, dict) else set(items)
+    for _ in range(4):
+        if not isinstance(value, dict) or (names and names <= set(value)):
+            return value
+        if "value" in value:
+            value = value["value"]
+        elif len(value) == 1:
+            value = next(iter(value.values()))
+        else:
+            return value
+    return value
+
+
+def _number_of(value: Any) -> float | None:
+    """A finite number, or one written as text; None for anything else."""
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    return finite_number(value)
+
+
+def finite_number(value: Any) -> float | None:
+    """A finite JSON number as float; None for anything else (text, NaN, infinities, an
+    integer beyond the float range): such a value never enters a score."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _item(threshold: Any, key: Any) -> Any:

@@ -93,7 +93,7 @@ def score_weak_set(
     """The weak-scaling score of one folder, its models as runs, and the problems.
     ``chosen``: the round (a Round, or any spelling); ``verdicts`` (path -> passed):
     compliance verdicts the caller already has."""
-    from .scores import _division, build_runs, not_counted_reason
+    from .scores import _division, build_runs, not_counted_reason, unread_quality
 
     ruleset = chosen.version if isinstance(chosen, Round) else chosen
     scoring, runs = build_runs(result_set, results, chosen, verdicts)
@@ -124,7 +124,7 @@ def score_weak_set(
     if scoring is None or bench is None:
         why = f"{result_set.benchmark} is not a benchmark of round {ruleset}"
         return replace(score, reason=why), runs, []
-    problems: list[Problem] = []
+    problems: list[Problem] = unread_quality(runs)
     counted: list[Run] = []
     scales: dict[int, str] = {}
     for run, result in zip(runs, results, strict=True):

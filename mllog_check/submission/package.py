@@ -427,13 +427,14 @@ def seed_presence(
 
 def _converged(rs: ResultSet, runs: list[Run], rnd: Round) -> dict[str, bool] | None:
     """path -> quality target reached, as the results stage judged; None when the round's
-    target for this benchmark is not known (then no run is said to miss it)."""
+    target for this benchmark is not known (then no run is said to miss it). A run
+    whose quality value could not be read is left out (MLR065 says so)."""
     try:
         if rs.benchmark not in scoring_for(rnd).benchmarks:
             return None
     except (UnknownRound, ScoringDataError):  # no scoring data for the round
         return None
-    return {str(run.path): bool(run.converged) for run in runs}
+    return {str(run.path): bool(run.converged) for run in runs if not run.unread_quality}
 
 
 def _bench_scoring(rs: ResultSet, rnd: Round) -> tuple[Any, bool] | None:
