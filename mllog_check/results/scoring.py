@@ -24,7 +24,6 @@ evaluation arrive as separate records named by metadata ``metric``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,6 +31,7 @@ from typing import Any
 
 from ..errors import MllogCheckError
 from ..rounds import Round
+from ..rules.schema import finite_number
 
 
 class UnknownRound(MllogCheckError, ValueError):
@@ -376,18 +376,6 @@ def _number_of(value: Any) -> float | None:
         except ValueError:
             return None
     return finite_number(value)
-
-
-def finite_number(value: Any) -> float | None:
-    """A finite JSON number as float; None for anything else (text, NaN, infinities, an
-    integer beyond the float range): such a value never enters a score."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 def _item(threshold: Any, key: Any) -> Any:

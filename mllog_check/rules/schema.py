@@ -31,7 +31,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _finite(value: Any) -> float | None:
+def finite_number(value: Any) -> float | None:
     """A JSON number as a finite float; None for anything else, and for an integer beyond
     floats (JSON allows 10**400; float() of it raises, as the official check does)."""
     if not _is_number(value):
@@ -45,7 +45,7 @@ def _finite(value: Any) -> float | None:
 
 def multiple_of(value: Any, spec: dict[str, float]) -> bool:
     """xMultipleOf: value / base is an integer within the tolerance (official is_integer)."""
-    value = _finite(value)
+    value = finite_number(value)
     if value is None:
         return False
     return _near_integer(value / spec["base"], spec["tolerance"])
@@ -53,7 +53,7 @@ def multiple_of(value: Any, spec: dict[str, float]) -> bool:
 
 def power_of_two_times(value: Any, spec: dict[str, float]) -> bool:
     """xPowerOfTwoTimes: value = base · 2^N for an integer N (log2 within the tolerance)."""
-    value = _finite(value)
+    value = finite_number(value)
     if value is None or not value > 0:
         return False
     return _near_integer(math.log2(value / spec["base"]), spec["tolerance"])
@@ -61,7 +61,7 @@ def power_of_two_times(value: Any, spec: dict[str, float]) -> bool:
 
 def divisor_of(value: Any, spec: dict[str, float]) -> bool:
     """xDivisorOf: base / value is an integer within the tolerance (base = value · k)."""
-    value = _finite(value)
+    value = finite_number(value)
     if value is None or not value > 0:
         return False
     return _near_integer(spec["base"] / value, spec["tolerance"])
