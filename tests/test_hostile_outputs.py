@@ -118,3 +118,32 @@ def test_open_output_refuses_pipes_and_hard_links_and_writes_dev_null(tmp_path: 
     (tmp_path / "file").write_text("")
     with pytest.raises(OutputError, match="not a folder"):
         output_folder(tmp_path / "file")
+
+
+def test_report_reads_no_log_behind_a_linked_system_folder(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``results/<system>`` link leaving the org: not followed by the checks, and
+    its logs never opened for the convergence charts either."""
+    import mllog_check.inputs as inputs
+    from mllog_check.html_report import build_report
+
+    org = tmp_path / ROUND / ORG
+    shutil.copytree(corpus / ROUND / ORG / "systems", org / "systems")
+    system = "G893-SD1_pytorch"
+    shutil.copytree(corpus / ROUND / ORG / "results" / system, org / "results" / system)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(corpus / ROUND / ORG / "results" / "G893-SD1_dgl", elsewhere)
+    (org / "results" / "G893-SD1_dgl").symlink_to(elsewhere, target_is_directory=True)
+    opened: list[Path] = []
+    real_open = inputs.open_regular
+
+    def recording(path: Path):  # type: ignore[no-untyped-def]
+        opened.append(Path(path).resolve())
+        return real_open(path)
+
+    monkeypatch.setattr(inputs, "open_regular", recording)
+    result = build_report([str(org)], tmp_path / "report.html", jobs=1)
+    assert any(str(p).startswith(str(org)) for p in opened)  # its own logs were read
+    assert [p for p in opened if elsewhere in p.parents] == []
+    assert all("G893-SD1_dgl" not in r["path"] for r in result.page.data.runs)

@@ -138,16 +138,24 @@ def _add_audited(
 
 def _logs(org: str, ruleset: str) -> list[tuple[str, str, str]]:
     """(path, benchmark, ruleset) of the result files of the published layout (MLPerf
-    HPC: results/<system>/<strong|weak>/<benchmark>/)."""
-    found = sorted(Path(org).glob("results/*/*/result_*.txt*"))
-    found += sorted(Path(org).glob("results/*/strong/*/result_*.txt*"))
-    found += sorted(Path(org).glob("results/*/weak/*/result_*.txt*"))
-    return [(str(p), p.parent.name, ruleset) for p in found if not p.is_symlink()]
+    HPC: results/<system>/<strong|weak>/<benchmark>/). glob follows linked folders:
+    only files below no link are read, as the checks walk the tree (docs/security.md)."""
+    top = Path(org)
+    found = sorted(top.glob("results/*/*/result_*.txt*"))
+    found += sorted(top.glob("results/*/strong/*/result_*.txt*"))
+    found += sorted(top.glob("results/*/weak/*/result_*.txt*"))
+    return [(str(p), p.parent.name, ruleset) for p in found if _unlinked(p, top)]
+
+
+def _unlinked(path: Path, top: Path) -> bool:
+    """No link on the way from ``top`` down to ``path`` (``path`` included)."""
+    return not any(p.is_symlink() for p in [path, *path.parents] if top in p.parents)
 
 
 def _size(path: str) -> int:
+    top = Path(path)
     try:
-        return sum(p.stat().st_size for p in Path(path).glob("results/**/result_*"))
+        return sum(p.stat().st_size for p in top.glob("results/**/result_*") if _unlinked(p, top))
     except OSError:
         return 0
 
