@@ -28,6 +28,10 @@ def _codes(stage: str, root: Path) -> set[str]:
         from mllog_check.submission.audit import run_audit
 
         return {a.rule for a in run_audit(root, "1.0.0", jobs=1).anomalies}
+    if stage == "audit-rounds":  # a results repository: each round folder its own round
+        from mllog_check.submission.audit import run_audit
+
+        return {a.rule for a in run_audit(root, None, jobs=1).anomalies}
     from mllog_check.submission.package import check_package
 
     return {p.rule for p in check_package(root, "1.0.0").problems}

@@ -90,6 +90,13 @@ def _audit(example: str) -> set[str]:
     return run_example("audit", example)
 
 
+def _audit_rounds(example: str) -> set[str]:
+    # "audit-rounds" examples are a results repository of several round folders.
+    from catalog_examples import run_example
+
+    return run_example("audit-rounds", example)
+
+
 # stage -> runner; other stages ("score", "package", "audit") add theirs here.
 RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "parse": _parse,
@@ -99,6 +106,7 @@ RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "score": _score,
     "package": _package,
     "audit": _audit,
+    "audit-rounds": _audit_rounds,
     "power": _power,
     "hparams": _hparams,
 }

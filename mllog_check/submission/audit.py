@@ -21,6 +21,7 @@ from ..results.tree import is_org_folder
 from ..rounds import Setting
 from . import codes, fingerprints, impact, ranking
 from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
+from .preview import preview_not_available
 
 ORG_COLUMNS = (
     "org",
@@ -235,6 +236,8 @@ def run_audit(
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
     bases = {rel_org(org_dir, base): base for org_dir, _, base in tasks}
+    # Across rounds: a preview system a round later (needs both rounds' scores).
+    result.anomalies.extend(preview_not_available(result.scores))
     result.anomalies = finish(result.anomalies, result.runs, result.copies, bases)
     result.results = ranking.results_table(result.scores, result.anomalies)
     result.runs.sort(key=lambda r: r["path"])

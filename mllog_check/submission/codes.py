@@ -711,6 +711,34 @@ NOT_AUDITED = rule(
         "reading it: nothing checked is never success (docs/security.md)."
     ),
 )
+_PREVIEW_ROUNDS = (
+    "fixtures/audit/preview",
+    "copy fixtures/audit/clean/Acme -> v1.0/Acme",
+    "copy fixtures/audit/clean/Acme -> v1.1/Acme",
+    'replace v1.0/Acme/systems/acme-8x.json: "status": "available" => "status": "preview"',
+)
+PREVIEW_NOT_AVAILABLE = rule(
+    "MLA050",
+    "preview-not-available",
+    W,
+    "A preview system of one round has no available system of the same submitter with its "
+    "name, or its accelerator model and count, in the round it had to be available by "
+    "(both rounds audited): its results and what that round holds are listed.",
+    stage="audit-rounds",
+    good="\n".join(_PREVIEW_ROUNDS),
+    bad="\n".join(
+        (
+            *_PREVIEW_ROUNDS,
+            'replace v1.1/Acme/systems/acme-8x.json: "status": "available" => "status": "research"',
+        )
+    ),
+    why=(
+        "A Preview system must be submitted as Available in the next submission after 140 "
+        "days, or the next submission date, whichever is later, else its Preview results "
+        f'are marked invalid ({SUBMISSION_RULES}, "Preview Systems"); reviewers follow '
+        "this up by hand a round later (docs/audit.md)."
+    ),
+)
 
 # The audit's anomaly kinds by name (the report's `kind` column): every MLA code of the
 # table, the power kinds (registered by power/codes.py) too.
