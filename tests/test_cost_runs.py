@@ -66,7 +66,9 @@ def test_oracle_v51_cost_per_run_hourly_times_instances_times_hours(
     assert row.cost_per_run == pytest.approx(1060.31, abs=0.01)
     assert row.total_per_run == row.cost_per_run == row.hardware_cost
     assert row.cost_basis == "9×$128.00/h×0.920h"
-    assert row.perf_per_dollar == pytest.approx(1000 / row.cost_per_run)
+    # One unit per column: an hourly price's perf/$ is runs per $1k of rental.
+    assert row.runs_per_1k == pytest.approx(1000 / row.cost_per_run)
+    assert row.perf_per_dollar is None
     one = next(r for r in report.rows if r.system == "1xBM.GPU.B200.8")
     assert one.cost_per_run == pytest.approx(128 * 84.83408541666665 / 60)
 
@@ -101,7 +103,8 @@ def test_purchase_price_amortized_plus_energy_by_hand() -> None:
     assert row.energy_kwh == pytest.approx(2.5 * 1.2)
     assert row.energy_cost == pytest.approx(2.5 * 1.2 * 0.2)
     assert row.total_per_run == pytest.approx(hardware + 0.6)
-    assert row.cost_per_run is None  # the hourly column stays hourly-only
+    # The amortization was stated (5 years at 50 %): the purchase price's cost per run.
+    assert row.cost_per_run == pytest.approx(hardware) and row.cost_per_run_note == ""
     # Without a price per kWh the energy is shown but not in the total.
     (bare,) = compare([dgx], load_catalog(SAMPLE)).rows
     assert bare.energy_cost is None and bare.total_per_run == pytest.approx(
@@ -264,3 +267,77 @@ def test_electricity_price_named_where_the_catalog_gives_it(tmp_path: Path) -> N
     assert report.rows[0].energy_cost == pytest.approx(2.0 * 0.15)
     bare = compare([dgx], load_catalog(SAMPLE))
     assert "not given" in " ".join(bare.assumption_lines())
+
+
+@pytest.mark.corpus
+def test_one_unit_per_column_over_purchase_and_hourly_prices(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
+    # v5.1 Oracle (hourly) and v1.0 NVIDIA DGX A100 (purchase) in one report: each
+    # column holds one unit; the CSV says which.
+    hourly = oracle_scores(corpus, oracle, "Oracle")
+    dgx = Scored("NVIDIA", "dgxa100_ngc21.05_mxnet", "x", "resnet", 28.77, ruleset="1.0.0")
+    report = compare([*hourly, dgx], load_catalog(SAMPLE))
+    purchase = [r for r in report.rows if r.price_kind != "cloud-hourly"]
+    rented = [r for r in report.rows if r.price_kind == "cloud-hourly"]
+    assert len(purchase) == 1 and len(rented) == 4
+    assert purchase[0].perf_per_dollar == pytest.approx(1440e6 / (28.77 * 300000))
+    assert purchase[0].runs_per_1k is None
+    assert all(r.perf_per_dollar is None and r.runs_per_1k for r in rented)
+    from mllog_check.cost.output import csv_rows, table_cells
+
+    header, *body = csv_rows(report)
+    note = body[0][header.index("note")]
+    assert "perf_per_dollar is in runs/day per $1M of purchase price" in note
+    assert "runs_per_1k is in runs per $1k of rental" in note
+    table_header, _ = table_cells(report)
+    assert [h for h in table_header if h.startswith("perf/$")] == [
+        "perf/$ (runs/day per $1M)",
+        "perf/$ (runs per $1k)",
+    ]
+
+
+def test_purchase_cost_per_run_needs_a_stated_amortization(tmp_path: Path) -> None:
+    dgx = Scored("NVIDIA", "dgxa100_ngc21.05_mxnet", "x", "resnet", 30.0, ruleset="1.0.0")
+    (bare,) = compare([dgx], load_catalog(SAMPLE)).rows
+    assert bare.cost_per_run is None
+    assert bare.cost_per_run_note.startswith("purchase price without a stated amortization")
+    assert bare.cost_per_run_note.endswith("4 years at 80%")
+    assert bare.hardware_cost == pytest.approx(300000 / (4 * 8766 * 0.8) * 0.5)
+    # The catalog states it: life_years and utilization are catalog fields.
+    text = SAMPLE.read_text(encoding="utf-8").splitlines()
+    header = text[0] + ",life_years,utilization"
+    rows = [line + (",5,0.5" if line.startswith("DGX A100") else ",,") for line in text[1:]]
+    stated = tmp_path / "stated.csv"
+    stated.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    (row,) = compare([dgx], load_catalog(stated)).rows
+    assert row.cost_per_run == pytest.approx(300000 / (5 * 8766 * 0.5) * 0.5)
+    assert row.cost_per_run_note == ""
+    # The user's --utilization overrides the catalog's.
+    (mine,) = compare([dgx], load_catalog(stated), assumptions=Assumptions(utilization=1.0)).rows
+    assert mine.cost_per_run == pytest.approx(300000 / (5 * 8766 * 1.0) * 0.5)
+
+
+@pytest.mark.corpus
+def test_a_purchase_price_matched_by_pattern_to_a_cluster_warns(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # v3.1 Intel-HabanaLabs: HLS-Gaudi2-PT is one node, HLS-Gaudi2-N8-PT eight, -N32 32
+    # and -N48 48. One server's purchase price given by a pattern prices one server.
+    catalog = tmp_path / "gaudi.yaml"
+    catalog.write_text(
+        "prices:\n"
+        "  - system: HLS-Gaudi2\n"
+        "    aliases: ['HLS-Gaudi2-*']\n"
+        "    price: 250000\n    currency: USD\n    kind: estimated\n"
+        "    includes: one 8-accelerator server\n    source: test\n    date: 2024-01-01\n",
+        encoding="utf-8",
+    )
+    args = ["cost", str(corpus / "v3.1" / "Intel-HabanaLabs"), "--prices", str(catalog)]
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
+    note = json.loads(result.stdout)["note"]
+    for system in ("HLS-Gaudi2-N8-PT", "HLS-Gaudi2-N32-PT", "HLS-Gaudi2-N48-PT"):
+        assert f"{system} " in note and "matched it by pattern" in note, system
+    assert "HLS-Gaudi2-PT " not in note and "HLS-Gaudi2-TF " not in note  # one node
+    assert "but it ran on 8 nodes: the price is of one system" in note
+    assert note.count("matched it by pattern") == 3

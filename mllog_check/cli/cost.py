@@ -40,16 +40,14 @@ from .filter_options import filter_options
 @click.option(
     "--life-years",
     type=click.FloatRange(min=0, min_open=True),
-    default=4.0,
-    show_default=True,
-    help="Purchase prices: years over which the system is amortized.",
+    help="Purchase prices: years over which the system is amortized (else the catalog's "
+    "life_years; stated with --utilization, it gives cost per run; default 4 for hardware).",
 )
 @click.option(
     "--utilization",
     type=click.FloatRange(0, 1, min_open=True),
-    default=0.8,
-    show_default=True,
-    help="Purchase prices: share of its life the system spends training.",
+    help="Purchase prices: share of its life the system spends training (else the "
+    "catalog's utilization; default 0.8 for hardware).",
 )
 @click.option(
     "--kwh-price",
@@ -75,8 +73,8 @@ def cost(
     fmt: str,
     plot_path: str | None,
     scale_plot: str | None,
-    life_years: float,
-    utilization: float,
+    life_years: float | None,
+    utilization: float | None,
     kwh_price: float | None,
     pue: float,
     allow_mixed: bool,
@@ -130,7 +128,7 @@ def cost(
         click.echo(f"mllog-check cost: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     write_report(report, fmt, tables.stdout_for(fmt))
-    sys.exit(EXIT_PROBLEMS if any(r.perf_per_dollar is None for r in report.rows) else EXIT_OK)
+    sys.exit(EXIT_PROBLEMS if any(r.perf is None for r in report.rows) else EXIT_OK)
 
 
 def _needs_extras(fmt: str, plot: bool) -> None:

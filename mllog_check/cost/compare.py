@@ -1,9 +1,10 @@
 """Performance per dollar, ratio to a baseline, break-even price, cost per run.
 
 Formulas (docs/cost.md):
-- perf/$ = 1 / (minutes × price); shown as training runs per day per $1M of
-  purchase price (``PERF_SCALE / (minutes × price)``), or, for ``cloud-hourly``
-  prices, runs per $1,000 of rental (``1000 / hardware cost per run``).
+- perf/$ = 1 / (minutes × price), one unit per column: ``perf_per_dollar`` is training
+  runs per day per $1M of purchase price (``PERF_SCALE / (minutes × price)``);
+  ``runs_per_1k`` (``cloud-hourly`` prices) is runs per $1,000 of rental
+  (``1000 / hardware cost per run``).
 - ratio_to_baseline = perf/$ of the row / perf/$ of the baseline, same group (round,
   division, benchmark) (= minutes_base × price_base / (minutes_row × price_row)).
 - break_even_price = the baseline price at which the ratio would be 1
@@ -93,10 +94,12 @@ class CostRow:
     price_source: str
     price_date: str
     price_includes: str
-    perf_per_dollar: float | None
+    perf_per_dollar: float | None  # purchase prices: runs/day per $1M (PERF_UNIT)
     ratio_to_baseline: float | None
     break_even_price: float | None
-    cost_per_run: float | None  # hardware cost of one run (hourly or amortized purchase)
+    # Hardware cost of one run: hourly, or a purchase price amortized as stated (catalog
+    # life_years and utilization, or the user's); None with the reason in cost_per_run_note.
+    cost_per_run: float | None
     is_baseline: bool
     instances: int = 1
     instances_from: str = ""
@@ -112,6 +115,13 @@ class CostRow:
     host: str = ""
     interconnect: str = ""
     accelerator_minutes: float | None = None
+    runs_per_1k: float | None = None  # cloud-hourly prices: runs per $1k of rental
+    cost_per_run_note: str = ""  # why cost_per_run is empty
+
+    @property
+    def perf(self) -> float | None:
+        """Perf/$ in the row's own unit (``PERF_UNIT`` or ``HOURLY_PERF_UNIT``)."""
+        return self.runs_per_1k if self.price_kind == "cloud-hourly" else self.perf_per_dollar
 
 
 @dataclass
@@ -189,6 +199,7 @@ def compare(
         )
     footnotes: list[str] = []
     priced = _price_all(chosen, prices, footnotes)
+    _warn_patterns(priced, footnotes)
     groups: dict[tuple[str, str, str], list[tuple[ScoreLike, PriceEntry | None]]] = {}
     for score, price in priced:
         groups.setdefault(group_key(score), []).append((score, price))
@@ -232,6 +243,24 @@ def _price_all(
             "(or aliases) to a price catalog"
         )
     return priced
+
+
+def _warn_patterns(priced: list[tuple[ScoreLike, PriceEntry | None]], footnotes: list[str]) -> None:
+    """A purchase price (of one system) that a pattern alias gives to a result on
+    several nodes prices one of them: said, since the cluster costs more."""
+    for score, price in priced:
+        nodes = getattr(score, "nodes", None)
+        if price is None or price.hourly or not isinstance(nodes, int) or nodes < 2:
+            continue
+        if not (price.by_pattern(score.system) or price.by_pattern(score.system_name or "")):
+            continue
+        count, _ = _instances(score, price)
+        if count == 1:
+            footnotes.append(
+                f"{score.system} {score.benchmark}: the purchase price of {price.system!r} "
+                f"({price.where()}) matched it by pattern, but it ran on {nodes} nodes: the "
+                "price is of one system, so perf/$ and cost count one system, not the cluster"
+            )
 
 
 def _names(score: ScoreLike, price: PriceEntry) -> bool:
@@ -406,13 +435,13 @@ def _row(
 ) -> CostRow:
     ok = score.valid and score.minutes is not None
     minutes = score.minutes if ok else None
-    perf = ratio = breakeven = None
+    perf = hourly_perf = ratio = breakeven = None
     runcost = _energy_only(score, assumed)  # energy is known without a price
     if price is not None and minutes is not None and minutes > 0:
         runcost = run_cost(score, price, minutes, assumed)
         cost = _cost(score, price)
         if price.hourly:
-            perf = 1000.0 / runcost.hardware if runcost.hardware else None
+            hourly_perf = 1000.0 / runcost.hardware if runcost.hardware else None
         else:
             perf = PERF_SCALE / cost
         if base is not None:
@@ -439,7 +468,7 @@ def _row(
         perf_per_dollar=perf,
         ratio_to_baseline=ratio,
         break_even_price=breakeven,
-        cost_per_run=runcost.hardware if price is not None and price.hourly else None,
+        cost_per_run=runcost.hardware if runcost.stated else None,
         is_baseline=is_base,
         instances=runcost.instances,
         instances_from=runcost.instances_from,
@@ -456,4 +485,14 @@ def _row(
         accelerator_minutes=(
             None if minutes is None or score.accelerators is None else minutes * score.accelerators
         ),
+        runs_per_1k=hourly_perf,
+        cost_per_run_note=_no_cost_why(price, minutes, runcost),
     )
+
+
+def _no_cost_why(price: PriceEntry | None, minutes: float | None, runcost: RunCost) -> str:
+    if price is None:
+        return "no price"
+    if minutes is None or minutes <= 0:
+        return "not a valid result"
+    return runcost.unstated

@@ -9,7 +9,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .compare import CostReport, CostRow
+from .compare import HOURLY_PERF_UNIT, PERF_UNIT, CostReport, CostRow
+
+PERF_UNITS_NOTE = (
+    f"perf_per_dollar is in {PERF_UNIT} of purchase price (purchase prices only); "
+    f"runs_per_1k is in {HOURLY_PERF_UNIT} of rental (cloud-hourly prices only)."
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +37,8 @@ JSON_FIELDS = (
     "cost_per_run",
 )
 EXTRA_FIELDS = (
+    "runs_per_1k",
+    "cost_per_run_note",
     "availability",
     "price_date",
     "ruleset",
@@ -54,7 +61,7 @@ EXTRA_FIELDS = (
 
 def full_note(report: CostReport, assumptions: bool = True) -> str:
     """The disclaimer, the unit of perf/$, the cost assumptions and every footnote."""
-    parts = [report.note, f"perf_per_dollar is in {report.perf_unit}."]
+    parts = [report.note, PERF_UNITS_NOTE]
     if assumptions and any(r.total_per_run is not None for r in report.rows):
         parts.append("Cost per run assumes: " + "; ".join(report.assumption_lines()) + ".")
     if report.baseline is not None:
@@ -133,7 +140,10 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
     header = ["benchmark", "system", "org", "division", "availability", "accel", "minutes"]
     if mixed:
         header.insert(0, "round")
-    header += ["price", "kind", f"perf/$ ({report.perf_unit})", "ratio", "break-even"]
+    kinds = {r.price_kind == "cloud-hourly" for r in report.rows if r.price is not None}
+    units = [(f"perf/$ ({PERF_UNIT})", False), (f"perf/$ ({HOURLY_PERF_UNIT})", True)]
+    units = [(label, hourly) for label, hourly in units if hourly in kinds] or units[:1]
+    header += ["price", "kind", *(label for label, _ in units), "ratio", "break-even"]
     if costed:
         header += ["inst", "basis"]
     if energy:
@@ -153,7 +163,10 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
             else f"{money(r.price, r.currency)} [{refs[r.price_system]}]"
         )
         cells += [number(r.accelerators), number(r.minutes), price]
-        cells += [r.price_kind or "-", number(r.perf_per_dollar, 1), number(r.ratio_to_baseline)]
+        cells.append(r.price_kind or "-")
+        for _, hourly in units:
+            cells.append(number(r.runs_per_1k if hourly else r.perf_per_dollar, 1))
+        cells.append(number(r.ratio_to_baseline))
         cells.append(money(r.break_even_price, r.currency))
         if costed:
             cells.append(number(r.instances) if r.hardware_cost is not None else "-")
@@ -161,8 +174,9 @@ def table_cells(report: CostReport) -> tuple[list[str], list[list[str]]]:
         if energy:
             cells.append(money(r.hardware_cost, r.currency))
             cells += [number(r.energy_kwh, 2), _energy_cell(r)]
-        if costed:
-            cells.append(money(r.total_per_run, r.currency))
+        if costed:  # a purchase price amortized by default has no cost per run
+            unstated = r.cost_per_run is None and r.price_kind != "cloud-hourly"
+            cells.append("-" if unstated else money(r.total_per_run, r.currency))
         body.append(cells)
     return header, body
 

@@ -32,7 +32,7 @@ def _render(report: CostReport, path: str | Path, suffix: str) -> None:
     from matplotlib.figure import Figure
 
     relative = report.baseline is not None
-    rows = [r for r in report.rows if r.perf_per_dollar is not None]
+    rows = [r for r in report.rows if r.perf is not None]
     labels = _labels(rows)
     benches = sorted({r.benchmark for r in rows})
     series = sorted(set(labels.values()))
@@ -44,7 +44,7 @@ def _render(report: CostReport, path: str | Path, suffix: str) -> None:
         xs, heights = [], []
         for j, bench in enumerate(benches):
             for r in rows:
-                value = r.ratio_to_baseline if relative else r.perf_per_dollar
+                value = r.ratio_to_baseline if relative else r.perf
                 if labels[id(r)] == label and r.benchmark == bench and value is not None:
                     xs.append(j - 0.4 + width * (i + 0.5))
                     heights.append(value)

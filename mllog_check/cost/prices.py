@@ -24,7 +24,9 @@ from ..errors import MllogCheckError
 
 KINDS = ("list", "street", "estimated", "cloud-hourly")
 REQUIRED_COLUMNS = ("system", "price", "currency", "kind", "includes", "source", "date")
-OPTIONAL_COLUMNS = ("aliases", "description", "kwh_price")
+OPTIONAL_COLUMNS = ("aliases", "description", "kwh_price", "life_years", "utilization")
+# Optional numbers of an entry (CSV cells read as numbers; an empty cell is absent).
+NUMBER_COLUMNS = ("kwh_price", "life_years", "utilization")
 
 
 class PriceCatalogError(MllogCheckError, ValueError):
@@ -43,6 +45,10 @@ class PriceEntry:
     date: str
     description: str = ""
     kwh_price: float | None = None  # electricity at the system's site, per kWh (optional)
+    # A purchase price's amortization (optional; --life-years/--utilization override):
+    # with both stated, cost_per_run is given for the purchase price (docs/cost.md).
+    life_years: float | None = None
+    utilization: float | None = None
     # Where the entry came from, for error messages and footnotes.
     path: str = ""
     row: int = 0
@@ -69,10 +75,16 @@ class PriceEntry:
         """Everything but the location: two entries with equal facts are the same quote."""
         return (self.system, self.aliases, self.price, self.currency, self.kind,
                 self.includes, self.source, self.date, self.description,
-                self.kwh_price)  # fmt: skip
+                self.kwh_price, self.life_years, self.utilization)  # fmt: skip
 
     def where(self) -> str:
         return f"{self.path}:{self.row}"
+
+    def by_pattern(self, name: str) -> bool:
+        """Whether ``name`` is priced here only through a pattern alias (``ipu-pod16-*``),
+        not by a name written out."""
+        wanted = name.casefold()
+        return self.matches(name) and all(n.casefold() != wanted for n in self.names())
 
 
 def _is_pattern(name: str) -> bool:
@@ -165,10 +177,11 @@ def _csv_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
         data["aliases"] = [a.strip() for a in aliases.split(";") if a.strip()]
         if not data.get("description"):
             data.pop("description", None)
-        if data.get("kwh_price") == "":
-            data.pop("kwh_price")
-        elif "kwh_price" in data:
-            data["kwh_price"] = _number(data["kwh_price"])
+        for column in NUMBER_COLUMNS:
+            if data.get(column) == "":
+                data.pop(column)
+            elif column in data:
+                data[column] = _number(data[column])
         data["price"] = _number(data["price"])
         rows.append((line, data))
     if not rows:
@@ -234,10 +247,16 @@ def _entry(name: str, row: int, data: dict[str, Any]) -> PriceEntry:
         source=data["source"].strip(),
         date=data["date"],
         description=data.get("description", "").strip(),
-        kwh_price=None if data.get("kwh_price") is None else float(data["kwh_price"]),
+        kwh_price=_optional(data, "kwh_price"),
+        life_years=_optional(data, "life_years"),
+        utilization=_optional(data, "utilization"),
         path=name,
         row=row,
     )
+
+
+def _optional(data: dict[str, Any], key: str) -> float | None:
+    return None if data.get(key) is None else float(data[key])
 
 
 # A price (or kWh price) is a finite amount in [PRICE_MIN, PRICE_MAX]: YAML reads .nan,

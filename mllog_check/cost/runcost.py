@@ -2,7 +2,10 @@
 
 - hourly (``cloud-hourly``) price: price per instance-hour × instances × hours;
 - purchase price: price × instances amortized over ``life_years`` at ``utilization``
-  (the share of the hours the system trains), per hour of the run;
+  (the share of the hours the system trains), per hour of the run; the amortization is
+  *stated* when both come from the user (``--life-years``, ``--utilization``) or the
+  price's catalog entry, and only a stated one gives ``cost_per_run`` (the defaults still
+  give ``hardware_cost``, said so);
 - electricity, where the energy per run is known from power logs (docs/power.md):
   kWh × PUE × price per kWh (``--kwh-price``, else the catalog's ``kwh_price``); for an
   hourly price it is part of the rental and not added again.
@@ -19,18 +22,37 @@ from typing import Any
 from .prices import PriceEntry
 
 HOURS_PER_YEAR = 8766.0  # 365.25 days
+DEFAULT_LIFE_YEARS = 4.0
+DEFAULT_UTILIZATION = 0.8
+UNSTATED = (
+    "purchase price without a stated amortization (life_years and utilization in the "
+    "catalog, or --life-years and --utilization): no cost per run; hardware_cost assumes "
+)
 J_PER_KWH = 3_600_000.0
 _INSTANCES = re.compile(r"^(\d+)x(.+)$")
 
 
 @dataclass(frozen=True, slots=True)
 class Assumptions:
-    """The cost model's choices, printed with every cost (defaults: docs/cost.md)."""
+    """The cost model's choices, printed with every cost (defaults: docs/cost.md).
+    ``life_years``/``utilization`` None: not given (the catalog entry's, else the default)."""
 
-    life_years: float = 4.0
-    utilization: float = 0.8
+    life_years: float | None = None
+    utilization: float | None = None
     kwh_price: float | None = None  # None: the catalog's kwh_price, else not priced
     pue: float = 1.0
+
+    def amortization(self, price: PriceEntry) -> tuple[float, float, bool]:
+        """Years and utilization for a purchase price (the user's, else the catalog
+        entry's, else the defaults) and whether both were stated."""
+        years = _first(self.life_years, price.life_years)
+        share = _first(self.utilization, price.utilization)
+        stated = years is not None and share is not None
+        return (
+            DEFAULT_LIFE_YEARS if years is None else years,
+            DEFAULT_UTILIZATION if share is None else share,
+            stated,
+        )
 
     def lines(self, currency: str = "USD", catalog_kwh: bool = False) -> list[str]:
         """The assumptions in words; ``catalog_kwh``: every priced catalog row gives its
@@ -39,10 +61,14 @@ class Assumptions:
             kwh = f"{self.kwh_price:g} {currency}/kWh"
         else:
             kwh = "each system's catalog kwh_price" if catalog_kwh else "not given"
+        life = "life_years" if self.life_years is None else f"{self.life_years:g} years"
+        use = "utilization" if self.utilization is None else f"{self.utilization:.0%} utilization"
         return [
             "hardware per run: hourly price × instances × hours (cloud-hourly); purchase "
-            f"price × instances / ({self.life_years:g} years × {HOURS_PER_YEAR:g} h × "
-            f"{self.utilization:.0%} utilization) × hours (--life-years, --utilization)",
+            f"price × instances / ({life} × {HOURS_PER_YEAR:g} h × {use}) × hours, "
+            "years and utilization from --life-years and --utilization, else the price's "
+            f"catalog entry, else {DEFAULT_LIFE_YEARS:g} years at {DEFAULT_UTILIZATION:.0%}: "
+            "then not stated, and a purchase price has no cost per run",
             f"electricity: energy per run from the power logs × PUE {self.pue:g} (--pue) × "
             f"{kwh} (--kwh-price, else the catalog's kwh_price); part of a cloud-hourly price",
             "instances: the N of a results folder named Nx<system>, else for cloud-hourly "
@@ -50,9 +76,15 @@ class Assumptions:
         ]
 
 
+def _first(*values: float | None) -> float | None:
+    return next((v for v in values if v is not None), None)
+
+
 @dataclass(frozen=True, slots=True)
 class RunCost:
     hardware: float | None = None
+    stated: bool = False  # hourly, or a purchase price amortized as stated
+    unstated: str = ""  # why a purchase price gives no cost per run
     instances: int = 1
     instances_from: str = ""
     energy_kwh: float | None = None
@@ -79,19 +111,30 @@ def run_cost(score: Any, price: PriceEntry, minutes: float, assumed: Assumptions
     count, found = instances(score, price)
     hours = minutes / 60.0
     money = _money(price.currency)
+    stated, unstated = True, ""
     if price.hourly:
         hardware = price.price * count * hours
         basis = f"{count}×{money(price.price)}/h×{hours:.3f}h"
     else:
-        per_hour = price.price * count / (assumed.life_years * HOURS_PER_YEAR * assumed.utilization)
-        hardware = per_hour * hours
-        basis = (
-            f"{count}×{money(price.price)}/({assumed.life_years:g}y×"
-            f"{assumed.utilization:.0%})×{hours:.3f}h"
-        )
+        years, share, stated = assumed.amortization(price)
+        hardware = price.price * count / (years * HOURS_PER_YEAR * share) * hours
+        basis = f"{count}×{money(price.price)}/({years:g}y×{share:.0%})×{hours:.3f}h"
+        if not stated:
+            unstated = f"{UNSTATED}{years:g} years at {share:.0%}"
     kwh, cost, note = _energy(score, price, assumed)
     total = hardware + (cost or 0.0)
-    return RunCost(hardware, count, found, kwh, cost, note, total, basis)
+    return RunCost(
+        hardware=hardware,
+        stated=stated,
+        unstated=unstated,
+        instances=count,
+        instances_from=found,
+        energy_kwh=kwh,
+        energy_cost=cost,
+        energy_note=note,
+        total=total,
+        basis=basis,
+    )
 
 
 def _energy(

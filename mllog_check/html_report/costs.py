@@ -76,11 +76,14 @@ def add_costs(page: Page, price_files: list[str]) -> None:
 
 
 def _charts(report: Any, division: str, ruleset: str) -> list[Chart]:
+    from ..cost.compare import HOURLY_PERF_UNIT, PERF_UNIT
+
     charts = []
     for bench in sorted({r.benchmark for r in report.rows}):
         rows = [r for r in report.rows if r.benchmark == bench]
         for field, label, unit in (
-            ("perf_per_dollar", "perf per dollar", report.perf_unit),
+            ("perf_per_dollar", "perf per dollar", PERF_UNIT),
+            ("runs_per_1k", "perf per dollar of rental", HOURLY_PERF_UNIT),
             ("cost_per_run", "cost per run", rows[0].currency),
         ):
             shown = [r for r in rows if getattr(r, field) is not None]
