@@ -3,8 +3,10 @@
 PyYAML's safe loader runs no code, but anchors and aliases let a few hundred bytes stand
 for billions of nodes ("billion laughs": a 499-byte rule file took 9 GB once its data
 was copied). The document is composed first (aliases stay shared, nothing expands),
-its size with every alias expanded is counted, and a document beyond ``MAX_NODES``, or
-one that refers to itself, is refused before anything is built (docs/security.md).
+its size with every alias expanded is counted (nodes, and characters of its scalars: one
+long string behind an anchor, repeated by aliases, took 2.27 GB from a 96 KB catalog), and
+a document beyond ``MAX_NODES`` or ``MAX_CHARS``, or one that refers to itself, is
+refused before anything is built (docs/security.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from .errors import MllogCheckError
 # Expanded nodes (scalars, sequences, mappings) a user's YAML may have. The largest
 # shipped rule file has about 2,000; a price catalog of 10,000 systems about 150,000.
 MAX_NODES = 250_000
+# Characters of the scalars, every alias expanded: the largest shipped rule file has
+# about 30,000; a price catalog of 10,000 systems about 2 million (200 per entry).
+MAX_CHARS = 16 << 20
 
 
 class YamlError(MllogCheckError):
@@ -65,10 +70,11 @@ def compose(text: str) -> Any:
         loader.dispose()
 
 
-def expanded_size(root: Any, max_nodes: int = MAX_NODES) -> int:
-    """Nodes of the document with every alias expanded; YamlError beyond ``max_nodes`` or
-    for a node that contains itself. Each distinct node is visited once (memoized)."""
-    sizes: dict[int, int] = {}
+def expanded_size(root: Any, max_nodes: int = MAX_NODES, max_chars: int = MAX_CHARS) -> int:
+    """Nodes of the document with every alias expanded; YamlError beyond ``max_nodes``
+    nodes or ``max_chars`` characters of scalars, or for a node that contains itself.
+    Each distinct node is visited once (memoized)."""
+    sizes: dict[int, tuple[int, int]] = {}  # node -> (nodes, characters) expanded
     open_nodes: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
@@ -77,13 +83,19 @@ def expanded_size(root: Any, max_nodes: int = MAX_NODES) -> int:
         children = _children(node)
         if done:
             open_nodes.discard(key)
-            size = 1 + sum(sizes[id(c)] for c in children)
+            size = 1 + sum(sizes[id(c)][0] for c in children)
+            chars = sum(sizes[id(c)][1] for c in children) if children else _chars(node)
             if size > max_nodes:
                 raise YamlError(
                     f"YAML expands to more than {max_nodes:,} nodes through its aliases: "
                     "refused (anchors and aliases may repeat data, not multiply it)"
                 )
-            sizes[key] = size
+            if chars > max_chars:
+                raise YamlError(
+                    f"YAML expands to more than {max_chars:,} characters of text through "
+                    "its aliases: refused (anchors and aliases may repeat data, not multiply it)"
+                )
+            sizes[key] = (size, chars)
             continue
         if key in sizes:
             continue
@@ -92,7 +104,12 @@ def expanded_size(root: Any, max_nodes: int = MAX_NODES) -> int:
         open_nodes.add(key)
         stack.append((node, True))
         stack.extend((child, False) for child in children if id(child) not in sizes)
-    return sizes[id(root)]
+    return sizes[id(root)][0]
+
+
+def _chars(node: Any) -> int:
+    value = node.value
+    return len(value) if isinstance(value, str) else 0
 
 
 def _children(node: Any) -> list[Any]:

@@ -35,3 +35,37 @@ def test_many_gzip_members_in_one_chunk_read_in_linear_time(tree: Path, tmp_path
     assert not result.input_error
     plain = parse_file(str(bench(tree) / "result_0.txt"))
     assert [r[1:] for r in result.records] == [r[1:] for r in plain.records]
+
+
+# -- YAML: long strings behind anchors ------------------------------------------------
+
+
+def test_a_long_string_repeated_by_aliases_is_refused_with_a_short_message(
+    tmp_path: Path,
+) -> None:
+    from mllog_check.cost.prices import PriceCatalogError, load_catalog
+
+    sample = (Path(__file__).resolve().parents[1] / "fixtures/prices/sample.yaml").read_text()
+    # A 64 KB description under an anchor, a list of 300 aliases of it as "includes",
+    # and four of those lists as aliases: 1,500 nodes, 98 MB of text expanded (the
+    # schema's message quoted it whole; a 96 KB catalog took 2.27 GB).
+    entry = (
+        f"  - system: IPU-POD16\n    description: &s {'x' * 65_536}\n"
+        f"    includes: &l [{', '.join(['*s'] * 300)}]\n    aliases: [*l, *l, *l, *l]\n"
+        "    price: 1\n    currency: USD\n    kind: list\n    source: test\n"
+        "    date: 2021-07-01\n"
+    )
+    catalog = tmp_path / "prices.yaml"
+    catalog.write_text(sample.replace("prices:\n", "prices:\n" + entry, 1), "utf-8")
+    assert len(catalog.read_bytes()) < 100_000
+    with pytest.raises(PriceCatalogError, match="characters of text") as caught:
+        load_catalog(catalog)
+    assert len(str(caught.value)) < 5_000
+
+
+def test_error_messages_are_bounded() -> None:
+    from mllog_check.errors import MESSAGE_LIMIT, MllogCheckError
+
+    error = MllogCheckError("bad value: " + "y" * 10_000_000)
+    assert len(str(error)) < MESSAGE_LIMIT + 100 and "characters cut" in str(error)
+    assert str(MllogCheckError("short")) == "short"
