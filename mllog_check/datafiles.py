@@ -8,6 +8,8 @@ data file is read here, where a repeated key is an error naming the file, line a
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from .errors import MllogCheckError
@@ -28,9 +30,60 @@ def load_yaml(path: Path) -> Any:
     from .yamlsafe import YamlError, load
 
     try:
-        return load(path.read_text(encoding="utf-8"))
+        return load(read_text(path))
     except (OSError, ValueError, YamlError) as err:
         raise DataFileError(f"{path}: {err}") from None
+
+
+# A data file a user may name ($MLLOG_CHECK_ROUNDS, a rule file's data, pyproject.toml)
+# is read only when regular and at most this long; the shipped ones are under 1 MiB.
+DATA_FILE_LIMIT = 64 << 20
+
+
+class NotRegular(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a folder), or too
+    long to read; ``mode``: the file's mode (0 when too long)."""
+
+    def __init__(self, message: str, mode: int = 0) -> None:
+        super().__init__(message)
+        self.mode = mode
+
+
+def open_regular_fd(path: Path | str) -> int:
+    """A descriptor of a regular file opened for reading, else OSError (NotRegular for
+    another kind: a FIFO without a writer would block, a device never ends). O_NONBLOCK
+    so that opening a FIFO returns at once; the kind is taken from the open descriptor,
+    so nothing can change between a check and the open (docs/security.md)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegular(f"not a regular file ({file_kind(mode)}): not read", mode)
+    return fd
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this mode is, for a message."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+def read_text(path: Path | str, limit: int = DATA_FILE_LIMIT) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes, else OSError or
+    UnicodeDecodeError (a ValueError)."""
+    with os.fdopen(open_regular_fd(path), "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise NotRegular(f"larger than {limit:,} bytes: not read")
+    return data.decode("utf-8")
 
 
 class DuplicateKey(DataFileError):
@@ -43,7 +96,7 @@ def load_json(path: Path) -> Any:
     import json
 
     try:
-        return json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_pairs)
+        return json.loads(read_text(path), object_pairs_hook=_unique_pairs)
     except (OSError, ValueError) as err:
         raise DataFileError(f"{path}: {err}") from None
 

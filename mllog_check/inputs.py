@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from .datafiles import NotRegular, open_regular_fd
 from .errors import MllogCheckError
 from .problems import Problem, Severity
 from .syntax_codes import INPUT_ERROR
@@ -186,40 +187,22 @@ def open_binary(source: Source) -> BinaryIO:
 
 def open_regular(path: Path) -> BinaryIO:
     """Open a regular file for reading bytes, else InputError: a FIFO, a device or a
-    socket is never read (a FIFO without a writer blocks forever, a device never ends).
-    O_NONBLOCK so that opening a FIFO returns at once (it has no effect on the regular
-    files that are read); the kind is read from the open descriptor, so nothing can
-    change between a check and the open."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    flags |= getattr(os, "O_BINARY", 0)
+    socket is never read (``datafiles.open_regular_fd``)."""
     try:
-        fd = os.open(path, flags)
+        fd = open_regular_fd(path)
     except FileNotFoundError:
         raise InputError("no such file (or a broken link)") from None
     except PermissionError:
         if path.is_dir():  # Windows refuses to open a folder
             raise InputError("is a directory, not a log file") from None
         raise InputError("permission denied") from None
+    except NotRegular as err:
+        if stat.S_ISDIR(err.mode):
+            raise InputError("is a directory, not a log file") from None
+        raise InputError(str(err)) from None
     except OSError as err:
         raise InputError(err.strerror or str(err)) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        if stat.S_ISDIR(mode):
-            raise InputError("is a directory, not a log file")
-        raise InputError(f"not a regular file ({file_kind(mode)}): not read")
     return os.fdopen(fd, "rb")
-
-
-def file_kind(mode: int) -> str:
-    """What a file that is not regular is, for a message ("a named pipe")."""
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a plain file"
 
 
 def read_in_tree(path: Path, root: Path | None, limit: int = SIDE_FILE_LIMIT) -> bytes:

@@ -23,8 +23,8 @@ import os
 import stat
 from pathlib import Path
 
+from .datafiles import file_kind
 from .errors import MllogCheckError
-from .inputs import file_kind
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:

@@ -758,15 +758,24 @@ def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[
     return None, notes
 
 
+# A pyproject.toml is read only when regular and at most this long (a 2 GB sparse one in
+# a folder above took 4.2 GB; real ones are a few KB: docs/security.md).
+SETTING_FILE_LIMIT = 1 << 20
+
+
 def _tool_table(path: Path, notes: list[str] | None = None) -> dict[str, Any] | None:
     import tomllib
 
+    from .datafiles import read_text
+
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text(path, SETTING_FILE_LIMIT))
     except (OSError, UnicodeDecodeError) as err:
         raise RoundError(f"{path}: cannot read: {err}") from None
     except tomllib.TOMLDecodeError as err:
         raise RoundError(f"{path}: invalid TOML: {err}") from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise RoundError(f"{path}: invalid TOML: nested too deeply") from None
     tools = data.get("tool")
     if not isinstance(tools, dict):  # `tool = "x"` or [[tool]]: not ours to judge
         return None

@@ -69,3 +69,67 @@ def test_error_messages_are_bounded() -> None:
     error = MllogCheckError("bad value: " + "y" * 10_000_000)
     assert len(str(error)) < MESSAGE_LIMIT + 100 and "characters cut" in str(error)
     assert str(MllogCheckError("short")) == "short"
+
+
+# -- project settings and the registry: bounded reads of regular files -----------------
+
+
+def _limited(
+    args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """The console entry point in a fresh interpreter limited to 1 GiB of address space
+    and 60 s (a hang or a whole-file read fails the test, not the machine)."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    code = f"import sys; from mllog_check.cli import main; main({args!r})"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        preexec_fn=limit,
+        timeout=60,
+    )
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def test_a_huge_pyproject_above_the_working_folder_is_not_read_whole(
+    tree: Path, tmp_path: Path
+) -> None:
+    work = tmp_path / "project" / "sub"
+    work.mkdir(parents=True)
+    with (tmp_path / "project" / "pyproject.toml").open("wb") as sparse:
+        sparse.truncate(2 << 30)  # 2 GB, sparse (read whole: 4.2 GB)
+    log = bench(tree) / "result_0.txt"
+    code, _out, err = _limited(["check", str(log)], cwd=work)
+    assert code == 2 and "pyproject.toml: cannot read: larger than" in err
+    assert "Traceback" not in err
+
+
+def test_a_pyproject_nested_1000_deep_is_a_usage_error(tree: Path, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("x = " + "[" * 1000 + "]" * 1000 + "\n", "utf-8")
+    log = bench(tree) / "result_0.txt"
+    code, _out, err = _limited(["check", str(log)], cwd=tmp_path)
+    assert code == 2 and "nested too deeply" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_registry_that_is_not_a_regular_file_is_refused(
+    tree: Path, tmp_path: Path, kind: str
+) -> None:
+    import os
+
+    registry = tmp_path / "rounds.yaml"
+    if kind == "fifo":
+        os.mkfifo(registry)
+    else:
+        registry = Path("/dev/zero")
+    log = bench(tree) / "result_0.txt"
+    code, _out, err = _limited(["check", str(log)], env={"MLLOG_CHECK_ROUNDS": str(registry)})
+    assert code == 2 and "not a regular file" in err and "Traceback" not in err
