@@ -257,7 +257,17 @@ def load_registry(path: str | Path | None = None) -> Registry:
         data = read_registry_file(source)
     if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
         raise RegistryError(f"{source}: a round registry has a 'rounds' list")
-    rounds = tuple(_round(source, data, entry) for entry in data["rounds"])
+    try:
+        rounds = tuple(_round(source, data, entry) for entry in data["rounds"])
+    except RegistryError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as err:
+        # A field of another type than docs/rounds.md says (a list for a mapping, text
+        # for a count): the file is refused, never a traceback.
+        raise RegistryError(
+            f"{source}: a field of the round registry has the wrong type "
+            f"({type(err).__name__}: {err}); docs/rounds.md describes every field"
+        ) from None
     by_spelling: dict[str, Round] = {}
     for rnd in rounds:
         for spelling in rnd.spellings:

@@ -133,3 +133,25 @@ def test_a_registry_that_is_not_a_regular_file_is_refused(
     log = bench(tree) / "result_0.txt"
     code, _out, err = _limited(["check", str(log)], env={"MLLOG_CHECK_ROUNDS": str(registry)})
     assert code == 2 and "not a regular file" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("field", "wrong"),
+    [
+        ("olympic_drop:\n", "olympic_drop: [1]\nunused_drop:\n"),
+        ("runs: 5", "runs: five"),
+        ("  rules: rules/training-{version}.yaml", "  rules: 5"),
+        ("without_rcp: [minigo]", "without_rcp: 5"),
+    ],
+)
+def test_a_registry_with_fields_of_the_wrong_type_is_refused(
+    tree: Path, tmp_path: Path, field: str, wrong: str
+) -> None:
+    shipped = Path(__file__).resolve().parents[1] / "schemas" / "rounds.yaml"
+    text = shipped.read_text("utf-8")
+    assert field in text
+    registry = tmp_path / "rounds.yaml"
+    registry.write_text(text.replace(field, wrong, 1), "utf-8")
+    log = bench(tree) / "result_0.txt"
+    code, _out, err = _limited(["check", str(log)], env={"MLLOG_CHECK_ROUNDS": str(registry)})
+    assert code == 2 and "wrong type" in err and "Traceback" not in err
