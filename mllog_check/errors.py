@@ -8,7 +8,6 @@ name or value), so existing ``except ValueError`` code still works. Bad *input*
 
 from __future__ import annotations
 
-
 # A message longer than this is cut (docs/security.md): messages quote input (a price
 # catalog's value, a rule file's), and one quoted a 328 MB string whole.
 MESSAGE_LIMIT = 4_000

@@ -11,9 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from test_hostile import _main, _v5_log, bench, tree  # noqa: F401 - tree is a fixture
+import test_hostile
+from test_hostile import _v5_log, bench
 
 pytestmark = pytest.mark.corpus
+tree = test_hostile.tree  # a copy of one published v5.0 benchmark folder and its system
 
 
 # -- gzip members --------------------------------------------------------------------
