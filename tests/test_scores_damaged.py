@@ -6,11 +6,14 @@ reason (MLR040)."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
+import statistics
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import read_oracle
 
 from mllog_check.cli import cli
 from mllog_check.results import Score, compute_scores
@@ -71,7 +74,9 @@ def test_runs_removed(corpus: Path, tmp_path: Path) -> None:
     (folder / "result_3.txt").unlink()
     (folder / "result_4.txt").unlink()
     score, problems = _score(folder)
-    assert not score.valid and score.rcp_verdict == NOT_EVALUATED
+    # Scored as the official summarizer does (it never counts runs), the count an error.
+    assert score.valid and "3 runs; round v1.0 requires exactly 5" in score.reason
+    assert score.rcp_verdict == NOT_EVALUATED
     assert {p[0] for p in problems} >= {"MLR001", "MLR040"}
 
 
@@ -79,7 +84,7 @@ def test_a_run_duplicated(corpus: Path, tmp_path: Path) -> None:
     folder = _copy(corpus, tmp_path)
     shutil.copy(folder / "result_0.txt", folder / "result_5.txt")
     score, problems = _score(folder)
-    assert not score.valid  # v1.0 counts are exact: 6 of 5
+    assert "6 runs; round v1.0 requires exactly 5" in score.reason  # v1.0 counts are exact
     message = "same run_start and run_stop times as result_0.txt: a copy of one run"
     assert ("MLR042", "result_5.txt", message) in problems
     assert ("MLR020", "result_5.txt") in {p[:2] for p in problems}  # the seed, reused
@@ -195,6 +200,39 @@ def test_a_v5_1_llm_set_with_fewer_runs_than_required(corpus: Path, tmp_path: Pa
     for log in sorted((src / "results" / "8xBM.GPU.B200.8" / "llama31_8b").glob("result_*"))[:4]:
         shutil.copy(log, folder / log.name)
     score, problems = _score(folder)
-    assert not score.valid and score.rcp_verdict == NOT_EVALUATED
+    assert score.rcp_verdict == NOT_EVALUATED
     assert score.rcp_message == "4 run(s) found; the RCP check needs the round's 10"
     assert ("MLR001", "llama31_8b", "4 runs; round v5.1 requires at least 10") in problems
+
+
+def test_22_unet3d_runs_of_40_score_as_the_summarizer(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
+    """v1.0 Supermicro as-4142gs-tnr published unet3d with 22 of the 40 runs the round
+    asks for; the official summarizer (which never counts runs) scored it 41.22 min.
+    Real v1.0 unet3d logs cut to 22: the olympic mean without the 4 fastest and 4
+    slowest of the oracle's run times, with the count an error (MLR001)."""
+    system = "dgxa100_ngc21.05_mxnet"
+    src = corpus / "v1.0" / ORG / "results" / system / "unet3d"
+    org = tmp_path / "v1.0" / ORG
+    folder = org / "results" / system / "unet3d"
+    folder.mkdir(parents=True)
+    (org / "systems").mkdir()
+    shutil.copy(corpus / "v1.0" / ORG / "systems" / f"{system}.json", org / "systems")
+    kept = [f"result_{i}.txt" for i in range(22)]
+    for name in kept:
+        shutil.copy(src / name, folder / name)
+    (row,) = [
+        r
+        for r in read_oracle(oracle, "scores_v1.0.csv")
+        if (r["org"], r["system"], r["benchmark"]) == (ORG, system, "unet3d")
+    ]
+    minutes = {
+        m["file"]: float(m["minutes"])
+        for m in re.finditer(r"(?P<file>result_\d+\.txt)=(?P<minutes>[0-9.]+)min", row["raw_runs"])
+    }
+    times = sorted(minutes[name] for name in kept)
+    score, problems = _score(folder)
+    assert score.valid and score.minutes == pytest.approx(statistics.fmean(times[4:-4]), abs=1e-3)
+    assert "22 runs; round v1.0 requires exactly 40 (scored as" in score.reason
+    assert ("MLR001", "unet3d", "22 runs; round v1.0 requires exactly 40") in problems
