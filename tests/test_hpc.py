@@ -559,3 +559,37 @@ def test_instance_scale_reads_values_as_the_summarizer_or_says_none(
     records = [_record("number_of_nodes", nodes), _record("accelerators_per_node", per_node)]
     assert instance_scale(records) == scale
     assert instance_scale(records[:1]) is None  # a missing key: no size
+
+
+@pytest.mark.corpus
+def test_weak_models_beyond_the_systems_accelerators_are_reported(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """Real hpc-v1.0 LBNL weak-scaling CosmoFlow: 10 models × 512 accelerators as logged
+    = 5,120, the system's 1,280 × 4. A description of 1,000 nodes (4,000 accelerators)
+    is fewer than the models used: MLR066, the tuple kept as the summarizer gives it."""
+    import shutil
+
+    from mllog_check.results import compute_scores
+
+    system = "perlmutter_10x128x4_ngc21.09_mxnet"
+    src = corpus / "hpc-v1.0" / "LBNL"
+    org = tmp_path / "hpc-v1.0" / "LBNL"
+    folder = org / "results" / system / "weak" / "cosmoflow"
+    shutil.copytree(src / "results" / system / "weak" / "cosmoflow", folder)
+    (org / "systems").mkdir()
+    described = org / "systems" / f"{system}.json"
+    shutil.copy(src / "systems" / f"{system}.json", described)
+    clean = compute_scores([str(org)])
+    assert "MLR066" not in {p.rule for p in clean.problems}
+    text = described.read_text(encoding="utf-8")
+    described.write_text(text.replace('"1280"', '"1000"'), encoding="utf-8")
+    report = compute_scores([str(org)])
+    (weak,) = report.weak
+    assert (weak.models, weak.instance_scale, weak.accelerators) == (10, 512, 4000)
+    assert weak.valid and weak.minutes == clean.weak[0].minutes
+    (found,) = [p for p in report.problems if p.rule == "MLR066"]
+    assert found.message == (
+        "10 models × 512 accelerators each (as logged) = 5120, more than the system's 4000"
+    )
+    assert found.message in weak.reason and not found.is_error

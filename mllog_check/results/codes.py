@@ -385,3 +385,23 @@ QUALITY_UNREADABLE = rule(
     ),
     beyond=True,
 )
+WEAK_EXCEEDS_SYSTEM = rule(
+    "MLR066",
+    "weak-models-exceed-system",
+    Severity.WARNING,
+    "MLPerf HPC weak scaling: the models counted times the accelerators each logs "
+    "(M × S, number_of_nodes × accelerators_per_node) exceed the system's accelerators "
+    "(T, its description): models that ran at once cannot have used more than the "
+    "system has. The score is kept as the official summarizer gives it.",
+    stage="score",
+    good="fixtures/score/hpc-v1.0/weak_ok",
+    bad="fixtures/score/hpc-v1.0/weak_ok\nreplace Example/systems/hpc8.json: "
+    '"number_of_nodes": "8" => "number_of_nodes": "4"',
+    why=(
+        "The weak-scaling tuple (T, M, S, time to train all) describes M models trained "
+        "concurrently on the T accelerators of one system (MLPerf HPC rules, weak "
+        "scaling; docs/hpc.md); the official summarizer reports S as logged and never "
+        "compares it with T (beyond the official tools)."
+    ),
+    beyond=True,
+)

@@ -176,7 +176,8 @@ def _tuple(
     stop = max(r.stop_ms for r in counted if r.stop_ms is not None)
     minutes = (stop - start) / 60_000.0
     skipped = score.models_total - models
-    reason = f"{skipped} model(s) not counted" if skipped else ""
+    notes = [f"{skipped} model(s) not counted" if skipped else "", _exceeds(score, problems)]
+    reason = "; ".join(n for n in notes if n)
     return replace(
         score,
         minutes=minutes,
@@ -184,6 +185,19 @@ def _tuple(
         valid=True,
         reason=reason,
     )
+
+
+def _exceeds(score: WeakScore, problems: list[Problem]) -> str:
+    """MLR066 when M models of S accelerators each need more than the system's T."""
+    used = score.models * score.instance_scale if score.instance_scale else None
+    if used is None or score.accelerators is None or used <= score.accelerators:
+        return ""
+    message = (
+        f"{score.models} models × {score.instance_scale} accelerators each (as logged) = "
+        f"{used}, more than the system's {score.accelerators}"
+    )
+    problems.append(codes.WEAK_EXCEEDS_SYSTEM.problem(score.folder, message))
+    return message
 
 
 def instance_scale(records: list[Record]) -> int | None:
