@@ -81,6 +81,14 @@ def score(
 
 # The JSON document and the Parquet files keep the shape scripts read (docs/scores.md).
 FORM = tables.Form(json="json", parquet="pandas")
+# The energy figures beyond joules a score's JSON row gains with power logs (docs/power.md).
+BEYOND_JOULES = (
+    "avg_power_w",
+    "energy_per_accelerator_j",
+    "node_energy_share",
+    "switch_energy_share",
+    "perf_per_watt",
+)
 
 
 def _needs_extras(fmt: str) -> None:
@@ -166,6 +174,7 @@ def json_document(report: Any) -> dict[str, Any]:
     if power:
         for row, s in zip(scores, report.scores, strict=True):
             row.update(energy_j=s.energy_j, energy_method=s.energy_method)
+            row.update({k: getattr(s, k) for k in BEYOND_JOULES})
     keys = (
         "path",
         "org",
@@ -177,7 +186,7 @@ def json_document(report: Any) -> dict[str, Any]:
         "epochs_or_samples",
         "global_batch_size",
         "seeds",
-        *(("energy_j",) if power else ()),
+        *(("energy_j", "avg_power_w") if power else ()),
     )
     runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
     document: dict[str, Any] = {"scores": scores, "runs": runs}
@@ -317,14 +326,22 @@ def _energy_table(report: Any) -> list[tables.Table]:
             f"{r.kwh_per_run:.2f}",
             f"{r.runs_per_mwh:.1f}",
             "-" if r.kwh_per_accelerator is None else f"{r.kwh_per_accelerator:.3f}",
+            _fixed(r.avg_power_w, 1e-3, 2),
+            _fixed(r.node_share, 100.0, 1),
+            _fixed(r.switch_share, 100.0, 1),
+            _fixed(r.perf_per_watt, 1.0, 3),
             r.method,
         )
         for r in rows
     ]
     header = ["benchmark", "rank", "org", "system", "model", "accelerators", "kWh/run"]
-    header += ["runs/MWh", "kWh/run/accel", "method"]
-    title = "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator)"
-    right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel")
+    header += ["runs/MWh", "kWh/run/accel", "avg kW", "node %", "switch %", "runs/h/kW"]
+    header += ["method"]
+    title = (
+        "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator; "
+        "avg kW: mean power over the timed runs; runs/h/kW: performance per watt)"
+    )
+    right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel", *header[9:13])
     return [tables.Table(header, body, right=right, title=title)]
 
 
@@ -337,6 +354,10 @@ def _row_order(key: tuple[Any, ...]) -> tuple[Any, ...]:
     return (*described, count, *(str(x) for x in rest))
 
 
+def _fixed(value: float | None, scale: float, digits: int) -> str:
+    return "-" if value is None else f"{value * scale:.{digits}f}"
+
+
 def _count(value: int | None) -> str:
     return "" if value is None else str(value)
 
@@ -345,10 +366,11 @@ def _runs_table(report: Any) -> list[tables.Table]:
     power = any(r.energy_j is not None for r in report.runs)
     header = ["path", "minutes", "run_stop_status", "converged", "compliant"]
     header += ["epochs_or_samples"]
-    header += ["batch", "seeds", *(["energy kWh"] if power else [])]
+    header += ["batch", "seeds", *(["energy kWh", "avg kW"] if power else [])]
     body = []
     for r in report.runs:
-        energy = [] if not power else ["-" if r.energy_j is None else f"{r.energy_j / 3.6e6:.3f}"]
+        energy = [] if not power else [_fixed(r.energy_j, 1 / 3.6e6, 3)]
+        energy += [_fixed(r.avg_power_w, 1e-3, 2)] if power else []
         body.append(
             (
                 r.path,
@@ -362,4 +384,4 @@ def _runs_table(report: Any) -> list[tables.Table]:
                 *energy,
             )
         )
-    return [tables.Table(header, body, right=("energy kWh",))]
+    return [tables.Table(header, body, right=("energy kWh", "avg kW"))]

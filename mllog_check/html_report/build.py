@@ -179,9 +179,11 @@ def trend_charts(scores: list[dict[str, Any]]) -> list[Chart]:
 
 def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
     """The results with an energy score ranked least energy per run first
-    (``results.efficiency``): kWh per run, runs per MWh, kWh per run per accelerator."""
+    (``results.efficiency``): kWh per run, runs per MWh, kWh per run per accelerator,
+    mean power, node and switch shares, runs per hour per kW (docs/power.md)."""
     from types import SimpleNamespace
 
+    from ..power import average_power, perf_per_watt
     from ..results.efficiency import J_PER_KWH, efficiency_rows
 
     scored = []
@@ -201,6 +203,9 @@ def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
             accelerator_model=row.get("accelerator_model"),
             minutes=row.get("minutes"),
         )
+        if row.get("avg_power_w") is None:  # rows without it: the score's energy over its time
+            row["avg_power_w"] = average_power(row["energy_j"], row["minutes"])
+            row["perf_per_watt"] = perf_per_watt(row["minutes"], row["avg_power_w"])
         scored.append(SimpleNamespace(**row))
     hardware = {(v.org, v.system): v.hardware for v in views}
     return [
@@ -212,6 +217,10 @@ def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
             "kwh": r.kwh_per_run,
             "runs_per_mwh": r.runs_per_mwh,
             "kwh_per_accelerator": r.kwh_per_accelerator,
+            "avg_kw": None if r.avg_power_w is None else r.avg_power_w / 1000.0,
+            "node_pct": None if r.node_share is None else 100.0 * r.node_share,
+            "switch_pct": None if r.switch_share is None else 100.0 * r.switch_share,
+            "perf_per_watt": r.perf_per_watt,
             "official": r.method == "official",
         }
         for r in efficiency_rows(scored)

@@ -8,7 +8,16 @@ as the MLCommons result summarizer does.
 from __future__ import annotations
 
 from .checks import PowerReport, RunTiming, check_benchmark_folder, check_power, has_power, timing
-from .energy import FROM_READINGS, J_PER_KWH, OFFICIAL, RunEnergy, kwh, olympic_energy
+from .energy import (
+    FROM_READINGS,
+    J_PER_KWH,
+    OFFICIAL,
+    RunEnergy,
+    average_power,
+    kwh,
+    olympic_energy,
+    perf_per_watt,
+)
 from .logs import PowerLog, power_log, read_power_log
 
 __all__ = [
@@ -19,11 +28,13 @@ __all__ = [
     "PowerReport",
     "RunEnergy",
     "RunTiming",
+    "average_power",
     "check_benchmark_folder",
     "check_power",
     "has_power",
     "kwh",
     "olympic_energy",
+    "perf_per_watt",
     "power_log",
     "read_power_log",
     "timing",

@@ -86,6 +86,8 @@ class RunEnergy:
     method: str
     nodes: int
     switches: int
+    node_j: float | None = None  # the node logs' part of ``joules``
+    switch_j: float | None = None  # the switch logs' (interconnect estimates) part
 
 
 def run_energy(
@@ -97,8 +99,9 @@ def run_energy(
     if not nodes or any(p.joules is None for p in parts):
         return RunEnergy(None, OFFICIAL, len(nodes), len(switches))
     method = FROM_READINGS if any(p.method == FROM_READINGS for p in parts) else OFFICIAL
-    total = sum(p.joules for p in parts if p.joules is not None)
-    return RunEnergy(total, method, len(nodes), len(switches))
+    joules = [p.joules or 0.0 for p in parts]
+    node_j, switch_j = sum(joules[: len(nodes)]), sum(joules[len(nodes) :])
+    return RunEnergy(node_j + switch_j, method, len(nodes), len(switches), node_j, switch_j)
 
 
 def olympic_energy(
@@ -113,6 +116,23 @@ def olympic_energy(
     ranked = [energies[i] for i in order]
     kept = ranked[drop : len(ranked) - max(drop - already_dropped, 0)]
     return statistics.fmean(kept) if kept else None
+
+
+def average_power(joules: float | None, minutes: float | None) -> float | None:
+    """Mean power in W over a timed run (or a result's kept runs): energy over time to
+    train. The official energy is the window's mean power times the run's time, so this
+    is that mean power times conversion_eff, plus the switches' estimates."""
+    if joules is None or minutes is None or minutes <= 0:
+        return None
+    return joules / (minutes * 60.0)
+
+
+def perf_per_watt(minutes: float | None, watts: float | None) -> float | None:
+    """Training runs per hour per kW of mean power: the speed (runs per hour) over the
+    power drawn. For training it equals runs per kWh (1 / the energy per run)."""
+    if minutes is None or watts is None or minutes <= 0 or watts <= 0:
+        return None
+    return (60.0 / minutes) / (watts / 1000.0)
 
 
 def kwh(joules: float | None) -> float | None:

@@ -13,7 +13,7 @@ from typing import Protocol
 from ..problems import Problem
 from ..records import ParseResult
 from .checks import check_power, has_power, timing
-from .energy import FROM_READINGS, OFFICIAL, olympic_energy
+from .energy import FROM_READINGS, OFFICIAL, RunEnergy, average_power, olympic_energy
 
 
 class RunLike(Protocol):
@@ -31,6 +31,12 @@ class SetEnergy:
     method: str  # "official", "readings over the run" (docs/power.md), or why none
     per_run: dict[str, float | None] = field(default_factory=dict)  # result path -> J
     problems: list[Problem] = field(default_factory=list)
+    # Over the runs the energy score keeps (docs/power.md, "Beyond joules"): mean power
+    # (their energy over their time, so the scaling factor cancels) and the node and
+    # switch shares of their energy.
+    avg_power_w: float | None = None
+    node_share: float | None = None
+    switch_share: float | None = None
 
 
 def energy_of_set(
@@ -65,4 +71,14 @@ def energy_of_set(
             out.method = "none: no run left"
         else:
             out.method = FROM_READINGS if FROM_READINGS in methods else OFFICIAL
+            kept_energy = [report.energies[counted[i].path] for i in kept]
+            _beyond_joules(out, kept_energy, sum(minutes[i] for i in kept))
     return out
+
+
+def _beyond_joules(out: SetEnergy, kept: Sequence[RunEnergy], minutes: float) -> None:
+    total = sum(e.joules or 0.0 for e in kept)
+    out.avg_power_w = average_power(total, minutes)
+    if total > 0:
+        out.node_share = sum(e.node_j or 0.0 for e in kept) / total
+        out.switch_share = sum(e.switch_j or 0.0 for e in kept) / total

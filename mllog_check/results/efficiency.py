@@ -1,5 +1,7 @@
 """Energy efficiency of the results with power logs, ranked (docs/power.md,
-"Efficiency"): energy per training run, runs per MWh, and both per accelerator.
+"Efficiency"): energy per training run, runs per MWh, and both per accelerator; beyond
+joules, the mean power over the timed runs, the node and switch shares of the energy and
+the performance per watt (docs/power.md, "Beyond joules").
 
 The energy of a result is its energy score (``Score.energy_j``: the olympic mean of its
 runs' energies, scaled as its time is). Results rank within one benchmark (under its
@@ -29,6 +31,10 @@ class EfficiencyRow:
     kwh_per_accelerator: float | None  # kWh per run / accelerators
     minutes: float | None
     method: str  # official, or readings over the run (docs/power.md)
+    avg_power_w: float | None = None  # mean W over the kept runs' timed windows
+    node_share: float | None = None  # of the energy: node logs
+    switch_share: float | None = None  # of the energy: interconnect estimates
+    perf_per_watt: float | None = None  # training runs per hour per kW (= runs per kWh)
 
 
 def efficiency_rows(scores: Sequence[Any]) -> list[EfficiencyRow]:
@@ -63,6 +69,10 @@ def efficiency_rows(scores: Sequence[Any]) -> list[EfficiencyRow]:
                     kwh_per_accelerator=kwh / s.accelerators if s.accelerators else None,
                     minutes=s.minutes,
                     method=s.energy_method,
+                    avg_power_w=getattr(s, "avg_power_w", None),
+                    node_share=getattr(s, "node_energy_share", None),
+                    switch_share=getattr(s, "switch_energy_share", None),
+                    perf_per_watt=getattr(s, "perf_per_watt", None),
                 )
             )
     return rows

@@ -38,6 +38,7 @@ class Run:
     compliance_note: str = ""  # why compliance was approximated, when it was
     seed_records: tuple[Seed, ...] = ()
     energy_j: float | None = None  # from power/result_N logs (docs/power.md)
+    avg_power_w: float | None = None  # energy_j over the run's time to train, in W
     start_ms: float | None = None  # first run_start time_ms
     stop_ms: float | None = None  # first run_stop time_ms
     # Not converged and some quality value could not be read (scoring.read_quality): the

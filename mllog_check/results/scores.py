@@ -52,6 +52,14 @@ class Score:
     # Energy to train (power/ logs, docs/power.md): olympic mean of the runs' J, scaled.
     energy_j: float | None = None
     energy_method: str = ""  # "official", "readings over the run", "" without power logs
+    # Beyond joules (docs/power.md): mean W over the kept runs' timed windows, the
+    # energy score per accelerator, the node and switch shares of the kept runs' energy,
+    # and training runs per hour per kW of that mean power.
+    avg_power_w: float | None = None
+    energy_per_accelerator_j: float | None = None
+    node_energy_share: float | None = None
+    switch_energy_share: float | None = None
+    perf_per_watt: float | None = None
     # v2.1+ closed: reference mean / submission mean when faster than the reference mean
     # (1.0 when slower), as the round's RCP check computes it; None when not computed.
     rcp_scaling_factor: float | None = None
@@ -393,14 +401,31 @@ def _with_energy(
     score: Score, runs: list[Run], problems: list[Problem], results: list[ParseResult], drop: int
 ) -> tuple[Score, list[Run], list[Problem]]:
     """The energy columns, when the folder has power logs (mllog_check.power)."""
+    from ..power import perf_per_watt
     from ..power.score import energy_of_set
 
     energy = energy_of_set(score.folder, results, runs, drop, score.scaling_factor)
     if energy is None:
         return score, runs, problems
-    runs = [replace(r, energy_j=energy.per_run.get(r.path)) for r in runs]
-    score = replace(score, energy_j=energy.joules, energy_method=energy.method)
+    runs = [_run_energy(r, energy.per_run.get(r.path)) for r in runs]
+    joules, accelerators = energy.joules, score.accelerators
+    score = replace(
+        score,
+        energy_j=joules,
+        energy_method=energy.method,
+        avg_power_w=energy.avg_power_w,
+        energy_per_accelerator_j=joules / accelerators if joules and accelerators else None,
+        node_energy_share=energy.node_share,
+        switch_energy_share=energy.switch_share,
+        perf_per_watt=perf_per_watt(score.minutes, energy.avg_power_w),
+    )
     return score, runs, [*problems, *energy.problems]
+
+
+def _run_energy(run: Run, joules: float | None) -> Run:
+    from ..power import average_power
+
+    return replace(run, energy_j=joules, avg_power_w=average_power(joules, run.minutes))
 
 
 def _division(runs: list[Run], system: SystemDescription) -> str | None:
@@ -657,6 +682,7 @@ SCORE_RUN_COLUMNS = (
     "seeds",
     "platform",
     "energy_j",
+    "avg_power_w",
 )
 
 

@@ -55,6 +55,7 @@ AUDIT_RUN_COLUMNS = (
     "compliance_errors",
     "body_sha1",
     "energy_j",
+    "avg_power_w",
     "eval_curve_sha1",
 )
 # The audit's anomaly table (Problem.row columns: ``kind`` is the rule name, ``code`` its code).
@@ -388,10 +389,11 @@ def _untimed(problem: Problem) -> bool:
 
 def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
     """Each run's energy (power logs, docs/power.md) into its runs-table row."""
-    energies = {r.path: r.energy_j for r in runs if getattr(r, "energy_j", None) is not None}
+    measured = {r.path: r for r in runs if getattr(r, "energy_j", None) is not None}
     for row in rows:
-        if row["path"] in energies:
-            row["energy_j"] = energies[row["path"]]
+        if row["path"] in measured:
+            row["energy_j"] = measured[row["path"]].energy_j
+            row["avg_power_w"] = measured[row["path"]].avg_power_w
 
 
 def seed_presence(
@@ -515,6 +517,7 @@ def _run_row(
         "compliance_errors": sum(1 for p in found if p.is_error),
         "body_sha1": facts.body_hash,
         "energy_j": None,  # from the power logs, once the set is scored (_run_energies)
+        "avg_power_w": None,
         "eval_curve_sha1": "",  # fingerprints.curve_hash, set by the caller
     }
 
