@@ -1,4 +1,5 @@
-"""Keep every mention of "the latest round" and every list of rounds in the docs current.
+"""Keep every mention of "the latest round", every list of rounds and every list of output
+formats in the docs current.
 
     python scripts/round_mentions.py          # rewrite README.md and docs/*.md in place
     python scripts/round_mentions.py --check  # exit 1 when one is stale (tests do this)
@@ -6,9 +7,12 @@
 README.md and docs/ say "every round from v0.6 to v6.1", draw the chain of rule files
 (0.6 ← 0.7 ← 1.0 → 1.1 → …) and list the registry's rounds. Each such phrase is written
 here once, as a pattern and the text the round registry (schemas/rounds.yaml) gives it;
-scripts/new_round.py runs this after adding a round, and tests/test_new_round.py fails
-while a phrase is stale. A phrase whose words already say the right thing is left as
-wrapped.
+so are the lists of output formats and the commands offering them (the registries
+``reporters.FORMATS`` and ``reporters.tables.FORMATS``; a format's prose name is its
+``label``; the first format of each registry is its human form, the others the machine
+formats). scripts/new_round.py runs this after adding a round, and
+tests/test_round_mentions.py fails while a phrase is stale. A phrase whose words already
+say the right thing is left as wrapped.
 """
 
 from __future__ import annotations
@@ -61,8 +65,60 @@ def listed() -> str:
     return ", ".join(versions[:-1]) + f" and {versions[-1]}"
 
 
+def _and(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)
+
+
+def format_values() -> dict[str, str]:
+    """The lists of output formats the docs give, from the two registries."""
+    from mllog_check import reporters
+    from mllog_check.reporters import tables
+
+    problems = list(reporters.FORMATS.values())
+    table = [f.label or name for name, f in tables.FORMATS.items()]
+    commands = list(dict.fromkeys(c for f in tables.FORMATS.values() for c in f.commands))
+    machine = [f.label for f in problems[1:]] + [t for t in table[1:] if t not in {
+        f.label for f in problems}]  # fmt: skip
+
+    def choices(command: str) -> str:
+        return "|".join(reporters.offered(command))
+
+    def labels(command: str) -> list[str]:
+        return [reporters.FORMATS[n].label for n in reporters.offered(command)]
+
+    files = [f"`{n}`" for n in reporters.offered(reporters.PACKAGE)
+             if reporters.PACKAGE not in reporters.FORMATS[n].own]  # fmt: skip
+    return {
+        "problem_labels": ", ".join(f.label for f in problems),
+        "check_labels": ", ".join(labels(reporters.CHECK)),
+        "check_others": _and(labels(reporters.CHECK)[1:]),
+        "check_choices": choices(reporters.CHECK),
+        "package_choices": choices(reporters.PACKAGE),
+        "audit_choices": choices(reporters.AUDIT),
+        "package_files": _and(files),
+        "table_labels": ", ".join(table),
+        "table_commands": _and([f"`{c}`" for c in commands]),
+        "machine_labels": ", ".join(machine),
+    }
+
+
+LABEL = r"[A-Za-z]+(?: annotations)?"
+FORMAT_LISTS = {
+    "problem_labels": rf"{LABEL}(?:,\s+{LABEL})*",
+    "check_labels": rf"{LABEL}(?:,\s+{LABEL})*",
+    "check_others": rf"{LABEL}(?:(?:,\s+|\s+and\s+){LABEL})*",
+    "check_choices": r"[a-z]+(?:\|[a-z]+)*",
+    "package_choices": r"[a-z]+(?:\|[a-z]+)*",
+    "audit_choices": r"[a-z]+(?:\|[a-z]+)*",
+    "package_files": r"`\w+`(?:(?:,\s+|\s+and\s+)`\w+`)*",
+    "table_labels": rf"{LABEL}(?:,\s+{LABEL})*",
+    "table_commands": r"`\w+`(?:(?:,\s+|\s+and\s+)`\w+`)*",
+    "machine_labels": rf"{LABEL}(?:,\s+{LABEL})*",
+}
+
 # Where each phrase is, as it reads with the registry's values in {braces}; the same
-# words with any round in place of a value find the phrase (across line breaks).
+# words with any round (or format list) in place of a value find the phrase (across
+# line breaks).
 PHRASES: list[tuple[str, str]] = [
     ("README.md", "every round from v0.6 to v{latest}"),
     ("README.md", "Every round from v0.5 to v{latest}"),
@@ -76,6 +132,17 @@ PHRASES: list[tuple[str, str]] = [
     ("docs/scores.md", "rounds with reference data (v1.0 to v{latest})"),
     ("docs/scores.md", "`schemas/rcp/training_<ruleset>.json` ({rcp_first} to {rcp_last})"),
     ("docs/package.md", "v2.1 to v{latest} keep the 33 keys"),
+    ("README.md", "`package` also write {check_others}."),
+    ("README.md", "the one registry of problem formats ({problem_labels}) of check"),
+    ("README.md", "[--strict] [--format {check_choices}]"),
+    ("README.md", "table formats of {table_commands} ({table_labels}), a registry"),
+    ("docs/design.md", "machine formats ({machine_labels}) sit beside"),
+    ("docs/design.md", "`reporters.FORMATS` ({problem_labels}) for"),
+    ("docs/design.md", "`reporters.tables.FORMATS` ({table_labels}) for {table_commands};"),
+    ("docs/follow.md", "in `--format` ({check_labels}): exactly"),
+    ("docs/package.md", "[--format {package_choices}]"),
+    ("docs/package.md", "scores); {package_files} write one entry per path"),
+    ("docs/audit.md", "[--format {audit_choices}]"),
 ]
 ANY_ROUND = {
     "latest": VERSION,
@@ -85,6 +152,7 @@ ANY_ROUND = {
     "chain": rf"0\.6 ← 0\.7 ← 1\.0(?:\s*→\s*{VERSION})+",
     "chain_from_2": rf"2\.0(?:\s*→\s*{VERSION})+",
     "listed": rf"0\.5\.0,(?:\s+{VERSION},)*\s+{VERSION}\s+and\s+{VERSION}",
+    **FORMAT_LISTS,
 }
 
 
@@ -98,6 +166,7 @@ def values() -> dict[str, str]:
         "chain": chain(),
         "chain_from_2": chain("2.0"),
         "listed": listed(),
+        **format_values(),
     }
 
 
@@ -108,6 +177,17 @@ def pattern(phrase: str) -> str:
         ANY_ROUND[part] if i % 2 else re.escape(part).replace("\\ ", r"\s+")
         for i, part in enumerate(parts)
     ]
+    return "".join(out)
+
+
+def _rewrap(found: str, wanted: str) -> str:
+    """``wanted`` with the line breaks ``found`` had, after the same number of words."""
+    spaces = re.findall(r"\s+", found)
+    words = wanted.split(" ")
+    out = [words[0]]
+    for i, word in enumerate(words[1:]):
+        out.append(spaces[i] if i < len(spaces) and "\n" in spaces[i] else " ")
+        out.append(word)
     return "".join(out)
 
 
@@ -128,47 +208,56 @@ def rewrite(relative: str, text: str) -> str:
         if found is None:
             raise LookupError(f"{relative}: no phrase reads {phrase!r}: update PHRASES")
         if not _same_words(found[0], wanted):  # keep a current phrase's line breaks
-            text = text[: found.start()] + wanted + text[found.end() :]
+            text = text[: found.start()] + _rewrap(found[0], wanted) + text[found.end() :]
     return text
 
 
-# docs/scores.md's table of rounds: one row per round with scoring data; its run-count
-# and RCP columns come from the registry, the changes column is prose (a new round's row
-# says which benchmarks come and go, from the registry).
+# docs/scores.md's table of rounds: one row per round with scoring data; its benchmarks
+# (what they change from the round before), run-count and RCP columns come from the
+# registry, the last column (what else changed: targets, units) is prose kept as written.
 TABLE = "docs/scores.md"
-ROW = re.compile(r"^\| (v\d+\.\d+(?:\.\d+)?) \| (.*) \| (\w+) \| (\S+) \|$", re.M)
+ROW = re.compile(r"^\| (v\d+\.\d+(?:\.\d+)?) \| (.*?) \| (\w+) \| (\S+) \|(?:(.*)\|)?$", re.M)
 
 
-def _changes(rnd: Any, before: Any) -> str:
-    """'as v6.1', or what the round's benchmarks change from the round before."""
-    old, new = set(before.benchmarks or {}), rnd.benchmarks or {}
-    gone = sorted(old - set(new))
-    came = [f"{name} {new[name].runs}" for name in sorted(set(new) - old)]
+def _bench(rnd: Any, name: str) -> str:
+    """'unet3d 40 (drop 4)': a benchmark's runs and, when not 1, its drop."""
+    bench = rnd.benchmarks[name]
+    return f"{name} {bench.runs}" + (f" (drop {bench.drop})" if bench.drop != 1 else "")
+
+
+def _changes(rnd: Any, before: Any | None) -> str:
+    """Every benchmark of the first round; then 'as v6.1', or what the round's benchmarks
+    change from the round before ('− a, b; + c 10')."""
+    new = rnd.benchmarks or {}
+    if before is None:
+        return ", ".join(_bench(rnd, name) for name in new)
+    old = before.benchmarks or {}
+    gone = [name for name in old if name not in new]
+    came = [_bench(rnd, name) for name in new if name not in old]
     parts = [f"− {', '.join(gone)}" if gone else "", f"+ {', '.join(came)}" if came else ""]
     return "; ".join(p for p in parts if p) or f"as {before.folder}"
 
 
 def rounds_table(text: str) -> str:
-    """The table with a row for every Training round with scoring data and registry
-    columns (the HPC rounds' table is in docs/hpc.md)."""
+    """The table with a row for every Training round with scoring data, its registry
+    columns current and its notes kept (the HPC rounds' table is in docs/hpc.md)."""
     scored = [r for r in all_rounds() if r.has("scoring") and not r.is_hpc]
-    rows = {m[1]: m for m in ROW.finditer(text)}
+    rows = list(ROW.finditer(text))
     if not rows:
         raise LookupError(f"{TABLE}: no table of rounds")
-    added = []
+    notes = {m[1]: (m[5] or "").strip() for m in rows}
+    lines = []
     for i, rnd in enumerate(scored):
         rcp = rnd.files.get("rcp")
-        columns = f"| {rnd.run_count} | {rcp.stem if rcp is not None else 'none'} |"
-        found = rows.get(rnd.folder)
-        if found is None:
-            before = scored[i - 1] if i else rnd
-            added.append(f"| {rnd.folder} | {_changes(rnd, before)} {columns}")
-        elif not found[0].endswith(columns):
-            text = text.replace(found[0], f"| {rnd.folder} | {found[2]} {columns}", 1)
-    if added:
-        end = max(ROW.finditer(text), key=lambda m: m.end()).end()
-        text = text[:end] + "".join("\n" + line for line in added) + text[end:]
-    return text
+        cells = [
+            rnd.folder,
+            _changes(rnd, scored[i - 1] if i else None),
+            rnd.run_count,
+            rcp.stem if rcp is not None else "none",
+            notes.get(rnd.folder, ""),
+        ]
+        lines.append(("| " + " | ".join(cells)).rstrip() + " |")
+    return text[: rows[0].start()] + "\n".join(lines) + text[rows[-1].end() :]
 
 
 def files() -> list[str]:

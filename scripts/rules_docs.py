@@ -110,7 +110,7 @@ A missing key is reported at the file (`path: error: MLC010 …`, line 0) with w
 required. Every problem is kept (the official checker keeps only the last message per key).
 Every command writes a problem in one text form, `path:line:col: severity: CODE message [name]`
 (`mllog_check.problems.format_problem`; warnings `… warning: MLC106 …`). \
-Formats: `--format text|json|junit|sarif|github`.
+Formats: `--format {check_formats}`.
 
 ## Rounds and inheritance
 
@@ -189,7 +189,11 @@ def latest(usage: str = "training") -> str:
 
 
 def render() -> str:
-    parts = [INTRO, _codes(), _rulesets(), _round_tables(load_ruleset("1.0.0"))]
+    from mllog_check import reporters  # the one registry of problem formats
+
+    formats = "|".join(reporters.offered(reporters.CHECK))
+    intro = INTRO.replace("{check_formats}", formats)
+    parts = [intro, _codes(), _rulesets(), _round_tables(load_ruleset("1.0.0"))]
     parts.append(_round_tables(load_ruleset(latest())))
     parts.append(_round_tables(load_ruleset(latest("hpc"))))
     return "\n".join(parts).rstrip() + "\n"

@@ -228,7 +228,7 @@ def test_a_new_round_with_a_new_benchmark_is_data_only(tmp_path: Path) -> None:
     assert len(changed) <= len(data) + len(_generated_docs()), changed
     # Before any change the new round is its parent's copy in effect: the data tests pass.
     _add_toybench(repo, new, old)
-    for script in ("scripts/prepare_data.py", "scripts/rules_docs.py"):
+    for script in ("scripts/prepare_data.py", "scripts/rules_docs.py", "scripts/round_mentions.py"):
         done = _run(repo, script)
         assert done.returncode == 0, done.stderr
     assert set(_changed(repo)) == set(changed)  # the same files, nothing else
@@ -251,7 +251,8 @@ def test_a_new_round_with_a_new_benchmark_is_data_only(tmp_path: Path) -> None:
     (row,) = [r for r in rows if r["benchmark"] == "toybench"]
     assert row["ruleset"] == new and row["valid"] and row["minutes"] > 0, row
     scores_doc = (repo / "docs" / "scores.md").read_text(encoding="utf-8")
-    assert f"| v{short} | as {old.folder} | minimum | training_{new} |" in scores_doc
+    # the table of rounds says what the round's benchmarks change (the registry's runs)
+    assert f"| v{short} | + toybench 10 | minimum | training_{new} |" in scores_doc
     assert row["rcp"]["verdict"] is not None, row  # the new benchmark's RCP data was used
     shutil.rmtree(repo / "work")
 

@@ -29,7 +29,7 @@ _ALL = (CHECK, PACKAGE, AUDIT)
 class ProblemFormat(Value):
     """A registered format (a Value, not a dataclass: check's start-up time, values.py)."""
 
-    __slots__ = ("name", "writer", "commands", "own")
+    __slots__ = ("name", "writer", "commands", "own", "label")
 
     def __init__(
         self,
@@ -38,11 +38,13 @@ class ProblemFormat(Value):
         commands: tuple[str, ...] = _ALL,  # the commands that offer it
         # command -> "module:function" writing that command's whole report: write(report, out)
         own: Mapping[str, str] | None = None,
+        label: str = "",  # its name in prose (the docs' lists: scripts/round_mentions.py)
     ) -> None:
         self.name = name
         self.writer = writer
         self.commands = commands
         self.own: Mapping[str, str] = {} if own is None else own
+        self.label = label or name
 
 
 _SUMMARY = "mllog_check.reporters.summary"
@@ -58,11 +60,16 @@ FORMATS: dict[str, ProblemFormat] = {
             "json",
             "mllog_check.reporters.machine:write_json",
             own={PACKAGE: f"{_SUMMARY}:package_json"},
+            label="JSON",
         ),
-        ProblemFormat("csv", "mllog_check.reporters.machine:write_csv", (PACKAGE, AUDIT)),
-        ProblemFormat("junit", "mllog_check.reporters.machine:write_junit"),
-        ProblemFormat("sarif", "mllog_check.reporters.machine:write_sarif"),
-        ProblemFormat("github", "mllog_check.reporters.text:write_github"),
+        ProblemFormat(
+            "csv", "mllog_check.reporters.machine:write_csv", (PACKAGE, AUDIT), label="CSV"
+        ),
+        ProblemFormat("junit", "mllog_check.reporters.machine:write_junit", label="JUnit"),
+        ProblemFormat("sarif", "mllog_check.reporters.machine:write_sarif", label="SARIF"),
+        ProblemFormat(
+            "github", "mllog_check.reporters.text:write_github", label="GitHub annotations"
+        ),
     )
 }
 # How a command's report becomes files for the shared writers (check's are its verdicts).

@@ -93,6 +93,7 @@ class TableFormat:
     binary: bool = False  # the writer takes a binary stream
     # The analysis extra's modules its writer imports for a form.
     needs: Callable[[Form], tuple[str, ...]] = _nothing
+    label: str = ""  # its name in prose, when not its name (scripts/round_mentions.py)
 
 
 def write_text(table: Table, out: TextIO) -> None:
@@ -233,14 +234,15 @@ def _parquet_needs(form: Form) -> tuple[str, ...]:
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
     "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS, HPARAMS), needs=_text_needs),
-    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS, HPARAMS)),
-    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS, HPARAMS)),
+    "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS, HPARAMS), label="CSV"),
+    "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS, HPARAMS), label="JSON"),
     "parquet": TableFormat(
         write_parquet,
         "parquet",
         (SCORE, COST, AUDIT, TRENDS, HPARAMS),
         binary=True,
         needs=_parquet_needs,
+        label="Parquet",
     ),
 }
 
