@@ -164,6 +164,7 @@ def json_document(report: Any) -> dict[str, Any]:
                 "verdict": s.rcp_verdict,
                 "message": s.rcp_message,
                 "scaling_factor": s.rcp_scaling_factor,
+                "pass_probability": s.rcp_pass_probability,
             },
             **_hardware(s),
         }
@@ -384,4 +385,15 @@ def _runs_table(report: Any) -> list[tables.Table]:
                 *energy,
             )
         )
-    return [tables.Table(header, body, right=("energy kWh", "avg kW"))]
+    return [tables.Table(header, body, right=("energy kWh", "avg kW"), footer=_rcp_chances(report))]
+
+
+def _rcp_chances(report: Any) -> str:
+    """Below the runs: each result near its RCP bound, with the chance that runs like
+    these pass again (docs/scores.md, "How sure is an RCP verdict")."""
+    lines = [
+        f"RCP {s.folder}: {s.rcp_verdict}, {s.rcp_message}\n"
+        for s in report.scores
+        if s.rcp_pass_probability is not None
+    ]
+    return "".join(sorted(lines))

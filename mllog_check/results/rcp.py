@@ -71,6 +71,9 @@ class RcpResult:
     # reference mean (1.0 otherwise); None when the round does not normalize or no
     # reference was compared.
     normalization: float | None = None
+    # Near the bound only: the chance that N runs converging like these pass again
+    # (rcp_confidence.py); None farther from it or without a reference.
+    pass_probability: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -288,9 +291,22 @@ def check_rcp(
     mean = statistics.fmean(ordered[trim : len(ordered) - trim])
     unit = load_rcp(ruleset_folder)["benchmarks"][benchmark]["unit"]
     result = _verdict(points, bs, mean, unit, required, allowance)
+    result = _confidence(result, epochs, trim, allowance)
     if METHODS[method].normalize and result.reference is not None:
         return _normalized(result, unit)
     return result
+
+
+def _confidence(result: RcpResult, epochs: list[float], trim: int, allowance: float) -> RcpResult:
+    """The pass probability of a result near its bound, said in the message."""
+    from .rcp_confidence import describe, near_bound, pass_probability
+
+    ref, mean = result.reference, result.submission_mean
+    if ref is None or mean is None or not near_bound(mean, ref.minimum, ref.stdev):
+        return result
+    chance = pass_probability(epochs, trim, ref.minimum - allowance, NOT_CONVERGED)
+    message = f"{result.message}; {describe(chance, len(epochs))}"
+    return replace(result, message=message, pass_probability=chance)
 
 
 def _normalized(result: RcpResult, unit: str) -> RcpResult:

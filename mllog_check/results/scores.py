@@ -72,6 +72,9 @@ class Score:
     host: str | None = None
     interconnect: str | None = None
     accelerator_minutes: float | None = None  # minutes × accelerators
+    # Closed, within one reference stdev of the RCP bound: the chance that N runs
+    # converging like these pass the RCP check (results/rcp_confidence.py); None else.
+    rcp_pass_probability: float | None = None
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -335,7 +338,7 @@ def _score_set(
     problems = _untimed(runs, results) + unread_quality(runs)
     problems += _not_counted(runs, results, ruleset) + _duplicates(runs)
     outcome = _olympic(result_set, runs, scoring, bench.runs, bench.drop, problems)
-    rcp_verdict, rcp_message, normalization = None, "", None
+    rcp_verdict, rcp_message, normalization, rcp_chance = None, "", None, None
     if division == "closed" and scoring.rcp:
         from .rcp import check_rcp
 
@@ -349,7 +352,7 @@ def _score_set(
             bench.rcp_allowance,
         )
         if rcp is not None:
-            rcp_verdict, rcp_message = rcp.verdict, rcp.message
+            rcp_verdict, rcp_message, rcp_chance = rcp.verdict, rcp.message, rcp.pass_probability
             normalization = rcp.normalization if rcp.passed else None
             problems.extend(rcp.problems(result_set.folder))
     unapplied = ""
@@ -392,6 +395,7 @@ def _score_set(
         rcp_scaling_factor=normalization,
         score_if_normalized=if_normalized,
         accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
+        rcp_pass_probability=rcp_chance,
     )
     unscored = None if rcp_absent is None else NotScored(result_set.folder, rcp_absent)
     return (*_with_energy(score, runs, problems, results, bench.drop), unscored)
