@@ -119,7 +119,67 @@ def check_paths(
         run.messages.extend((False, note) for note in _notes(result.path, found))
         verdict = verdict.replace(ruleset_source=found.source)
         run.verdicts.append(with_folder_check(result, verdict, strict, witnesses))
+        for alternative in found.alternatives:
+            other = _alternative(source, result, alternative, strict)
+            if other is None:
+                continue
+            note, differs = uncertain(result.path, (found.ruleset, verdict), (alternative, other))
+            run.messages.append((False, note))
+            if differs:  # both verdicts reported, neither guessed
+                other = other.replace(ruleset_source=ALTERNATIVE)
+                run.verdicts.append(with_folder_check(result, other, strict, witnesses))
     return run
+
+
+# The ruleset_source of the second verdict of a log whose round is uncertain.
+ALTERNATIVE = "alternative"
+
+
+def _alternative(
+    source: Source, result: ParseResult, version: str, strict: bool
+) -> LogVerdict | None:
+    """The log's verdict under another round its content and date allow (read again for a
+    file, as the first check did not hold its records); None when that round has no
+    rules in this build."""
+    from .parsing import parse_source
+    from .rounds import parse_round
+    from .rules import check_log
+
+    if not parse_round(version).has_rules():
+        return None
+    if not source.path:  # stdin: its records are held
+        return check_log(result, version, strict=strict)
+    streamed = _streamed(source, version, strict, None)
+    if streamed is not None and streamed[2] is not None:
+        return streamed[2]
+    return check_log(parse_source(source), version, strict=strict)
+
+
+def uncertain(
+    path: str, first: tuple[str, LogVerdict], second: tuple[str, LogVerdict]
+) -> tuple[str, bool]:
+    """The note for a log whose round is uncertain (docs/rounds.md, "Choosing the round"):
+    the round its date gives and the next one, each with its verdict; and whether the
+    verdicts differ (pass or fail, or the errors found)."""
+    (chosen_round, chosen), (other_round, other) = first, second
+
+    def errors(verdict: LogVerdict) -> list[tuple[str, int]]:
+        return [(p.rule, p.line) for p in verdict.problems if p.is_error]
+
+    def said(verdict: LogVerdict) -> str:
+        return "passes" if verdict.passed else "fails"
+
+    head = (
+        f"{path}: note: round uncertain: the run's date gives {chosen_round}, and a run "
+        f"re-used in the next round would be {other_round}'s"
+    )
+    if chosen.passed == other.passed and errors(chosen) == errors(other):
+        return f"{head}; both give the same verdict ({said(chosen)}): it does not matter", False
+    return (
+        f"{head}; the verdicts differ ({chosen_round} {said(chosen)}, {other_round} "
+        f"{said(other)}): both are reported; pass --ruleset to choose",
+        True,
+    )
 
 
 def _streamed(

@@ -514,7 +514,7 @@ def current_benchmark_name(version: str, name: str) -> str:
 class Choice(Value):
     """The round chosen for a log or folder, where from, and why (for -v and JSON)."""
 
-    __slots__ = ("round", "source", "reason", "candidates")
+    __slots__ = ("round", "source", "reason", "candidates", "alternatives")
 
     def __init__(
         self,
@@ -522,11 +522,15 @@ class Choice(Value):
         source: str,  # "flag", "config", "folder", "content", "date" or "newest" (content allows)
         reason: str,
         candidates: tuple[str, ...] = (),  # the rounds the evidence allowed (content)
+        # Chosen by date: the next round the content allows, which a run re-used from the
+        # date's round may have been submitted to (the round is then uncertain).
+        alternatives: tuple[str, ...] = (),
     ) -> None:
         self.round = round
         self.source = source
         self.reason = reason
         self.candidates = candidates
+        self.alternatives = alternatives
 
     @property
     def ruleset(self) -> str:
@@ -625,7 +629,8 @@ def from_records(records: Sequence[Record]) -> Choice | None:
     dated = by_date(candidates, run_time_ms(records))
     if dated is not None:
         rnd, why = dated
-        return Choice(rnd, "date", f"{fit}; {why}", tuple(candidates))
+        later = candidates[candidates.index(rnd.version) + 1 :]
+        return Choice(rnd, "date", f"{fit}; {why}", tuple(candidates), tuple(later[:1]))
     rnd = registry().newest(candidates)
     return Choice(rnd, "newest", f"{fit}: the newest taken", tuple(candidates))
 

@@ -41,7 +41,8 @@ class LogVerdict(Value):
         benchmark: str | None,
         ruleset: str,
         problems: list[Problem],
-        # Where the round came from (flag, config, folder, content, date, newest).
+        # Where the round came from (flag, config, folder, content, date, newest; alternative:
+        # the second verdict of a log whose round is uncertain, checking.uncertain).
         ruleset_source: str = "",
     ) -> None:
         self.path = path
