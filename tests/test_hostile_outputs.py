@@ -147,3 +147,64 @@ def test_report_reads_no_log_behind_a_linked_system_folder(
     assert any(str(p).startswith(str(org)) for p in opened)  # its own logs were read
     assert [p for p in opened if elsewhere in p.parents] == []
     assert all("G893-SD1_dgl" not in r["path"] for r in result.page.data.runs)
+
+
+@pytest.fixture
+def repository(round_copy: Path, corpus: Path, tmp_path: Path) -> Path:
+    """A results repository root: the v5.0 copy, and v4.1 as a link to a round outside."""
+    (tmp_path / "v4.1").symlink_to(corpus / "v4.1", target_is_directory=True)
+    return tmp_path
+
+
+def test_trends_lists_what_it_did_not_read_and_fails(repository: Path) -> None:
+    pytest.importorskip("rich")
+    log = next((repository / ROUND).rglob("result_0.txt"))
+    os.mkfifo(log.with_name("result_99.txt"))
+    code, out, err = _main(["trends", ROUND, "missing"], repository)
+    assert code == 2 and "bert" in out  # the rows, and the inputs left out
+    assert "missing: error: MLS010 no such results folder" in err
+    assert "result_99.txt: error: MLS010 not a regular file (a named pipe): not read" in err
+    log.with_name("result_99.txt").unlink()
+    code, out, err = _main(["trends", "."], repository)
+    assert code == 1 and "bert" in out
+    assert "v4.1: warning: MLS010 symbolic link to a directory: not followed" in err
+    code, _, err = _main(["trends", "missing"], repository)
+    assert code == 2 and "nothing read (see above)" in err and "filters" not in err
+
+
+def test_audit_and_report_of_a_repository_root_say_a_linked_round_is_skipped(
+    repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("out")
+    code, out, _ = _main(["audit", ".", "--out", str(elsewhere / "audit")], repository)
+    assert code == 1
+    assert "v4.1: warning: MLA021 a round folder that is a symbolic link: not followed" in out
+    assert "v4.1" in (elsewhere / "audit" / "anomalies.csv").read_text()
+    code, _, err = _main(["report", ".", "--out", str(elsewhere / "r.html")], repository)
+    assert code == 1
+    assert "/v4.1: symbolic link to a directory: not followed" in err
+
+
+def test_an_org_whose_check_raises_is_a_problem_not_zero_runs(
+    round_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any exception in one org's check (a RecursionError on a deep tree) is an input
+    error in every output; the report says so, and never blames empty filters."""
+    from mllog_check.html_report import build_report
+    from mllog_check.results.filters import ResultFilter
+    from mllog_check.submission import audit
+
+    def deep(*args: object, **kwargs: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(audit, "check_package", deep)
+    result = audit.run_audit(round_copy, jobs=1)
+    (problem,) = result.problems
+    assert (problem.rule, problem.path, problem.is_error) == ("MLS010", HOSTILE_ORG, True)
+    assert "org not checked (RecursionError" in problem.message
+    assert not result.clean
+    report = build_report(
+        [str(round_copy)], tmp_path / "r.html", jobs=1, result_filter=ResultFilter()
+    )
+    assert not report.clean and [p["rule"] for p in report.inputs] == ["MLS010"]
+    assert "org not checked (RecursionError" in (tmp_path / "r.html").read_text()

@@ -105,6 +105,8 @@ def report(
     )
     if result.plots:
         click.echo(f"wrote {len(result.plots)} PNG charts to {plots_dir}")
+    for row in result.inputs:  # never left out in silence (docs/security.md)
+        click.echo(f"mllog-check report: not read: {row['path']}: {row['message']}", err=True)
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
 
 

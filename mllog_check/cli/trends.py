@@ -8,9 +8,11 @@ from typing import Any
 import click
 
 from ..reporters import tables
+from ..reporters.text import write_problems
 from ..results.filters import ResultFilter
 from . import (
     EXIT_OK,
+    EXIT_PROBLEMS,
     EXIT_USAGE,
     RULESET_HELP,
     check_round_name,
@@ -60,7 +62,9 @@ def trends(
     best whose runs an earlier round published names that round (reused_from).
     Open-division speed-ups between different systems only with --open-speedups.
 
-    Exit 0 with rows, 2 on usage or input errors or when no result counts.
+    Inputs not read (a missing path, a link not followed, a log that is not a regular
+    file) are listed on stderr. Exit 0 with rows, 1 with rows when an input was left
+    out (a link not followed), 2 on usage or input errors or when no result counts.
     """
     from ..extras import MissingExtra
     from ..results.trends import compute_trends
@@ -76,16 +80,27 @@ def trends(
     check_round_name("trends", ruleset)
     setting = round_setting("trends", ruleset)
     report = compute_trends(list(paths), result_filter, scale, ruleset, setting, open_speedups)
+    write_problems(report.inputs, sys.stderr)
     if not report.rows:
-        why = "no valid score found" if not report.scores else "no result matches the filters"
-        click.echo(f"mllog-check trends: {why}", err=True)
+        click.echo(f"mllog-check trends: {_no_rows(report, result_filter)}", err=True)
         sys.exit(EXIT_USAGE)
     table = _table(report, fmt)
     if output is not None:
         write_output_file("trends", fmt, table, output)
     else:
         tables.write(fmt, table, tables.stdout_for(fmt))
-    sys.exit(EXIT_OK)
+    if any(p.is_error for p in report.inputs):
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_PROBLEMS if report.inputs else EXIT_OK)
+
+
+def _no_rows(report: Any, result_filter: ResultFilter) -> str:
+    """Why no row: the filters only when they left out valid scores."""
+    if result_filter.active and report.valid:
+        return f"no result matches the filters ({result_filter.describe()})"
+    if report.inputs and not report.scores:
+        return "nothing read (see above)"
+    return f"no valid score found ({report.scores} results read)"
 
 
 def _table(report: Any, fmt: str) -> tables.Table:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..outputs import open_output
 from .build import Page, build_page
@@ -46,7 +46,15 @@ class ReportResult:
         if not self.page.sets and not data.runs:
             return False  # nothing checked is never success (docs/security.md)
         errors = any(p["severity"] == "error" for p in data.problems)
-        return not errors and not data.anomalies and all(o["passed"] for o in data.orgs)
+        passed = all(o["passed"] for o in data.orgs)
+        return not errors and not self.inputs and not data.anomalies and passed
+
+    @property
+    def inputs(self) -> list[dict[str, Any]]:
+        """What was not read (a link not followed, a missing or special file): MLS010."""
+        from ..syntax_codes import INPUT_ERROR
+
+        return [p for p in self.page.data.problems if p["rule"] == INPUT_ERROR.code]
 
 
 def build_report(
@@ -62,11 +70,12 @@ def build_report(
     inline_problems: int | None = None,
 ) -> ReportResult:
     data = collect(list(paths), ruleset, jobs)
-    if result_filter is not None:
+    if result_filter is not None and result_filter.active:
         from ..results.filters import filter_report_data
 
+        found = bool(data.scores or data.runs)  # else the page says why: not the filters
         data = filter_report_data(data, result_filter)
-        if not data.scores and not data.runs:
+        if found and not data.scores and not data.runs:
             raise ReportError(f"no result matches the filters ({result_filter.describe()})")
     page = build_page(data)
     if prices:

@@ -96,6 +96,8 @@ class ScoreReport:
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     not_scored: list[NotScored] = field(default_factory=list)
+    # Logs that could not be read (a FIFO, a link leaving the tree): their MLS010.
+    unread: list[Problem] = field(default_factory=list)
     # MLPerf HPC weak-scaling results (results/<system>/weak/<benchmark>/: docs/hpc.md)
     weak: list[WeakScore] = field(default_factory=list)
 
@@ -120,6 +122,7 @@ def compute_scores(
     for result_set in sets:
         root = result_set.root or None
         results = [parse_file(path, root=root) for path in result_set.files]
+        report.unread.extend(_unread(results))
         system, issues = load_system(result_set.system_json, root)
         report.problems.extend(issues)
         try:
@@ -227,6 +230,16 @@ def _blank(
         host=system.host,
         interconnect=system.interconnect,
     )
+
+
+def _unread(results: list[ParseResult]) -> list[Problem]:
+    return [
+        p
+        for r in results
+        if r.input_error
+        for p in r.problems
+        if p.rule == INPUT_ERROR.code and p.line == 0
+    ]
 
 
 def _not_scored(report: ScoreReport, folder: str, why: str) -> None:

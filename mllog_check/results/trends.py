@@ -51,6 +51,9 @@ class TrendReport:
     rows: list[TrendRow] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     scores: int = 0  # scores read before choosing (valid or not)
+    valid: int = 0  # of them valid, before the filters
+    # What was not read: paths missing, links not followed, logs not regular (MLS010)
+    inputs: list[Problem] = field(default_factory=list)
 
     @property
     def rounds(self) -> list[str]:
@@ -212,7 +215,11 @@ def compute_trends(
     scored = compute_scores(paths, ruleset=ruleset, setting=setting)
     chosen = scored.scores if result_filter is None else result_filter.apply(scored.scores)
     rows = best_per_round(chosen, accelerators, scored.runs, open_speedups)
-    return TrendReport(rows=rows, problems=scored.problems, scores=len(scored.scores))
+    from ..syntax_codes import INPUT_ERROR
+
+    inputs = [p for p in scored.problems if p.rule == INPUT_ERROR.code] + scored.unread
+    valid = sum(1 for s in scored.scores if s.valid and s.minutes is not None)
+    return TrendReport(rows, scored.problems, len(scored.scores), valid, sorted(set(inputs)))
 
 
 def trend_columns() -> list[str]:

@@ -130,8 +130,8 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         report = check_package(org_dir, ruleset, audit=True)
     except Exception as err:  # one org never stops the audit; its row says why
         failure = f"{type(err).__name__}: {err}"
-        summary = _summary(org, False, 0, 0, 0, 0, 0, failure)
-        return OrgRows(org, summary)
+        summary = _summary(org, False, 1, 0, 0, 0, 0, failure)
+        return OrgRows(org, summary, problems=[_not_checked(org, failure)])
     counts = report.counts()
     # Rows name the org as orgs.csv does: with its round folder when rounds are audited
     # together (v1.0/Google), so that a result's key (org, system, benchmark) is unique.
@@ -162,6 +162,14 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
         "",
     )
     return OrgRows(org, summary, runs, scores, found, problems, copies)
+
+
+def _not_checked(org: str, failure: str) -> Problem:
+    """An org whose check raised: an input error in every output, never a quiet 0 runs."""
+    from ..syntax_codes import INPUT_ERROR
+
+    why = f"org not checked ({failure}): nothing in it audited"
+    return INPUT_ERROR.problem(org, why, context=Context(org))
 
 
 def _in(context: Context, org: str) -> Context:
@@ -227,7 +235,7 @@ def run_audit(
         raise AuditError(f"no org folder (one holding results/) in {where}: nothing audited")
     result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
     result.skipped = skipped
-    result.anomalies.extend(ignored)
+    result.anomalies.extend(ignored + linked_rounds(given))
     for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)
@@ -268,6 +276,22 @@ def expand_repositories(folders: list[Path]) -> tuple[list[Path], list[str]]:
         roots.extend(p for *_, p in rounds)
         skipped.extend(str(p) for rnd, p in named if rnd is None and org_folders(p))
     return roots, skipped
+
+
+def linked_rounds(folders: list[Path]) -> list[Problem]:
+    """An anomaly (MLA021) for each round folder of a results repository root that is a
+    link: never followed, and never skipped in silence."""
+    from ..rounds import registry
+
+    out = []
+    for folder in folders:
+        if not folder.is_dir() or org_folders(folder):
+            continue
+        for sub in sorted(_subfolders(folder)):
+            if sub.is_symlink() and registry().find(sub.name) is not None:
+                why = "a round folder that is a symbolic link: not followed, nothing in it audited"
+                out.append(codes.NOT_AUDITED.problem(_relative(sub, folder), why))
+    return out
 
 
 def round_of_folder(root: Path, ruleset: str | None, setting: Setting | None = None) -> str:
