@@ -3,6 +3,7 @@ edited, and the score of a result set with a duplicated run, recomputed."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import statistics
 from pathlib import Path
@@ -131,3 +132,82 @@ def test_files_too_large_are_not_read_whole(
     second.write_text("y\n" * 100)
     monkeypatch.setattr(fingerprints, "MAX_DIFF_BYTES", 2**20 // 8192)  # 128 bytes
     assert fingerprints.differing_lines(first, second).startswith("not compared: over")
+
+
+def _shifted(text: str, ms: int) -> str:
+    """A log with every time_ms moved by ``ms``: the same run's records and curve, in
+    another timed window."""
+    return re.sub(r'"time_ms": (\d+)', lambda m: f'"time_ms": {int(m[1]) + ms}', text)
+
+
+@pytest.mark.corpus
+def test_the_same_curve_in_its_own_window_is_no_copy(corpus: Path, tmp_path: Path) -> None:
+    """Deterministic training (published v1.0 RNN-T results): runs with their own
+    windows that log one curve are each a run, found as same-eval-curve (info), never
+    duplicate-run-counted; the score has no copies."""
+    root = _org(corpus, tmp_path)
+    folder = root / GNN
+    text = (folder / "result_0.txt").read_text()
+    (folder / "result_3.txt").write_text(_shifted(text, 7 * 86_400_000))
+    result = run_audit(root, jobs=1)
+    names = {a.name for a in result.anomalies}
+    assert "duplicate-run-counted" not in names
+    (found,) = [a for a in result.anomalies if a.name == "same-eval-curve"]
+    assert found.path == f"{GNN}/result_3.txt" and found.impact == "info"
+    assert found.message.startswith(
+        f"the same evaluation curve as {GNN}/result_0.txt, with its own"
+    )
+    (row,) = [r for r in result.results if (r["system"], r["benchmark"]) == (SYSTEM, "gnn")]
+    assert not row["copies"] and row["minutes_without_copies"] is None
+
+
+HPC_SYSTEM = "perlmutter_10x128x4_ngc21.09_mxnet"
+WEAK = f"LBNL/results/{HPC_SYSTEM}/weak/cosmoflow"
+
+
+def _weak(corpus: Path, tmp_path: Path) -> Path:
+    """A copy of the hpc-v1.0 LBNL submission (10 weak-scaling CosmoFlow models)."""
+    root = tmp_path / "hpc-v1.0"
+    shutil.copytree(corpus / "hpc-v1.0" / "LBNL", root / "LBNL")
+    return root
+
+
+def _times(text: str, key: str) -> str:
+    line = next(ln for ln in text.splitlines() if f'"key": "{key}"' in ln)
+    return line.split('"time_ms": ')[1].split(",")[0]
+
+
+@pytest.mark.corpus
+def test_weak_models_launched_together_are_no_copies(corpus: Path, tmp_path: Path) -> None:
+    """Weak-scaling models start and stop together: a shared window is no copy there."""
+    root = _weak(corpus, tmp_path)
+    first = (root / WEAK / "result_1.txt").read_text()
+    second = root / WEAK / "result_2.txt"
+    text = second.read_text()
+    for key in ("run_start", "run_stop"):
+        text = text.replace(f'"time_ms": {_times(text, key)}', f'"time_ms": {_times(first, key)}')
+    second.write_text(text)
+    result = run_audit(root, jobs=1)
+    assert not [a for a in result.anomalies if a.name == "duplicate-run-counted"]
+
+
+@pytest.mark.corpus
+def test_a_weak_result_without_its_copy_is_scored_as_weak_scaling(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """An 11th model that is a copy of another: the score without it is the time to
+    train all of the 10 others (the official tuple), not an olympic mean."""
+    root = _weak(corpus, tmp_path)
+    folder = root / WEAK
+    clean = run_audit(root, jobs=1)
+    (before,) = [r for r in clean.scores if (r["system"], r["scaling"]) == (HPC_SYSTEM, "weak")]
+    shutil.copy(folder / "result_1.txt", folder / "result_11.txt")
+    result = run_audit(root, jobs=1)
+    (found,) = [a for a in result.anomalies if a.name == "duplicate-run-counted"]
+    assert found.path == f"{WEAK}/result_11.txt"
+    (row,) = [r for r in result.results if r["system"] == HPC_SYSTEM]
+    assert row["copies"] == 1
+    assert row["minutes_without_copies"] == pytest.approx(before["minutes"])
+    assert f"without the copies {before['minutes']:.2f} min (time to train all of 10" in (
+        found.message
+    )

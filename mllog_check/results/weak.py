@@ -172,9 +172,7 @@ def _tuple(
         )
         problems.append(codes.WEAK_TOO_FEW_MODELS.problem(score.folder, message))
         return replace(score, reason=message)
-    start = min(r.start_ms for r in counted if r.start_ms is not None)
-    stop = max(r.stop_ms for r in counted if r.stop_ms is not None)
-    minutes = (stop - start) / 60_000.0
+    minutes = time_to_train_all(counted)
     skipped = score.models_total - models
     notes = [f"{skipped} model(s) not counted" if skipped else "", _exceeds(score, problems)]
     reason = "; ".join(n for n in notes if n)
@@ -185,6 +183,14 @@ def _tuple(
         valid=True,
         reason=reason,
     )
+
+
+def time_to_train_all(counted: list[Run]) -> float:
+    """Minutes from the earliest run_start to the latest run_stop of the counted models
+    (each has both: the official summarizer's time_to_train_all)."""
+    start = min(r.start_ms for r in counted if r.start_ms is not None)
+    stop = max(r.stop_ms for r in counted if r.stop_ms is not None)
+    return (stop - start) / 60_000.0
 
 
 def _exceeds(score: WeakScore, problems: list[Problem]) -> str:

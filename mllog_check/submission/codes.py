@@ -666,9 +666,10 @@ DUPLICATE_COUNTED = rule(
     "MLA020",
     "duplicate-run-counted",
     W,
-    "Two runs of one result set are one run (same record sequence, timed window or "
-    "evaluation curve): the score counts it twice. The message shows the published score "
-    "and the score recomputed without the copy.",
+    "Two runs of one result set are one run (the same record sequence, or the same timed "
+    "window outside weak scaling; a shared curve alone is MLA055): the score counts it "
+    "twice. The message shows the published score and the score recomputed without the "
+    "copy (a weak-scaling result's: its time to train all).",
     stage="audit",
     good=_AUDIT_CLEAN,
     bad=_round(
@@ -677,6 +678,28 @@ DUPLICATE_COUNTED = rule(
         '"key": "seed", "value": 7',
     ),
     why="The olympic mean assumes independent runs; a copy weighs one run twice (docs/audit.md).",
+)
+SAME_EVAL_CURVE = rule(
+    "MLA055",
+    "same-eval-curve",
+    W,
+    "Runs of one result set log the same evaluation curve (values with their epochs or "
+    "samples, at least two, one of five digits) but are no copy (each its own timed "
+    "window, or weak-scaling models launched together): trained deterministically, or "
+    "a seed not applied. Severity info; never counted as a copy.",
+    stage="audit",
+    good=_AUDIT_CLEAN,
+    bad=_round(
+        f'replace {_R0}: "value": 0.78 => "value": 0.781234',
+        'replace Acme/results/acme-8x/resnet/result_1.txt: "value": 0.78 => "value": 0.781234',
+    ),
+    why=(
+        "A score counts each run once; a curve alone does not make two runs one: "
+        "deterministic training repeats it (published v1.0 RNN-T results, each run with "
+        "its own window and seed). Runs that should differ by their seed and do not are "
+        "worth knowing, as the round's seed check is (docs/scores.md, Seeds; docs/audit.md, "
+        "Near-duplicate runs)."
+    ),
 )
 TIME_MS_ZERO = rule(
     "MLA030",

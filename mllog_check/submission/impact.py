@@ -53,6 +53,8 @@ DEFAULTS: dict[str, str] = {
     "power-logs-incomplete": RULES,
     # nothing in the folder was checked: shown, never counted as clean
     "not-audited": RULES,
+    # worth knowing, changes nothing: runs trained alike, each its own run
+    "same-eval-curve": INFO,
 }
 
 

@@ -341,7 +341,8 @@ def _check_result_set(
         found_in_set = set_anomalies.detect(set_facts, converged)
         report.anomalies.extend(_placed(layout.org, rs, found_in_set))
         score = report.scores[-1] if rows else None  # the row just added (one per set)
-        counted = copies.detect(set_facts, runs, score, _bench_scoring(rs, rnd))
+        weak = rs.scaling == "weak"
+        counted = copies.detect(set_facts, runs, score, _bench_scoring(rs, rnd), weak)
         report.anomalies.extend(_placed(layout.org, rs, counted))
 
 
