@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, TextIO
 
@@ -61,6 +61,10 @@ class Table:
     # Parquet: columns written as float64 whatever their values (all null, or whole
     # numbers), so that a column has one type in every file and frame.
     floats: Collection[str] = ()
+    # Parquet: the type of each column named ("string", "int64", "float64", "bool"), so
+    # that a table has one schema in every file whatever its rows hold (the audit's
+    # tables: docs/audit.md, "Parquet schemas"); a value of another type is converted.
+    types: Mapping[str, str] = field(default_factory=dict)
 
     def cells(self) -> Iterator[list[Any]]:
         """Each row's values in column order (missing keys are None)."""
@@ -188,13 +192,46 @@ def write_parquet(table: Table, out: IO[bytes]) -> None:
     values = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
     arrays = {
         column: (
-            pa.array([_float(v) for v in column_values], type=pa.float64())
+            _typed_column(pa, table.types[column], column_values)
+            if column in table.types
+            else pa.array([_float(v) for v in column_values], type=pa.float64())
             if column in table.floats
             else _arrow_column(pa, column_values)
         )
         for column, column_values in zip(table.columns, values, strict=True)
     }
     pq.write_table(pa.table(arrays), out)
+
+
+def _typed_column(pa: Any, kind: str, raw: Sequence[Any]) -> Any:
+    convert = _CONVERT[kind]
+    arrow = {"string": pa.string, "int64": pa.int64, "float64": pa.float64, "bool": pa.bool_}
+    return pa.array([None if v is None else convert(v) for v in raw], type=arrow[kind]())
+
+
+def _whole(value: Any) -> int | None:
+    """An int64 cell: a whole number; anything else is no value of that column."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int) and -(2**63) <= value < 2**63:
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return None
+
+
+def _real(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
+_CONVERT: dict[str, Callable[[Any], Any]] = {
+    "string": lambda v: v if isinstance(v, str) else str(_scalar(v)),
+    "int64": _whole,
+    "float64": _real,
+    "bool": lambda v: v if isinstance(v, bool) else None,
+}
+# The Parquet column types a Table may name.
+COLUMN_TYPES = tuple(_CONVERT)
 
 
 def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:

@@ -35,7 +35,6 @@ ORG_COLUMNS = (
 )
 # The problems table (Problem.row columns; ``org`` is the problem's context).
 PROBLEM_COLUMNS = ("org", "path", "line", "column", "rule", "name", "severity", "message")
-SCORE_KEYS = ("org", "system", "benchmark")
 
 
 class AuditError(MllogCheckError):
@@ -464,16 +463,17 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
     written by the table formats of ``mllog_check.reporters.tables``."""
     from ..outputs import output_folder
     from ..reporters import tables
+    from .table_types import RESULT_TYPES, RUN_TYPES, SCORE_COLUMNS, SCORE_TYPES
 
     output_folder(out)  # a link in its place is refused (docs/security.md)
-    named = {
-        "runs": tables.Table(AUDIT_RUN_COLUMNS, result.runs),
-        "scores": tables.Table(_score_columns(result.scores), result.scores),
+    named = {  # one schema per table for every round (table_types.py)
+        "runs": tables.Table(AUDIT_RUN_COLUMNS, result.runs, types=RUN_TYPES),
+        "scores": tables.Table(SCORE_COLUMNS, result.scores, types=SCORE_TYPES),
         "anomalies": tables.Table(
             ANOMALY_COLUMNS, [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
         ),
         "orgs": tables.Table(ORG_COLUMNS, result.orgs),
-        "results": tables.Table(ranking.RESULT_COLUMNS, result.results),
+        "results": tables.Table(ranking.RESULT_COLUMNS, result.results, types=RESULT_TYPES),
         "problems": tables.Table(
             PROBLEM_COLUMNS, [p.row(PROBLEM_COLUMNS) for p in result.problems]
         ),
@@ -482,7 +482,3 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
         tables.write_file(fmt, named[name], out / f"{name}.{tables.FORMATS[fmt].suffix}")
         for name, fmt in OUTPUT_FILES
     ]
-
-
-def _score_columns(scores: list[dict[str, Any]]) -> list[str]:
-    return list(SCORE_KEYS) + sorted({k for row in scores for k in row} - set(SCORE_KEYS))

@@ -1,0 +1,97 @@
+"""The audit's Parquet tables have one schema per table for every round and usage, so
+that every corpus round's tables read together as one pyarrow dataset (docs/audit.md,
+"Parquet schemas")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mllog_check.submission.audit import AuditError, run_audit, write_outputs
+from mllog_check.submission.table_types import RESULT_TYPES, RUN_TYPES, SCORE_COLUMNS
+
+TABLES = ("runs", "scores", "results")
+
+
+@pytest.fixture(scope="module")
+def written(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every corpus round audited alone, its tables written to a folder of its own."""
+    out = tmp_path_factory.mktemp("audit-tables")
+    rounds = sorted(p for p in corpus.iterdir() if p.is_dir())
+    assert len(rounds) >= 16
+    folders = {}
+    unaudited = []
+    for round_dir in rounds:
+        try:
+            result = run_audit(round_dir, jobs=2)
+        except AuditError:
+            unaudited.append(round_dir.name)
+            continue
+        for row in result.scores:  # no column the schema lacks (it would be lost)
+            assert set(row) <= set(SCORE_COLUMNS), (round_dir.name, set(row) - set(SCORE_COLUMNS))
+        write_outputs(result, out / round_dir.name)
+        folders[round_dir.name] = out / round_dir.name
+    # v0.5's tree (v0.5.0/<org>/ without results/) is no package layout: nothing to audit.
+    assert unaudited in ([], ["v0.5"])
+    return folders
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("table", TABLES)
+def test_every_rounds_table_reads_as_one_dataset(written: dict[str, Path], table: str) -> None:
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    files = [str(folder / f"{table}.parquet") for folder in written.values()]
+    schemas = {pq.read_schema(f) for f in files}
+    assert len(schemas) == 1, table  # one schema in every round's file
+    data = ds.dataset(files, format="parquet").to_table()
+    assert data.num_rows == sum(pq.read_metadata(f).num_rows for f in files) > 0
+    frame = data.to_pandas()
+    assert len(frame) == data.num_rows
+
+
+@pytest.mark.corpus
+def test_hpc_columns_are_null_in_training_and_types_are_the_documented(
+    written: dict[str, Path],
+) -> None:
+    import pyarrow.parquet as pq
+
+    training = pq.read_table(written["v5.1"] / "scores.parquet")
+    hpc = pq.read_table(written["hpc-v1.0"] / "scores.parquet")
+    assert training.schema == hpc.schema
+    for column in ("models", "instance_scale", "models_per_minute", "scaling"):
+        assert training.column(column).null_count == training.num_rows, column
+    assert hpc.column("scaling").null_count == 0
+    assert {str(t) for t in hpc.schema.types} <= {"string", "int64", "double", "bool"}
+    # energy_j, score_if_normalized and minutes_without_copies are numbers everywhere,
+    # also in a round that has none of them.
+    v06 = pq.read_table(written["v0.6"] / "scores.parquet")
+    for column in ("energy_j", "score_if_normalized", "minutes_without_copies"):
+        assert str(v06.schema.field(column).type) == "double", column
+    runs = pq.read_table(written["v1.0"] / "runs.parquet")
+    assert [str(runs.schema.field(c).type) for c in RUN_TYPES] == [
+        {"float64": "double"}.get(kind, kind) for kind in RUN_TYPES.values()
+    ]
+    results = pq.read_table(written["hpc-v3.0"] / "results.parquet")
+    assert [str(results.schema.field(c).type) for c in RESULT_TYPES] == [
+        {"float64": "double"}.get(kind, kind) for kind in RESULT_TYPES.values()
+    ]
+
+
+def test_the_documented_schemas_are_the_code() -> None:
+    from conftest import ROOT
+
+    from mllog_check.submission.table_types import SCORE_TYPES
+
+    text = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    section = text.split("## Parquet schemas", 1)[1].split("\n## ", 1)[0]
+    for table, types in (("runs", RUN_TYPES), ("scores", SCORE_TYPES), ("results", RESULT_TYPES)):
+        documented = {}
+        part = section.split(f"### `{table}.parquet`", 1)[1].split("\n### ", 1)[0]
+        for line in part.splitlines():
+            cells = [c.strip(" `") for c in line.strip().strip("|").split("|")]
+            if len(cells) >= 3 and cells[1] in ("string", "int64", "float64", "bool"):
+                documented[cells[0]] = cells[1]
+        assert documented == types, table
