@@ -95,3 +95,11 @@ def test_the_documented_schemas_are_the_code() -> None:
             if len(cells) >= 3 and cells[1] in ("string", "int64", "float64", "bool"):
                 documented[cells[0]] = cells[1]
         assert documented == types, table
+
+
+def test_every_column_is_typed() -> None:
+    from mllog_check.submission.package import AUDIT_RUN_COLUMNS
+    from mllog_check.submission.ranking import RESULT_COLUMNS
+
+    assert list(RUN_TYPES) == list(AUDIT_RUN_COLUMNS)  # a new column needs its type here
+    assert list(RESULT_TYPES) == list(RESULT_COLUMNS)

@@ -17,9 +17,9 @@ from .package import AUDIT_RUN_COLUMNS
 from .ranking import IMPACTS, RESULT_COLUMNS
 
 # The runs table (package.AUDIT_RUN_COLUMNS): the log's declarations as text, counts,
-# first run_start/run_stop time_ms (ms since the epoch, as logged), minutes, energy in J.
-RUN_TYPES: dict[str, str] = {
-    **dict.fromkeys(AUDIT_RUN_COLUMNS, "string"),
+# first run_start/run_stop time_ms (ms since the epoch, as logged), minutes, energy in J,
+# power in W. Every column is named here (a test holds it to AUDIT_RUN_COLUMNS).
+_RUN_NUMBERS = {
     "records": "int64",
     "parse_errors": "int64",
     "run_start_ms": "float64",
@@ -27,6 +27,15 @@ RUN_TYPES: dict[str, str] = {
     "minutes": "float64",
     "compliance_errors": "int64",
     "energy_j": "float64",
+    "avg_power_w": "float64",
+}
+_RUN_TEXT = ("org", "system", "benchmark", "path", "submission_org", "division")
+_RUN_TEXT += ("submission_status", "platform", "run_stop_status", "seed", "compliance")
+_RUN_TEXT += ("body_sha1", "eval_curve_sha1")
+RUN_TYPES: dict[str, str] = {
+    c: _RUN_NUMBERS.get(c, "string")
+    for c in AUDIT_RUN_COLUMNS
+    if c in _RUN_NUMBERS or c in _RUN_TEXT
 }
 
 # The results table (ranking.RESULT_COLUMNS).
