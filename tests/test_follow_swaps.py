@@ -55,8 +55,8 @@ def test_a_followed_path_swapped_for_a_link_pipe_or_device_is_not_read(
     seen, follow.seen = follow.seen, []  # a new line, not the first link's
     follow.wait_for(r"run.log: leaves the checked tree")
     follow.proc.send_signal(signal.SIGTERM)
+    follow.wait_for("the log at the path was not checked")  # before end() reads stderr
     code, out = follow.end()
-    follow.wait_for("the log at the path was not checked")
     assert code == 2  # the path ended as something not read: not a pass
     assert SECRET.decode() not in out + "".join(seen + follow.seen)
 
