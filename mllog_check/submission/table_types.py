@@ -29,9 +29,21 @@ _RUN_NUMBERS = {
     "energy_j": "float64",
     "avg_power_w": "float64",
 }
-_RUN_TEXT = ("org", "system", "benchmark", "path", "submission_org", "division")
-_RUN_TEXT += ("submission_status", "platform", "run_stop_status", "seed", "compliance")
-_RUN_TEXT += ("body_sha1", "eval_curve_sha1")
+_RUN_TEXT: tuple[str, ...] = (
+    "org",
+    "system",
+    "benchmark",
+    "path",
+    "submission_org",
+    "division",
+    "submission_status",
+    "platform",
+    "run_stop_status",
+    "seed",
+    "compliance",
+    "body_sha1",
+    "eval_curve_sha1",
+)
 RUN_TYPES: dict[str, str] = {
     c: _RUN_NUMBERS.get(c, "string")
     for c in AUDIT_RUN_COLUMNS
