@@ -80,6 +80,7 @@ class Round(Value):
         "usage",
         "policies",
         "published",
+        "summary_columns",
     )
 
     def __init__(
@@ -94,6 +95,8 @@ class Round(Value):
         # Each policy of the registry's `policies` table: in force for this round or not.
         policies: dict[str, bool] | None = None,
         published: str | None = None,  # results publication date, YYYY-MM-DD (None: not yet)
+        # The official result summarizer's benchmark columns, in its order (registry).
+        summary_columns: tuple[str, ...] = (),
     ) -> None:
         # The round's key everywhere (flags, rulesets, choices): "1.0.0" for Training,
         # "hpc-1.0.0" for HPC, whose release numbers repeat Training's.
@@ -106,6 +109,7 @@ class Round(Value):
         self.files = files
         self.policies = policies or {}
         self.published = published
+        self.summary_columns = summary_columns
 
     def applies(self, policy: str) -> bool:
         """Whether a policy of the registry (``policies``: seeds_always, power_folder, ...)
@@ -356,6 +360,7 @@ def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
         usage=usage,
         policies=policies,
         published=_published(source, version, entry.get("dates")),
+        summary_columns=tuple(str(c) for c in entry.get("summary_columns") or ()),
     )
 
 

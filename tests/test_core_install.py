@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT
 
-HEAVY = ("pandas", "pyarrow", "scipy", "matplotlib", "rich", "jinja2")
+HEAVY = ("pandas", "pyarrow", "scipy", "matplotlib", "rich", "jinja2", "openpyxl")
 BLOCK = f"""
 import sys
 class Block:
@@ -52,6 +52,9 @@ def test_parse_check_score_package_run_without_the_extra(tmp_path: Path) -> None
         done = _core("score", str(FIXTURES / "score" / "rcp_pass"), "--format", fmt)
         assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
         assert done.stdout.strip(), fmt
+    out = tmp_path / "t.csv"
+    done = _core("summarize", str(org), "--csv", str(out))
+    assert done.returncode in (0, 1) and out.exists(), done.stderr
 
 
 @pytest.mark.parametrize(
@@ -60,6 +63,7 @@ def test_parse_check_score_package_run_without_the_extra(tmp_path: Path) -> None
         (["score", "--format", "parquet", "-o", "x.parquet"], "Parquet output"),
         (["audit", "--out", "out"], "Parquet tables"),
         (["cost", "--prices", str(FIXTURES / "prices" / "sample.csv")], "the cost table"),
+        (["summarize", "--csv", "t.csv", "--xlsx", "t.xlsx"], "--xlsx"),
     ],
 )
 def test_analysis_commands_name_the_extra(tmp_path: Path, args: list[str], what: str) -> None:

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "report": "mllog_check.cli.report:report",
     "trends": "mllog_check.cli.trends:trends",
     "hparams": "mllog_check.cli.hparams:hparams",
+    "summarize": "mllog_check.cli.summarize:summarize",
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2

@@ -1,0 +1,59 @@
+"""The results workbook (``summarize --xlsx``): the strong-scaling table per division.
+
+What the official summarizer's ``--xlsx`` sets out to write (mlperf-logging 4.1.68
+cannot: its writer needs xlsxwriter, a config.yaml it does not ship and a pandas
+method removed in pandas 2; docs/differences.md): one sheet per division (closed,
+then open), rows grouped under a title row per availability ("Available on-premise",
+"Available cloud", "Preview", "Research, Development, or Internal (RDI)"), each row with
+the published ID ``{round}-{NNNN}`` numbered across both sheets. Cells are data, never
+formulas (``safety.csv_cell``). openpyxl (the analysis extra) loads here only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..results.hardware import availability_category
+from ..safety import csv_cell
+
+SECTIONS = (
+    ("onprem", "Available on-premise"),
+    ("cloud", "Available cloud"),
+    ("preview", "Preview"),
+    ("rdi", "Research, Development, or Internal (RDI)"),
+)
+DIVISIONS = ("closed", "open")
+
+
+def write_workbook(summary: Any, path: str) -> None:
+    from ..extras import require
+    from ..results.summary import table_row
+
+    openpyxl = require("openpyxl", "--xlsx")
+    bold = openpyxl.styles.Font(bold=True)
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    table = summary.strong
+    index = 0
+    for division in DIVISIONS:
+        sheet = book.create_sheet(division)
+        sheet.append(["ID", *table.columns])
+        for cell in sheet[1]:
+            cell.font = bold
+        rows = [r for r in table.rows if str(r["division"]).lower() == division]
+        for category, title in SECTIONS:
+            section = [r for r in rows if availability_category(r["availability"]) == category]
+            if not section:
+                continue
+            sheet.append([title])
+            sheet.cell(sheet.max_row, 1).font = bold
+            for row in section:
+                cells = [_cell(v) for v in table_row(table, row)]
+                sheet.append([f"{summary.round.short}-{index:04}", *cells])
+                index += 1
+    book.save(path)
+
+
+def _cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula is written as text."""
+    return csv_cell(value) if isinstance(value, str) else value
