@@ -432,6 +432,70 @@ def test_status_line_compares_with_the_reference_runs(corpus: Path) -> None:
     assert "RCP Pass if every run did so" in line
 
 
+# block_stop counts 2,048,000 samples after the last evaluation's 1,536,000.
+DIFFUSION = "v5.0/GigaComputing/results/G893-SD1_pytorch/stable_diffusion/result_0.txt"
+LLAMA_8B = "v5.1/Oracle/results/1xBM.GPU.B200.8/llama31_8b/result_0.txt"  # 172,032 samples
+_EVALUATIONS = {"eval_start", "eval_stop", "eval_accuracy", "aggregated_eval_accuracy"}
+
+
+def _replay(path: Path, version: str) -> tuple[Progress, list[str]]:
+    """A corpus log fed record by record; the status line after each record."""
+    progress, lines = Progress(version), []
+    for rec in parse_file(path).records:
+        progress.feed(rec)
+        lines.append(progress.line())
+    return progress, lines
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("log", "version", "shown"), [
+    (DIFFUSION, "5.0.0", "samples 1.54M"),
+    (LLAMA_8B, "5.1.0", "samples 172k"),
+])  # fmt: skip
+def test_status_line_samples_are_the_evaluations(
+    corpus: Path, log: str, version: str, shown: str
+) -> None:
+    _, lines = _replay(corpus / log, version)
+    assert f"{shown} |" in lines[-1]
+    # After every record the samples shown are the last evaluation's, never a block's.
+    expected = None
+    for rec, line in zip(parse_file(corpus / log).records, lines, strict=True):
+        count = rec.metadata.get("samples_count") if isinstance(rec.metadata, dict) else None
+        if rec.key in _EVALUATIONS and count is not None:
+            expected = count
+        found = re.search(r"samples ([0-9.]+)([kMG]?)", line)
+        if expected is None:
+            assert found is None
+            continue
+        assert found is not None
+        scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[found.group(2)]
+        assert abs(float(found.group(1)) * scale - expected) <= 0.005 * expected
+
+
+@pytest.mark.parametrize(("count", "shown"), [
+    (178_859, "179k"), (10_000, "10k"), (9_999, "9999"), (4_500, "4500"),
+    (2_663_811, "2.66M"), (37.41, "37.41"),
+])  # fmt: skip
+def test_counts_from_ten_thousand_are_thousands(count: float, shown: str) -> None:
+    progress = Progress()
+    progress.samples = count
+    assert progress.line() == f"samples {shown}"
+
+
+@pytest.mark.corpus
+def test_no_rcp_verdict_when_no_evaluation_reached_the_target(corpus: Path) -> None:
+    lines = (corpus / RETINANET).read_bytes().splitlines(keepends=True)
+    low = [re.sub(rb'"value": [0-9.]+', b'"value": 0.3', line)
+           if b'"key": "eval_accuracy"' in line else line for line in lines]  # fmt: skip
+    progress = Progress("5.1.0")
+    for rec in parse_bytes(b"".join(low)).records:
+        progress.feed(rec)
+    line = progress.line()
+    assert "run_stop success" in line and "eval 0.3 (target " in line
+    assert "converged at" not in line and "RCP Pass" not in line
+    assert "not converged: no RCP comparison; reference mean " in line
+
+
 def test_control_characters_from_the_log_do_not_reach_stderr(tmp_path: Path) -> None:
     log = tmp_path / "run.log"
     log.write_bytes(b':::MLLOG {"key": "x\x1b]0;owned\x07", "value": \n')

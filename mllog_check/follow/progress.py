@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 QUALITY_LIMIT = 100_000  # evaluation records kept at most (a run logs dozens to thousands)
 _QUALITY = frozenset({"eval_accuracy", "aggregated_eval_accuracy", "train_samples"})
+_EVALUATION = frozenset({"eval_start", "eval_stop", "eval_accuracy", "aggregated_eval_accuracy"})
 _SIGN = {"min": "≥", "max": "≤", "above": ">", "below": "<"}
 
 
@@ -60,7 +61,9 @@ class Progress:
             if _number(metadata.get(field)) is not None:
                 self.epoch = metadata[field]
                 break
-        if _number(metadata.get("samples_count")) is not None:
+        # Samples from evaluations only: other records (tracked_stats, block_*) count
+        # other things in their samples_count.
+        if key in _EVALUATION and _number(metadata.get("samples_count")) is not None:
             self.samples = metadata["samples_count"]
         if key in _QUALITY and self.stop is None:
             if key != "train_samples":
@@ -115,13 +118,18 @@ class Progress:
         return max(0.0, (end - self.start_ms) / 1000)
 
     def converged(self) -> float | None:
-        """What the RCP rules count for this run (epochs or samples), once it converged."""
+        """What the RCP rules count for this run (epochs or samples), once it converged:
+        stopped with success and an evaluation reached the target (``Run.converged``)."""
         scoring = self.scoring()
         if scoring is None or self.stop is None or _status(self.stop) != "success":
             return None
-        from ..results.runs import epochs_to_converge
+        from ..results.runs import epochs_to_converge, evaluations
+        from ..results.scoring import target_reached
 
-        return epochs_to_converge(self.quality, scoring[1])
+        bench = scoring[1]
+        if not any(target_reached(bench.target, v) for _, v in evaluations(self.quality, bench)):
+            return None
+        return epochs_to_converge(self.quality, bench)
 
     def rcp(self) -> str:
         """The run against the reference runs at its batch size; empty without RCP data."""
@@ -145,7 +153,8 @@ class Progress:
         reference = f"reference mean {_short(ref.mean)} ± {_short(ref.stdev)} {unit}"
         count = self.converged()
         if count is None:
-            return f"{reference} at batch size {self.batch_size:g}"
+            ended = "not converged: no RCP comparison; " if self.stop is not None else ""
+            return f"{ended}{reference} at batch size {self.batch_size:g}"
         runs = [self._as_run(count)] * bench.runs
         verdict = check_rcp(
             found.rcp, bench.name, runs, bench.drop, bench.runs, found.rcp_method,
@@ -225,9 +234,10 @@ def _show(value: Any) -> str:
 
 
 def _short(value: float) -> str:
-    """2.66M, 4.5k, 37.41: counts in thousands and millions, epochs as they are."""
-    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
-        if abs(value) >= size:
+    """2.66M, 179k, 4500, 37.41: counts from 10,000 in thousands, from a million in
+    millions; smaller values as they are."""
+    for least, size, suffix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
+        if abs(value) >= least:
             return f"{value / size:.3g}{suffix}"
     return f"{value:.4g}"
 
