@@ -171,14 +171,24 @@ def test_writes_nothing_in_the_tree_or_the_working_folder(corpus: Path, tmp_path
     assert not (org / "results" / "t.csv").exists()
 
 
-@pytest.mark.corpus
-def test_formula_in_a_description_is_written_as_text(corpus: Path, tmp_path: Path) -> None:
+def _edited_oracle(corpus: Path, tmp_path: Path, key: str, value: Any = None) -> Path:
+    """A copy of v5.1 Oracle whose 1xBM.GPU.B200.8 description sets ``key`` (or lacks
+    it: value None)."""
     org = tmp_path / "Oracle"
     shutil.copytree(corpus / "v5.1" / "Oracle", org)
     desc = org / "systems" / "1xBM.GPU.B200.8.json"
     data = json.loads(desc.read_text())
-    data["system_name"] = '=HYPERLINK("http://example.com","x")'
+    if value is None:
+        del data[key]
+    else:
+        data[key] = value
     desc.write_text(json.dumps(data))
+    return org
+
+
+@pytest.mark.corpus
+def test_formula_in_a_description_is_written_as_text(corpus: Path, tmp_path: Path) -> None:
+    org = _edited_oracle(corpus, tmp_path, "system_name", '=HYPERLINK("http://example.com","x")')
     result = _summarize([str(org), "--csv", str(tmp_path / "t.csv")], tmp_path)
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader((tmp_path / "t.csv").open(newline="")))
@@ -187,12 +197,7 @@ def test_formula_in_a_description_is_written_as_text(corpus: Path, tmp_path: Pat
 
 @pytest.mark.corpus
 def test_missing_field_skips_the_row_and_says_so(corpus: Path, tmp_path: Path) -> None:
-    org = tmp_path / "Oracle"
-    shutil.copytree(corpus / "v5.1" / "Oracle", org)
-    desc = org / "systems" / "1xBM.GPU.B200.8.json"
-    data = json.loads(desc.read_text())
-    del data["framework"]
-    desc.write_text(json.dumps(data))
+    org = _edited_oracle(corpus, tmp_path, "framework")
     result = _summarize([str(org), "--csv", str(tmp_path / "t.csv")], tmp_path)
     assert result.exit_code == 1
     assert "1xBM.GPU.B200.8.json" in result.output and "no framework field" in result.output

@@ -312,8 +312,16 @@ def _urls(rnd: Round, submitter: str, system: str) -> dict[str, str]:
     }
 
 
-def _column(folder: str) -> str:
-    return "maskrcnn" if folder == "mask" else folder
+def _benchmark_folders(parent: Path, rnd: Round, problems: list[Problem]) -> list[tuple[Path, str]]:
+    """(folder, column) of each benchmark folder; a folder no column names is a problem."""
+    found = []
+    for folder in _folders(parent):
+        bench = "maskrcnn" if folder.name == "mask" else folder.name
+        if bench in rnd.summary_columns:
+            found.append((folder, bench))
+        else:
+            problems.append(_unknown(folder, rnd))
+    return found
 
 
 def _strong_cells(
@@ -327,11 +335,7 @@ def _strong_cells(
     scores, runs = found
     minutes: dict[str, Any] = {}
     details: dict[str, Any] = {f"{b}:{m}": "" for b in rnd.summary_columns for m in _TEXT_METRICS}
-    for folder in _folders(parent):
-        bench = _column(folder.name)
-        if bench not in rnd.summary_columns:
-            problems.append(_unknown(folder, rnd))
-            continue
+    for folder, bench in _benchmark_folders(parent, rnd, problems):
         score = scores.get(_key(str(folder)))
         if score is None:
             details[f"{bench}:rcp_scaling_factor"] = _scaling_factor(folder)
@@ -381,11 +385,7 @@ def _weak_cells(
     rnd: Round, parent: Path, scores: dict[str, WeakScore], problems: list[Problem]
 ) -> dict[str, Any]:
     cells: dict[str, Any] = {}
-    for folder in _folders(parent):
-        bench = _column(folder.name)
-        if bench not in rnd.summary_columns:
-            problems.append(_unknown(folder, rnd))
-            continue
+    for folder, bench in _benchmark_folders(parent, rnd, problems):
         score = scores.get(_key(str(folder)))
         if score is None or not score.valid or score.minutes is None:
             continue
