@@ -17,8 +17,10 @@ repository root):
 - ``rename PATH -> NEW``: move a file or folder
 - ``copy SOURCE -> PATH``: copy a fixture file or folder of the repository
 
-Two older forms stay: ``link-escape: FOLDER`` (a result file replaced by a link leaving
-the tree) and ``unreadable: FOLDER`` (each system description a broken link).
+Variants of a folder, named before it: ``link-escape: FOLDER`` (a result file replaced by
+a link leaving the tree), ``unreadable: FOLDER`` (each system description a broken link),
+``large-file: FOLDER`` (a sparse 50 MiB + 1 byte file in benchmarks/) and
+``broken-link: FOLDER`` (a link in benchmarks/ to a file that does not exist).
 
 Test and doc tooling (tests/catalog_examples.py runs examples, scripts/codes_doc.py
 renders them); nothing of it ships in the wheel.
@@ -61,6 +63,11 @@ def _variant(kind: str, org: Path, tmp: Path) -> None:
         for desc in sorted(org.glob("systems/*.json")):
             desc.unlink()
             desc.symlink_to(desc.parent / "missing.json")  # broken link inside the tree
+    elif kind == "large-file":
+        with open(org / "benchmarks" / "checkpoint.bin", "wb") as big:
+            big.truncate(50 * 1024 * 1024 + 1)  # sparse: no 50 MB written
+    elif kind == "broken-link":
+        (org / "benchmarks" / "data").symlink_to("missing_dataset")
     else:
         raise ValueError(f"unknown example kind {kind!r}")
 

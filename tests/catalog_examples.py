@@ -34,7 +34,9 @@ def _codes(stage: str, root: Path) -> set[str]:
         return {a.rule for a in run_audit(root, None, jobs=1).anomalies}
     from mllog_check.submission.package import check_package
 
-    return {p.rule for p in check_package(root, "1.0.0").problems}
+    # "package@<round>": a code in force from a later round (the registry's policies).
+    ruleset = stage.partition("@")[2] or "1.0.0"
+    return {p.rule for p in check_package(root, ruleset).problems}
 
 
 def score_example(example: str) -> list[Problem]:

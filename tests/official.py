@@ -24,3 +24,31 @@ def official_cli(path: Path, ruleset: str, cwd: Path) -> tuple[str, str]:
         last = done.stderr.strip().splitlines()[-1]
         return "crash: " + _MISSING.sub(lambda m: f"FileNotFoundError: {m[1]}", last), output
     return ("pass" if done.returncode == 0 else "fail"), output
+
+
+def repo_checker(org: Path, usage: str, ruleset: str, tmp: Path) -> str:
+    """The verdict of ``python -m mlperf_logging.repo_checker`` on an org folder: "fail"
+    when it prints CHECKS FAILED (it exits 0 either way), else "pass". It only walks the
+    tree; its log goes to ``tmp``. Its ruleset choices start at 2.0.0 and change nothing
+    it checks."""
+    command = [sys.executable, "-m", "mlperf_logging.repo_checker", str(org), usage]
+    command += [ruleset, "--log_output", str(tmp / "repo_checker.log")]
+    done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return "fail" if "CHECKS FAILED" in done.stderr else "pass"
+
+
+def verify_script(oracle_verdict: str, org: Path, usage: str, ruleset: str, tmp: Path) -> str:
+    """The verify script's verdict: the official package checker's (the oracle row) and,
+    in the rounds that have it (the registry's repo_checked), repo_checker's, run here
+    where mlperf-logging is installed."""
+    from conftest import has_module
+
+    from mllog_check.rounds import parse_round
+
+    rnd = parse_round(ruleset if usage == "training" else f"hpc-{ruleset}")
+    if oracle_verdict != "pass" or not rnd.applies("repo_checked"):
+        return oracle_verdict
+    if not has_module("mlperf_logging"):
+        return oracle_verdict
+    return repo_checker(org, usage, ruleset, tmp)

@@ -84,6 +84,12 @@ def _hparams(example: str) -> set[str]:
     return {p.rule for p in hparams_example(example)}
 
 
+def _run_example(stage: str, example: str) -> set[str]:
+    from catalog_examples import run_example
+
+    return run_example(stage, example)
+
+
 def _audit(example: str) -> set[str]:
     from catalog_examples import run_example
 
@@ -132,6 +138,8 @@ def test_examples(info: RuleInfo) -> None:
     runner = RUNNERS.get(info.stage)
     if runner is None and info.stage.startswith("check@"):
         runner = _check_with(info.stage.removeprefix("check@"))
+    if runner is None and info.stage.startswith("package@"):
+        runner = functools.partial(_run_example, info.stage)
     if runner is None:
         pytest.skip(f"no runner for stage {info.stage!r} yet: add one to RUNNERS")
     if not info.good_example or not info.bad_example:

@@ -135,8 +135,10 @@ def test_symlinks_leaving_the_tree_are_reported_not_followed(tmp_path: Path) -> 
         str(p) for p in (result, org / "benchmarks/resnet/data", org / "systems/other.json")
     )
     assert not any("secret" in p.message for p in report.problems)
-    # The link is not read: 4 files counted, so the run count is wrong too.
-    assert "MLP003" in {p.rule for p in report.problems}
+    # The link is not read, but counted as a run as the official checker (which reads
+    # it) counts it: the official verdict is a pass, ours a failure (MLP007 only).
+    assert {p.rule for p in report.problems if p.is_error} == {"MLP007"}
+    assert report.official_passed and not report.passed
     inside = org / "results/acme-8x/resnet/result_4.txt"
     inside.unlink()
     inside.symlink_to(org / "results/acme-8x/resnet/result_0.txt")  # stays inside: followed

@@ -1,6 +1,7 @@
-"""`package` on every v2.1-v5.1 org folder of the corpus gives the official package
-checker's verdict (mlperf-logging 4.1.68, run here on a copy: it writes into the tree),
-or the difference is documented (docs/differences.md, "Package")."""
+"""`package` on every v2.1-v5.1 org folder of the corpus gives the verify script's verdict:
+the official package checker's (mlperf-logging 4.1.68, run here on a copy: it writes into
+the tree; a traceback is a failure) and repo_checker's, or the difference is documented
+(docs/differences.md, "Package")."""
 
 from __future__ import annotations
 
@@ -50,14 +51,23 @@ def official(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], 
 
 
 def _run_official(tmp: Path, corpus: Path, round_name: str, org: str) -> str:
+    """The verify script's verdict: the package checker (a traceback is a failure: it
+    never prints its success line) and then repo_checker, on a clean copy."""
+    from official import repo_checker
+
     copy = tmp / round_name / org
-    shutil.copytree(corpus / round_name / org, copy)
+    shutil.copytree(corpus / round_name / org, copy, symlinks=True)
     log = tmp / round_name / f"{org}.log"
+    ruleset = round_name[1:] + ".0"
     cmd = [sys.executable, "-m", "mlperf_logging.package_checker", str(copy), "training"]
-    cmd += [round_name[1:] + ".0", "--log_output", str(log)]
+    cmd += [ruleset, "--log_output", str(log)]
     subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, check=False, timeout=900)
     text = log.read_text(errors="replace") if log.exists() else ""
-    return "pass" if "PACKAGE CHECKER FOUND NO ERRORS" in text else "fail"
+    package = "pass" if "PACKAGE CHECKER FOUND NO ERRORS" in text else "fail"
+    # repo_checker on the published tree (the package checker wrote scaling.json files
+    # into the copy, names repo_checker accepts).
+    repo = repo_checker(corpus / round_name / org, "training", ruleset, tmp)
+    return "pass" if (package, repo) == ("pass", "pass") else "fail"
 
 
 @pytest.mark.corpus

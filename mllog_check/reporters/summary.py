@@ -59,10 +59,27 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
         f"{verdict} {report.org} ({report.ruleset}): {counts['error']} errors, "
         f"{counts['warning']} warnings\n"
     )
+    from ..submission.codes import KEPT_BEYOND_OFFICIAL
+
     official = "PASS" if report.official_passed else "FAIL"
-    out.write(f"official package checker verdict: {official}\n")
+    stops = _official_stops(report.problems)
+    out.write(f"official package checker verdict: {official}{f' ({stops})' if stops else ''}\n")
     kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
     out.write(f"beyond the official checker: {report.beyond} {kind}\n")
+    found = [p.rule for p in report.problems if p.is_error and p.rule in KEPT_BEYOND_OFFICIAL]
+    if found:
+        kept, count = sorted(set(found)), len(found)
+        out.write(
+            f"errors kept beyond the official tools: {count} ({', '.join(kept)}: not in "
+            "its verdict)\n"
+        )
+
+
+def _official_stops(problems: list[Problem]) -> str | None:
+    """Why the official package checker stops (its first crash, MLP044), None if it finishes."""
+    from ..submission.codes import OFFICIAL_CRASH
+
+    return next((p.message for p in problems if p.rule == OFFICIAL_CRASH.code), None)
 
 
 def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
@@ -118,6 +135,7 @@ def package_json(report: Any, out: TextIO) -> None:
         "passed": report.passed,
         "strict": report.strict,
         "official_verdict": "pass" if report.official_passed else "fail",
+        "official_stops": _official_stops(report.problems),
         "beyond_official": report.beyond,
         "counts": report.counts(),
         "problems": [p.to_dict() for p in report.problems],

@@ -146,6 +146,10 @@ LINK_ESCAPE = rule(
         "submission (docs/package.md)."
     ),
 )
+# Errors kept beyond the official tools: a link leaving the tree is never followed
+# (docs/security.md), where the official package checker and repo_checker read a valid
+# one and pass it; not in the official verdict (docs/differences.md, "Package").
+KEPT_BEYOND_OFFICIAL = frozenset({LINK_ESCAPE.code})
 UNREADABLE = rule(
     "MLP008",
     "unreadable-file",
@@ -314,6 +318,67 @@ SEED_NOT_LOGGED = rule(
     why=(
         "mlcommons/logging#87 (v1.0: all runs or none) and #384 with training_policies#546 "
         "(from v5.0: always)."
+    ),
+)
+# The repository checks of the verify script's last step (repo_checker, mlcommons/logging#225):
+# the upload is a git push. In force from v2.0 (the registry's `repo_checked` policy).
+GIT_UNFRIENDLY_NAME = rule(
+    "MLP041",
+    "git-unfriendly-name",
+    E,
+    "A file or folder name holds a space or starts with '.' (editor swap files, .DS_Store, "
+    "transfer leftovers): the official repo_checker rejects the upload.",
+    stage="package@2.0.0",
+    good=_CLEAN,
+    bad=_clean("append benchmarks/resnet/run me.sh: python train.py"),
+    why=(
+        f"The verify script's repo_checker ({LOGGING}, repo_checker) fails any name with a "
+        "space or a leading dot; it prints CHECKS FAILED and exits 0, so the line is its "
+        'verdict (docs/package.md, "Repository checks").'
+    ),
+)
+FILE_TOO_LARGE = rule(
+    "MLP042",
+    "file-too-large",
+    E,
+    "A file is larger than 50 MB (50 × 1024 × 1024 bytes), the official repo_checker's limit.",
+    stage="package@2.0.0",
+    good=_CLEAN,
+    bad=f"large-file: {_CLEAN}",
+    why=(
+        f"The verify script's repo_checker ({LOGGING}) fails files over 50 MB, which the "
+        'results repository does not take (docs/package.md, "Repository checks").'
+    ),
+)
+BROKEN_LINK = rule(
+    "MLP043",
+    "broken-link",
+    E,
+    "A symbolic link, anywhere in the tree, names a target that does not exist.",
+    stage="package@2.0.0",
+    good=_CLEAN,
+    bad=f"broken-link: {_CLEAN}",
+    why=(
+        f"The verify script's repo_checker ({LOGGING}) fails broken symbolic links; the "
+        'published tree would point at nothing (docs/package.md, "Repository checks").'
+    ),
+)
+OFFICIAL_CRASH = rule(
+    "MLP044",
+    "official-checker-stops",
+    E,
+    "The official package checker raises on this input instead of judging it (a rule file "
+    "the round does not ship, a record its parser or RCP step cannot read, logs of one "
+    "folder declaring different benchmarks or batch sizes): the package has no official "
+    "verdict, which is a failure. The message names the exception and why.",
+    stage="package",
+    good=_CLEAN,
+    bad=_clean(
+        'replace results/acme-8x/resnet/result_0.txt: "value": "resnet" => "value": "resnt"'
+    ),
+    why=(
+        f"A run the official tools ({LOGGING}, package_checker) cannot finish is never "
+        "accepted; each crash path is listed in docs/differences.md."
     ),
 )
 SYSDESC_ADVICE = rule(

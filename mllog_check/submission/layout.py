@@ -70,6 +70,7 @@ class _Lister:
     def __init__(self, root: Path, problems: list[Problem]) -> None:
         self.real_root = root.resolve()
         self.problems = problems
+        self.escaped: list[Path] = []  # links leaving the tree, not followed
 
     def entries(self, folder: Path) -> list[tuple[Path, bool]]:
         """(path, is_dir) of each entry kept, sorted by name."""
@@ -85,6 +86,7 @@ class _Lister:
             if path.is_symlink() and not self.inside(path):
                 msg = "symbolic link leaves the checked tree: not followed"
                 self.problems.append(codes.LINK_ESCAPE.problem(str(path), msg))
+                self.escaped.append(path)
                 continue
             kept.append((path, path.is_dir()))
         return kept
@@ -257,7 +259,9 @@ def _result_set(
         else:
             _stray(layout, path, False, "not a result file")
     files = [p for _, _, p in sorted(numbered)]  # result_2 before result_10
-    known = _check_benchmark(layout, folder, files, gzipped, scaling, rnd)
+    # The official checker globs a result log that links out of the tree and counts it.
+    linked = [p for p in lister.escaped if p.parent == folder and RESULT_NAME.match(p.name)]
+    known = _check_benchmark(layout, folder, files, gzipped, scaling, rnd, len(linked))
     # The one way a result set is made (results.tree), with what this pass found.
     made = result_set(
         folder,
@@ -295,8 +299,11 @@ def _check_benchmark(
     gzipped: list[Path],
     scaling: str | None,
     rnd: Round,
+    linked: int = 0,
 ) -> bool:
-    """MLP005 and MLP003 of one benchmark folder; whether it is a benchmark of the round."""
+    """MLP005 and MLP003 of one benchmark folder; whether it is a benchmark of the round.
+    ``linked``: result logs that are links leaving the tree (MLP007), which the official
+    checker counts."""
     runs = rnd.runs()
     benchmark = folder.name
     wanted = runs.get(benchmark)
@@ -309,7 +316,7 @@ def _check_benchmark(
         )
         layout.problems.append(codes.UNKNOWN_BENCHMARK.problem(str(folder), msg))
         return False
-    found = len(files)
+    found = len(files) + linked
     if scaling == "weak":  # HPC weak scaling: at least N models (the official checker)
         if found < wanted:
             msg = (

@@ -30,7 +30,9 @@ from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
 from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared, check_result_set, same_org
+from .crashes import result_set_crash
 from .layout import OrgLayout, check_layout, require_org
+from .repository import check_repository
 from .sysdesc import load, position, validate
 
 # The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
@@ -193,6 +195,7 @@ def check_package(
     report = PackageReport(str(root), layout.org, ruleset, strict=strict)
     report.ruleset_source, report.ruleset_reason = choice.source, choice.reason
     report.problems.extend(layout.problems)
+    report.problems.extend(check_repository(root, rnd))  # the verify script's repo_checker
     descs = _system_descriptions(layout, rnd, report)
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
     for result_set in layout.result_sets:
@@ -204,7 +207,7 @@ def check_package(
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
-    report.official_passed = not any(p.is_error for p in report.problems)
+    report.official_passed = not any(is_official_error(p) for p in report.problems)
     beyond = [p for p in report.problems if is_beyond_official(p, report.tolerated)]
     report.beyond = len(set(beyond))
     if strict:
@@ -212,6 +215,12 @@ def check_package(
     report.problems = sorted(set(report.problems))
     report.anomalies.sort(key=anomaly_order)
     return report
+
+
+def is_official_error(problem: Problem) -> bool:
+    """An error the round's official tools would report too (every error but those kept
+    beyond them)."""
+    return problem.is_error and problem.rule not in codes.KEPT_BEYOND_OFFICIAL
 
 
 def is_beyond_official(problem: Problem, tolerated: Collection[Problem] = ()) -> bool:
@@ -309,6 +318,7 @@ def _check_result_set(
             found_here = anomalies.detect(result.records, str(path))
             report.anomalies.extend(_placed(layout.org, rs, found_here))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
+    report.problems.extend(result_set_crash(rs, results, desc, rnd, compliance))
     rows, found, runs = _scores(rs, results, desc, rnd, verdicts)
     unseeded = seed_presence(rnd, desc, seeded)
     flagged = {p.path for p in unseeded}

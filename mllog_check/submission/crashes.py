@@ -1,0 +1,193 @@
+"""Where the official package checker stops with a traceback (MLP044).
+
+The official package checker runs, per benchmark folder, the compliance checker on each
+log, then (closed division, as the system description says) the seed and RCP checks.
+Several inputs make it raise instead of judging: the whole package then has no verdict,
+which is a failure (a run the official tools cannot finish is never a predicted pass).
+Each path modelled here was found by running mlperf-logging 4.1.68's package checker on
+planted copies of real corpus orgs; docs/differences.md ("Where the official package
+checker stops") lists them with their tests (tests/test_package_crashes.py).
+
+Compliance step (any division):
+- a record without ``value`` or ``metadata`` (its parser indexes both: ``KeyError``);
+- a log whose first ``submission_division`` or ``submission_benchmark`` names a rule file
+  the round does not ship (``closd``, a retired benchmark: ``FileNotFoundError``);
+- a quality-target key (the official ``ATLEAST_ONE_CHECK``) with a value that is not a
+  number (``TypeError``).
+RCP step (closed division, from v1.0, not minigo):
+- logs of one folder declaring different benchmarks or batch sizes (``KeyError: None``);
+- a declared benchmark the round does not have (``KeyError``);
+- a ``run_stop`` without ``status`` in its metadata (``KeyError: 'status'``);
+- an evaluation without the progress field the RCP step reads (``epoch_num``, or
+  ``samples_count`` for the LLM and Flux benchmarks: ``KeyError``);
+- a successful ``run_stop`` before any evaluation (``UnboundLocalError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..problems import Problem
+from ..records import ParseResult, Record
+from ..results.tree import ResultSet, SystemDescription
+from ..rounds import Round
+from . import codes
+
+# The RCP step reads an evaluation's samples_count for these (mlperf-logging 4.1.68,
+# rcp_checker.read_submission_file), epoch_num for the others; Stable Diffusion's own
+# aggregation is not modelled.
+_SAMPLES_BENCHMARKS = frozenset(
+    {
+        "llama2_70b_lora", "flux1", "llama31_405b", "llama31_8b", "gpt_oss_20b",
+        "deepseekv3_671b", "qwen35_397b_grpo", "dlrmv4",
+    }
+)  # fmt: skip
+_EVALS = ("eval_accuracy", "eval_error")
+_STOPS = "the official package checker stops here: "
+
+
+def result_set_crash(
+    rs: ResultSet,
+    results: Sequence[ParseResult],
+    desc: SystemDescription | None,
+    rnd: Round,
+    compliance: Iterable[Problem],
+) -> list[Problem]:
+    """MLP044 where the official package checker raises on this result set (its first
+    crash: it stops there), else nothing."""
+    unreadable = sorted(p for p in compliance if p.rule == "MLC002")
+    if unreadable:
+        where = unreadable[0]
+        why = "KeyError in its log parser (a record without value or metadata)"
+        return [_stop(where.path, why, where.line, where.column)]
+    for result in results:
+        found = _rule_file_crash(result, rnd) or _target_crash(result, rnd)
+        if found:
+            return [_stop(result.path, *found)]
+    closed = desc is not None and desc.get("division") == "closed"  # the official test
+    if closed and rnd.applies("seeds_checked") and rs.benchmark != "minigo":
+        return _rcp_crash(rs, results, rnd)
+    return []
+
+
+def _stop(path: str, why: str, line: int = 0, column: int = 0) -> Problem:
+    return codes.OFFICIAL_CRASH.problem(path, _STOPS + why, line, column)
+
+
+def _first(records: Iterable[Record], key: str) -> Record | None:
+    return next((r for r in records if r.key == key), None)
+
+
+def _sections(rnd: Round) -> dict[str, Any]:
+    from ..rules.loader import load_ruleset
+
+    return load_ruleset(rnd).sections
+
+
+def _rule_file_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | None:
+    """The rule file the official checker enqueues for the log's first division and
+    benchmark (a POST step, whatever its CHECK said), when the round does not ship it."""
+    sections = _sections(rnd)
+    if "closed" not in sections:  # v0.6's rules are not chained by division
+        return None
+    division = _first(result.records, "submission_division")
+    if division is None:
+        return None
+    if division.value not in ("closed", "open"):
+        why = (
+            f"FileNotFoundError: submission_division {division.value!r} makes it load "
+            f"{division.value}_common.yaml, which does not exist"
+        )
+        return why, division.line, division.column
+    benchmark = _first(result.records, "submission_benchmark")
+    if benchmark is None or f"{division.value}_{benchmark.value}" in sections:
+        return None
+    why = (
+        f"FileNotFoundError: submission_benchmark {benchmark.value!r} makes it load "
+        f"{division.value}_{benchmark.value}.yaml, which {rnd.version} does not ship"
+    )
+    return why, benchmark.line, benchmark.column
+
+
+def _target_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | None:
+    """A quality-target key whose value the official check compares as a number."""
+    division = _first(result.records, "submission_division")
+    benchmark = _first(result.records, "submission_benchmark")
+    if division is None or benchmark is None:
+        return None
+    sections = _sections(rnd)
+    chain = ["common", str(division.value), f"{division.value}_{benchmark.value}"]
+    keys = {
+        key
+        for name in chain
+        if name in sections
+        for key, spec in sections[name].keys.items()
+        if spec.target is not None and spec.target.schema.get("type") == "number"
+    }
+    for rec in result.records:
+        if rec.key in keys and not isinstance(rec.value, int | float):
+            why = (
+                f"TypeError in its compliance step: {rec.key} is {rec.value!r}, which its "
+                "quality check compares as a number"
+            )
+            return why, rec.line, rec.column
+    return None
+
+
+def _rcp_crash(rs: ResultSet, results: Sequence[ParseResult], rnd: Round) -> list[Problem]:
+    declared = [_last_value(r.records, "submission_benchmark") for r in results]
+    batches = [_last_value(r.records, "global_batch_size", -1) for r in results]
+    for result, name in zip(results, declared, strict=True):  # it reads every log first
+        found = _read_crash(result.records, name)
+        if found:
+            return [_stop(result.path, *found)]
+    folder = str(rs.folder)
+    if len({repr(d) for d in declared}) > 1:
+        named = ", ".join(sorted({repr(d) for d in declared}))
+        why = f"KeyError: None in its RCP step (the logs declare different benchmarks: {named})"
+        return [_stop(folder, why)]
+    if len({repr(b) for b in batches}) > 1:
+        shown = ", ".join(sorted({"none" if b == -1 else repr(b) for b in batches}))
+        why = f"KeyError: None in its RCP step (the logs log different global_batch_size: {shown})"
+        return [_stop(folder, why)]
+    name = declared[0] if declared else None
+    if not isinstance(name, str) or rnd.benchmark(name) is None:
+        why = f"KeyError: {name!r} in its RCP step (the logs declare no benchmark of {rnd.version})"
+        return [_stop(folder, why)]
+    return []
+
+
+def _last_value(records: Sequence[Record], key: str, default: Any = None) -> Any:
+    value = default
+    for rec in records:
+        if rec.key == key:
+            value = rec.value
+    return value
+
+
+def _read_crash(records: Sequence[Record], benchmark: Any) -> tuple[str, int, int] | None:
+    """How the RCP step's reading of one log raises (read_submission_file)."""
+    if benchmark == "stable_diffusion":
+        return None  # its FID/CLIP aggregation is not modelled
+    field = "samples_count" if benchmark in _SAMPLES_BENCHMARKS else "epoch_num"
+    evaluated = False
+    for rec in records:
+        metadata = rec.metadata if isinstance(rec.metadata, dict) else {}
+        if rec.key in _EVALS:
+            if field not in metadata:
+                why = f"KeyError: {field!r} in its RCP step ({rec.key} without {field})"
+                return why, rec.line, rec.column
+            evaluated = True
+        elif rec.key == "run_stop":
+            status = metadata.get("status", _MISSING)
+            if status is _MISSING:
+                why = "KeyError: 'status' in its RCP step (run_stop without status)"
+                return why, rec.line, rec.column
+            if status == "success" and not evaluated:
+                why = "UnboundLocalError in its RCP step (a successful run_stop before any eval)"
+                return why, rec.line, rec.column
+    return None
+
+
+_MISSING = object()
