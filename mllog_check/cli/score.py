@@ -188,6 +188,7 @@ def json_document(report: Any) -> dict[str, Any]:
         "global_batch_size",
         "seeds",
         *(("energy_j", "avg_power_w") if power else ()),
+        *(("note",) if any(r.note for r in report.runs) else ()),
     )
     runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
     document: dict[str, Any] = {"scores": scores, "runs": runs}
@@ -365,13 +366,16 @@ def _count(value: int | None) -> str:
 
 def _runs_table(report: Any) -> list[tables.Table]:
     power = any(r.energy_j is not None for r in report.runs)
+    noted = any(r.note for r in report.runs)  # the column only where a run has a note
     header = ["path", "minutes", "run_stop_status", "converged", "compliant"]
     header += ["epochs_or_samples"]
     header += ["batch", "seeds", *(["energy kWh", "avg kW"] if power else [])]
+    header += ["note"] if noted else []
     body = []
     for r in report.runs:
-        energy = [] if not power else [_fixed(r.energy_j, 1 / 3.6e6, 3)]
-        energy += [_fixed(r.avg_power_w, 1e-3, 2)] if power else []
+        extra = [] if not power else [_fixed(r.energy_j, 1 / 3.6e6, 3)]
+        extra += [_fixed(r.avg_power_w, 1e-3, 2)] if power else []
+        extra += [r.note] if noted else []
         body.append(
             (
                 r.path,
@@ -382,7 +386,7 @@ def _runs_table(report: Any) -> list[tables.Table]:
                 "" if r.epochs_or_samples is None else f"{r.epochs_or_samples:g}",
                 _count(r.global_batch_size),
                 ", ".join(str(s) for s in r.seeds),
-                *energy,
+                *extra,
             )
         )
     return [tables.Table(header, body, right=("energy kWh", "avg kW"), footer=_rcp_chances(report))]

@@ -44,6 +44,7 @@ class Run:
     # Not converged and some quality value could not be read (scoring.read_quality): the
     # first such record, "line N: <value>"; then the target is not said to be missed.
     unread_quality: str = ""
+    note: str = ""  # why a run counts that may look as if it should not (score --runs)
 
     @property
     def counted(self) -> bool:
@@ -152,6 +153,24 @@ def evaluations(records: list[Record], scoring: BenchmarkScoring) -> list[tuple[
     return list(joined.items())
 
 
+def _late_target_note(
+    records: list[Record], before: list[Record], scoring: BenchmarkScoring | None
+) -> str:
+    """Why a successful run whose target is reached only after run_stop is counted
+    (MLC111): the official checker judges the target over the whole log."""
+    if scoring is None:
+        return ""
+    if any(scoring.reached(v) for _, v in evaluations(before, scoring)):
+        return ""
+    after = records[len(before) :]
+    if not any(scoring.reached(v) for _, v in evaluations(after, scoring)):
+        return ""
+    return (
+        "counted: run_stop says success and the official tools judge the quality target "
+        "over the whole log, where an evaluation after run_stop reaches it (MLC111)"
+    )
+
+
 def build_run(
     result: ParseResult,
     org: str,
@@ -172,6 +191,7 @@ def build_run(
     )
     converged = status == "success" and reached
     unread = "" if reached or scoring is None else unread_quality(before, scoring)
+    note = _late_target_note(records, before, scoring) if status == "success" else ""
     if compliant is None:
         # Fallback criterion until the round's compliance ruleset exists: a clean parse
         # and a converged run (the quality target is the part of compliance that decides).
@@ -191,6 +211,7 @@ def build_run(
         converged=converged,
         compliant=compliant,
         epochs_or_samples=(epochs_to_converge(before, scoring) if status == "success" else None),
+        note=note,
         global_batch_size=None if batch is None else int(batch),  # finite (_number)
         seeds=tuple(s.value for s in seeds),
         platform=None if platform is None else str(platform),

@@ -700,6 +700,7 @@ SCORE_RUN_COLUMNS = (
     "platform",
     "energy_j",
     "avg_power_w",
+    "note",
 )
 
 

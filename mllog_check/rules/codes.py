@@ -347,6 +347,21 @@ RENAMED_LATER = rule(
     ),
     beyond=True,
 )
+TARGET_AFTER_STOP = rule(
+    "MLC111",
+    "target-after-run-stop",
+    W,
+    "The quality target is reached only by an evaluation logged after run_stop: the "
+    "official checker judges the target over the whole log and its scorer counts the run "
+    "as converged, but the run's timed part, which ends at run_stop, never reached it.",
+    stage="check",
+    why=(
+        f"Time to train ends when the quality target is reached ({TRAINING_RULES}); an "
+        "evaluation after run_stop is outside the timed run, yet the official tools count "
+        "it (docs/differences.md)."
+    ),
+    beyond=True,
+)
 
 # code -> rule: rule data names codes (a key's warn_as), the engine reports the rule.
 TABLE: dict[str, RuleInfo] = family("MLC")

@@ -116,6 +116,7 @@ class _State:
         "headers",
         "latest_ts",
         "latest_eval_ts",
+        "late_reached",
         "path",
         "problems",
         "reached",
@@ -149,6 +150,8 @@ class _State:
         self.seen: dict[str, Occurrences] = {}
         self.first_ts: dict[str, float] = {}
         self.reached: set[str] = set()
+        # Quality-target keys reached only by records after run_stop (MLC111): the first.
+        self.late_reached: dict[str, Record] = {}
         # Per collected key, how many times each value (as text) was logged.
         self.collected: dict[str, Counter[str]] = {}
         # Keys the rules do not name, logged before header_until (MLC108).
@@ -267,6 +270,7 @@ class Engine:
         # is only read. Bounded by the number of keys, not of records.
         copy.seen = {key: found.copy() for key, found in state.seen.items()}
         copy.reached = set(state.reached)
+        copy.late_reached = dict(state.late_reached)
         copy.collected = {key: Counter(found) for key, found in state.collected.items()}
         copy.groupings = [grouping.copy() for grouping in state.groupings]
         _end(copy, self.sections, self.count)
@@ -413,7 +417,7 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
         )
     _order(state, spec, rec, where)
     if spec.target is not None and spec.target.ok(rec.value):
-        state.reached.add(rec.key)
+        _reached(state, rec)
     if spec.collect is not None:
         collected = state.collected.setdefault(rec.key, Counter())
         collected[str(metadata.get(spec.collect[0]))] += 1
@@ -458,6 +462,18 @@ def _unknown_benchmark(state: _State, spec: KeySpec, rec: Record) -> None:
     )
 
 
+def _reached(state: _State, rec: Record) -> None:
+    """A record meets its key's quality target; before run_stop (file order: an
+    aggregate's virtual record is at its last component's line) or after it."""
+    stop = state.seen.get("run_stop")
+    if stop is not None and rec.line > stop.first.line:
+        if rec.key not in state.reached:
+            state.late_reached.setdefault(rec.key, rec)
+        return
+    state.reached.add(rec.key)
+    state.late_reached.pop(rec.key, None)
+
+
 def _order(state: _State, spec: KeySpec, rec: Record, where: str) -> None:
     for before in spec.after:
         if before not in state.seen:
@@ -485,7 +501,17 @@ def _finish(state: _State, sections: list[Section]) -> None:
     for key, spec in sorted(state.specs.items()):
         found = state.seen.get(key)
         _occurrence(state, spec, found)
-        if spec.target is not None and found is not None and key not in state.reached:
+        late = state.late_reached.get(key)
+        if spec.target is not None and late is not None and key not in state.reached:
+            stop = state.seen["run_stop"].first
+            state.report(
+                codes.TARGET_AFTER_STOP,
+                late,
+                f"{spec.label}: {key} reaches the quality target ({spec.target.says}) only "
+                f"after run_stop (line {stop.line}): the official tools count the run as "
+                "converged, but its timed part never reached the target",
+            )
+        elif spec.target is not None and found is not None and key not in state.reached:
             last = found.last
             state.report(
                 codes.TARGET_NOT_REACHED,

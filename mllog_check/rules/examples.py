@@ -31,6 +31,7 @@ from .codes import (
     SGD_MOMENTUM,
     SGD_POLY_POWER,
     SSD_FIRST_BOUNDARY,
+    TARGET_AFTER_STOP,
     TARGET_NOT_REACHED,
     TIME_BACKWARDS,
     TIME_ZERO,
@@ -407,6 +408,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     RUN_NOT_SUCCESS.code: (
         GOOD,
         _swap('{"status": "success"}', '{"status": "aborted"}'),
+    ),
+    TARGET_AFTER_STOP.code: (
+        GOOD,
+        good(accuracy=0.7) + line("eval_accuracy", 0.7601, {"epoch_num": 3}, t=900001),
     ),
     TIME_BACKWARDS.code: (
         GOOD,

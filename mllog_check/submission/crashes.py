@@ -32,6 +32,7 @@ from ..problems import Problem
 from ..records import ParseResult, Record
 from ..results.tree import ResultSet, SystemDescription
 from ..rounds import Round
+from ..rules.codes import UNREADABLE_RECORD
 from . import codes
 
 # The RCP step reads an evaluation's samples_count for these (mlperf-logging 4.1.68,
@@ -56,7 +57,7 @@ def result_set_crash(
 ) -> list[Problem]:
     """MLP044 where the official package checker raises on this result set (its first
     crash: it stops there), else nothing."""
-    unreadable = sorted(p for p in compliance if p.rule == "MLC002")
+    unreadable = sorted(p for p in compliance if p.rule == UNREADABLE_RECORD.code)
     if unreadable:
         where = unreadable[0]
         why = "KeyError in its log parser (a record without value or metadata)"
