@@ -58,8 +58,8 @@ three above) run on a small direct evaluator that a property test holds equal to
 (`tests/test_rules_schema.py`); any other keyword goes to `jsonschema`.
 
 Relations between keys (v5.1+ files compute an allowed value from keys logged earlier)
-are a key's `checks`: a list of `{test, says, first}` where `test` is a small typed tree,
-never code (`mllog_check/rules/expr.py`, schema `$defs/test` and `$defs/expr`):
+are a key's `checks`: a list of `{test, says, first, once, warn_as}` where `test` is a
+small typed tree, never code (`mllog_check/rules/expr.py`, schema `$defs/test` and `$defs/expr`):
 
 ```yaml
 opt_learning_rate_decay_steps:
@@ -76,6 +76,18 @@ files' Python meaning; a test that cannot be evaluated (a key not logged yet, a 
 compared with a number) fails, as an exception in an official CHECK does (MLC051).
 `first: true` checks only the key's first record (the official `FIRST_CHECK`). Compiled
 once to closures at load, like the fragments.
+
+A relation's message names the field at fault with its value (`eval_accuracy
+metadata.samples_count is 4600`), the relation (`says`) and what it computed: each
+comparison with both sides' values (every bound of a band, `computed 5e-07 ≤ value 0.002
+holds; value 0.002 ≤ computed 1.5e-06 is false`; a formula short enough is shown in
+words, a longer one only by its value, which `says` describes) and each earlier key read
+with its value and line (`global_batch_size = 8192 at line 7`). `once: true` reports a
+relation once per log: its first record breaking it, and at the end how many more did
+(`(once per log: 17 more eval_accuracy records break it)`; the v6.1 evaluation grid of
+DLRMv4 and schedule of Qwen GRPO, where one missed point puts every later one off; the
+verdict is the same). `warn_as: MLC…` reports a relation's failures with that registered
+code, as a key's `warn_as` does (a warning code: the relation advises), else MLC051.
 
 Other additions for v3.1+: `occurs: {at_least: N}` (official `AT_LEAST(N)`, MLC052); a
 section's `aggregate: {key, source, name, group}` builds virtual records after the log from

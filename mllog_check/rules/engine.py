@@ -18,8 +18,8 @@ from ..problems import Problem, Severity
 from ..records import Record
 from ..suggest import closest, did_you_mean
 from ..syntax_codes import MISSING_VALUE_OR_METADATA
-from . import codes
-from .loader import Aggregate, Fragment, KeySpec, Ruleset, Section
+from . import codes, expr
+from .loader import Aggregate, Check, Fragment, KeySpec, Ruleset, Section
 from .occurrences import Occurrences
 from .schema import show
 
@@ -117,6 +117,7 @@ class _State:
         "latest_ts",
         "latest_eval_ts",
         "late_reached",
+        "once",
         "path",
         "problems",
         "reached",
@@ -164,6 +165,9 @@ class _State:
         self.backwards_count = 0
         self.zero_ts: Record | None = None
         self.zero_count = 0
+        # Per once-per-log relation (its Check): the problem reported and how many more
+        # records broke it (docs/rules.md, "Relations").
+        self.once: dict[int, list[Any]] = {}
         self.groupings: list[_Grouping] = []  # the chain's aggregates, built as records come
         self.sources: frozenset[str] = frozenset()  # the keys they read
 
@@ -266,6 +270,7 @@ class Engine:
         for name in _State.__slots__:
             setattr(copy, name, getattr(state, name))
         copy.problems = []
+        copy.once = {key: list(reported) for key, reported in state.once.items()}
         # What _end changes (the aggregates' virtual records are added): copied, the rest
         # is only read. Bounded by the number of keys, not of records.
         copy.seen = {key: found.copy() for key, found in state.seen.items()}
@@ -275,6 +280,47 @@ class Engine:
         copy.groupings = [grouping.copy() for grouping in state.groupings]
         _end(copy, self.sections, self.count)
         return copy.problems
+
+
+def _relation(state: _State, check: Check, rec: Record, where: str) -> None:
+    """A relation the record breaks (MLC051, or the check's own code): the field at
+    fault with its value, the relation, and what it computed (the band, the expected
+    sample count, the keys read). A once-per-log check reports its first record only and
+    counts the rest (``_end`` adds the count)."""
+    reported = state.once.get(id(check)) if check.once else None
+    if reported is not None:
+        reported[1] += 1
+        return
+    named = [f for f in expr.fields(check.node) if f != "value"] if check.node else []
+    field, value = (named[0], _field(rec, named[0])) if len(named) == 1 else ("", rec.value)
+    computed = expr.explain(check.node, rec, state.seen) if check.node else ""
+    message = (
+        f"{where}{' ' + field if field else ''} is {show(value)}: must satisfy {check.says}"
+        + (f" ({computed})" if computed else "")
+    )
+    rule = codes.TABLE[check.warn_as] if check.warn_as else codes.BAD_RELATION
+    state.report(rule, rec, message)
+    if check.once:
+        state.once[id(check)] = [state.problems[-1], 0, rec.key]
+
+
+def _field(rec: Record, path: str) -> Any:
+    """``metadata.samples_count`` of a record, None when absent."""
+    got: Any = rec.value if path.split(".")[0] == "value" else rec.metadata
+    for part in path.split(".")[1:]:
+        got = got.get(part) if isinstance(got, dict) else None
+    return got
+
+
+def _once_counts(state: _State) -> None:
+    """Each once-per-log relation's problem, with how many more records broke it."""
+    for problem, more, key in state.once.values():
+        if not more:
+            continue
+        for i, found in enumerate(state.problems):
+            if found is problem:
+                note = f" (once per log: {more} more {key} records break it)"
+                state.problems[i] = found.replace(message=found.message + note)
 
 
 def _add(seen: dict[str, Occurrences], rec: Record, track: bool) -> Occurrences:
@@ -305,6 +351,7 @@ def _end(state: _State, sections: list[Section], count: int) -> None:
                 if later.agg.source == virtual.key:
                     later.add(virtual)
     _finish(state, sections)
+    _once_counts(state)
 
 
 class _Grouping:
@@ -407,9 +454,7 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
         if check.first_only and occurrences.count > 1:
             continue
         if not check.test(rec, state.seen):
-            state.report(
-                codes.BAD_RELATION, rec, f"{where} is {show(rec.value)}: must satisfy {check.says}"
-            )
+            _relation(state, check, rec, where)
     metadata = rec.metadata if isinstance(rec.metadata, dict) else {}
     if spec.metadata is not None and not spec.metadata.ok(metadata):
         state.report(

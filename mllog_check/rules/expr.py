@@ -234,3 +234,83 @@ def references(node: Any) -> list[str]:
         elif isinstance(arg, dict):
             found.extend(references(arg))
     return list(dict.fromkeys(found))
+
+
+def fields(node: Any) -> list[str]:
+    """The checked record's fields a test reads (``{this: metadata.samples_count}``)."""
+    if not isinstance(node, dict):
+        return []
+    found: list[str] = []
+    for op, arg in node.items():
+        if op == "this":
+            found.append(str(arg))
+        elif isinstance(arg, list):
+            for item in arg:
+                found.extend(fields(item))
+        elif isinstance(arg, dict):
+            found.extend(fields(arg))
+    return list(dict.fromkeys(found))
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _computed(node: Any, rec: Record, seen: Seen) -> str:
+    """An expression as the reader should see it: a literal or a field as it is, else its
+    words and the value they came to (``ceil(262144 / global_batch_size) = 2``)."""
+    if not isinstance(node, dict):
+        return render(node)
+    try:
+        value = _number(compile_expr(node)(rec, seen))
+    except Exception:  # what an official CHECK raising means: no value (expr docstring)
+        value = "no value"
+    ((op, arg),) = node.items()
+    if op == "this":
+        return f"{arg} {value}"
+    words = render(node)  # the rule's says: already states a long formula in words
+    return f"{words} = {value}" if len(words) <= _SHORT else f"computed {value}"
+
+
+# A formula longer than this is not repeated in a message: its value is.
+_SHORT = 48
+
+
+def _comparisons(node: Any, rec: Record, seen: Seen, every: bool = False) -> list[str]:
+    """Each comparison of a test that does not hold (``every``: each one, holding or not:
+    the other bound of a band), with both sides computed."""
+    ((op, arg),) = node.items()
+    if op in ("all", "any"):
+        return [part for item in arg for part in _comparisons(item, rec, seen, op == "all")]
+    if op == "not":
+        return [f"not ({render(arg)})"] if _test(node)(rec, seen) is False else []
+    try:
+        holds = bool(_test(node)(rec, seen))
+    except Exception:  # evaluation failed: show what could be computed
+        holds = False
+    if holds and not every:
+        return []
+    said = "holds" if holds else "is false"
+    if op in _COMPARE:
+        left, right = _computed(arg[0], rec, seen), _computed(arg[1], rec, seen)
+        return [f"{left} {_SIGNS[op]} {right} {said}"]
+    if op == "integer":
+        return [f"{_computed(arg, rec, seen)} is {'' if holds else 'not '}an integer"]
+    return []
+
+
+def explain(node: dict[str, Any], rec: Record, seen: Seen) -> str:
+    """What a failing test computed, for the message (docs/rules.md, "Relations"): the
+    comparisons that do not hold with each side's value, and the earlier keys read with
+    their values and lines."""
+    parts = _comparisons(node, rec, seen)
+    for key in references(node):
+        found = seen.get(key)
+        earlier = found.before(rec) if found is not None else None
+        if earlier is None:
+            parts.append(f"no {key} logged before")
+        else:
+            parts.append(f"{key} = {_number(earlier.value)} at line {earlier.line}")
+    return "; ".join(parts)

@@ -74,17 +74,23 @@ class Advisory(Value):
 class Check(Value):
     """A relation a record must satisfy (expr.py): other keys' values, arithmetic."""
 
-    __slots__ = ("test", "says", "first_only")
+    __slots__ = ("test", "says", "first_only", "node", "once", "warn_as")
 
     def __init__(
         self,
         test: Test,
         says: str,
         first_only: bool = False,  # the official FIRST_CHECK: the key's first record only
+        node: dict[str, Any] | None = None,  # the test as written (the message's values)
+        once: bool = False,  # one problem per log: the first record breaking it, and a count
+        warn_as: str | None = None,  # a registered code to report its failures with
     ) -> None:
         self.test = test
         self.says = says
         self.first_only = first_only
+        self.node = node
+        self.once = once
+        self.warn_as = warn_as
 
 
 class Aggregate(Value):
@@ -397,6 +403,7 @@ def unregistered_codes(document: dict[str, Any]) -> list[str]:
     for section, data in sorted((document.get("sections") or {}).items()):
         for key, spec in sorted(((data or {}).get("keys") or {}).items()):
             named = [("warn_as", (spec or {}).get("warn_as"))]
+            named += [("check's warn_as", c.get("warn_as")) for c in (spec or {}).get("checks", [])]
             named += [("advisory code", a.get("code")) for a in (spec or {}).get("advisories", [])]
             found += [
                 f"{section}.{key}: {what} {code} is not a registered compliance code"
@@ -562,7 +569,12 @@ def _compile_key(
         advisories=advisories,
         checks=tuple(
             Check(
-                compile_test(c["test"]), c.get("says") or render(c["test"]), c.get("first", False)
+                compile_test(c["test"]),
+                c.get("says") or render(c["test"]),
+                c.get("first", False),
+                c["test"],
+                c.get("once", False),
+                c.get("warn_as"),
             )
             for c in spec.get("checks", [])
         ),
