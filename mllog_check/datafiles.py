@@ -86,10 +86,6 @@ def read_text(path: Path | str, limit: int = DATA_FILE_LIMIT) -> str:
     return data.decode("utf-8")
 
 
-class DuplicateKey(DataFileError):
-    """A mapping states a key twice (YAML keeps the last in silence)."""
-
-
 def load_json(path: Path) -> Any:
     """A JSON data file's content; DataFileError when it cannot be read or parsed, or an
     object repeats a key."""
@@ -108,41 +104,6 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"duplicate key {key!r}")
         out[key] = value
     return out
-
-
-_LOADER: list[type] = []
-
-
-def strict_loader() -> type:
-    """A SafeLoader (the C one when built) whose mappings refuse a repeated key."""
-    if _LOADER:
-        return _LOADER[0]
-    import yaml
-
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class StrictLoader(base):  # type: ignore[misc, valid-type]
-        pass
-
-    def mapping(loader: Any, node: Any, deep: bool = False) -> Any:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":  # "<<": merged, not repeated
-                continue
-            key = loader.construct_object(key_node, deep=True)
-            if isinstance(key, list | dict):
-                continue  # unhashable: SafeLoader reports it
-            if key in seen:
-                mark = key_node.start_mark
-                raise DuplicateKey(
-                    f"line {mark.line + 1}, column {mark.column + 1}: duplicate key {key!r}"
-                )
-            seen.add(key)
-        return loader.construct_mapping(node, deep=deep)
-
-    StrictLoader.add_constructor("tag:yaml.org,2002:map", mapping)
-    _LOADER.append(StrictLoader)
-    return StrictLoader
 
 
 # --- inheritance ------------------------------------------------------------------------

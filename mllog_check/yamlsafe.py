@@ -27,13 +27,50 @@ class YamlError(MllogCheckError):
     """Not YAML, or YAML that would expand beyond the bound; the message says why."""
 
 
+class DuplicateKey(YamlError):
+    """A mapping states a key twice (YAML keeps the last in silence)."""
+
+
+_LOADER: list[type] = []
+
+
+def strict_loader() -> type:
+    """A SafeLoader (the C one when built) whose mappings refuse a repeated key."""
+    if _LOADER:
+        return _LOADER[0]
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class StrictLoader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    def mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # "<<": merged, not repeated
+                continue
+            key = loader.construct_object(key_node, deep=True)
+            if isinstance(key, list | dict):
+                continue  # unhashable: SafeLoader reports it
+            if key in seen:
+                mark = key_node.start_mark
+                raise DuplicateKey(
+                    f"line {mark.line + 1}, column {mark.column + 1}: duplicate key {key!r}"
+                )
+            seen.add(key)
+        return loader.construct_mapping(node, deep=deep)
+
+    StrictLoader.add_constructor("tag:yaml.org,2002:map", mapping)
+    _LOADER.append(StrictLoader)
+    return StrictLoader
+
+
 def load(text: str, max_nodes: int = MAX_NODES) -> Any:
     """The data of one YAML document (None when empty), or YamlError."""
     import yaml
 
-    from .datafiles import DuplicateKey, strict_loader
-
-    loader = strict_loader()(text)  # a repeated key is refused too (datafiles.py)
+    loader = strict_loader()(text)  # a repeated key is refused too
     try:
         node = loader.get_single_node()
         if node is None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,9 +18,10 @@ from ..rounds import Choice, Round, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
+from .counting import build_runs, division_of, not_counted_reason, unread_quality
 from .hardware import accelerator_minutes
-from .runs import Run, build_run, duration
-from .scoring import RoundScoring, UnknownRound, scoring_for
+from .runs import Run, duration
+from .scoring import RoundScoring
 from .seeds import check_seeds
 from .tree import ResultSet, SystemDescription, discover, load_system
 from .weak import WeakScore, score_weak_set
@@ -259,62 +259,6 @@ def _rcp_absent(division: str | None, scoring: RoundScoring) -> str | None:
     return None
 
 
-def _compliance(
-    result: ParseResult, ruleset: str | Round, scoring: RoundScoring | None
-) -> tuple[bool | None, str]:
-    """The compliance engine's verdict, or None (approximate) with the reason.
-
-    Rounds without a ruleset yet, or whose scoring data says why the rules cannot
-    decide (v0.6), fall back to the approximation (named in the score's reason).
-    """
-    from ..rules import UnknownRuleset, check_log  # looked up per call: tests replace it
-
-    approximate = "compliance approximated (converged, clean parse)"
-    if scoring is not None and scoring.approximate_compliance:
-        return None, f"{approximate}: {scoring.approximate_compliance}"
-    try:
-        verdict = check_log(result, ruleset)
-    except UnknownRuleset:
-        return None, f"{approximate}: no ruleset {_version(ruleset)}"
-    return bool(verdict.passed), ""
-
-
-def build_runs(
-    result_set: ResultSet,
-    results: list[ParseResult],
-    ruleset: str | Round,
-    verdicts: Mapping[str, bool] | None = None,
-) -> tuple[RoundScoring | None, list[Run]]:
-    """The round's scoring data (None without) and one Run per result file, each with its
-    compliance verdict (``verdicts``: those the caller already has). ``ruleset``: a
-    Round, or a round in any spelling."""
-    try:
-        scoring: RoundScoring | None = scoring_for(ruleset)
-    except UnknownRound:
-        scoring = None
-    bench = scoring.benchmark(result_set.benchmark) if scoring else None
-    known = verdicts if scoring is None or not scoring.approximate_compliance else None
-    runs = []
-    for result in results:
-        compliant: bool | None
-        if known is not None and result.path in known:
-            compliant, note = known[result.path], ""
-        else:
-            compliant, note = _compliance(result, ruleset, scoring)
-        runs.append(
-            build_run(
-                result,
-                result_set.org,
-                result_set.system,
-                result_set.benchmark,
-                bench,
-                compliant,
-                note,
-            )
-        )
-    return scoring, runs
-
-
 def score_set(
     result_set: ResultSet,
     results: list[ParseResult],
@@ -340,7 +284,7 @@ def _score_set(
     ruleset = _version(chosen)
     scoring, runs = build_runs(result_set, results, chosen, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
-    division = _division(runs, system)
+    division = division_of(runs, system)
     header = _blank(result_set, system, ruleset, division, len(runs))
     if scoring is None:
         return replace(header, reason=f"no scoring data for ruleset {ruleset}"), runs, [], None
@@ -445,18 +389,6 @@ def _run_energy(run: Run, joules: float | None) -> Run:
     return replace(run, energy_j=joules, avg_power_w=average_power(joules, run.minutes))
 
 
-def _division(runs: list[Run], system: SystemDescription) -> str | None:
-    """The system description's division, as the official summarizer files a result (and
-    decides whether to run the RCP check); else the one most runs log. v2.1 Intel
-    16-nodes-SPR-pytorch-open logs "closed" in a system described as open."""
-    if system.division in ("closed", "open"):
-        return system.division
-    logged = Counter(r.division for r in runs if r.division)
-    if logged:
-        return sorted(logged.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-    return system.division
-
-
 def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
     problems = []
     for run, result in zip(runs, results, strict=True):
@@ -480,18 +412,6 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
     return problems
 
 
-def unread_quality(runs: list[Run]) -> list[Problem]:
-    """MLR065 for each run whose quality value could not be read (and that did not
-    reach the target with another value)."""
-    return [
-        codes.QUALITY_UNREADABLE.problem(
-            run.path, f"quality value cannot be read ({run.unread_quality}): target not judged"
-        )
-        for run in runs
-        if run.unread_quality
-    ]
-
-
 def _first_record(result: ParseResult, key: str) -> Record | None:
     return next((r for r in result.records if r.key == key), None)  # as build_run takes it
 
@@ -510,20 +430,6 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
         message = f"run not counted: {not_counted_reason(run, result, ruleset)}"
         problems.append(codes.RUN_NOT_COUNTED.problem(run.path, message))
     return problems
-
-
-def not_counted_reason(run: Run, result: ParseResult, ruleset: str) -> str:
-    """Why a timed run does not count (the first reason of: status, target, parse, rules)."""
-    status = run.run_stop_status
-    if status != "success":
-        return f"run_stop status {status!r}" if status else "run_stop has no status"
-    if not run.converged and run.unread_quality:
-        return f"a quality value cannot be read ({run.unread_quality})"
-    if not run.converged:
-        return "the quality target is never reached before run_stop"
-    if result.error_count:
-        return f"{result.error_count} unparseable line(s)"
-    return f"fails the {ruleset} compliance rules"
 
 
 def _duplicates(runs: list[Run]) -> list[Problem]:

@@ -22,6 +22,7 @@ from ..problems import Problem
 from ..records import ParseResult, Record
 from ..rounds import Round
 from . import codes
+from .counting import build_runs, division_of, not_counted_reason, unread_quality
 from .runs import Run
 from .tree import ResultSet, SystemDescription
 
@@ -93,8 +94,6 @@ def score_weak_set(
     """The weak-scaling score of one folder, its models as runs, and the problems.
     ``chosen``: the round (a Round, or any spelling); ``verdicts`` (path -> passed):
     compliance verdicts the caller already has."""
-    from .scores import _division, build_runs, not_counted_reason, unread_quality
-
     ruleset = chosen.version if isinstance(chosen, Round) else chosen
     scoring, runs = build_runs(result_set, results, chosen, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
@@ -103,7 +102,7 @@ def score_weak_set(
         system=result_set.system,
         system_name=system.system_name,
         benchmark=result_set.benchmark,
-        division=_division(runs, system),
+        division=division_of(runs, system),
         ruleset=ruleset,
         accelerators=system.accelerators,
         models=0,
