@@ -7,7 +7,7 @@ pandas is imported only by the functions that return DataFrames.
 from __future__ import annotations
 
 from .checking import CheckRun, check_paths
-from .errors import MllogCheckError
+from .errors import DataError, MllogCheckError, ReadError, UsageError
 from .parsing import (
     RecordStream,
     iter_records,
@@ -30,13 +30,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CheckRun",
+    "DataError",
     "Generation",
     "MllogCheckError",
     "ParseResult",
     "Problem",
+    "ReadError",
     "Record",
     "RecordStream",
     "Severity",
+    "UsageError",
     "check_paths",
     "iter_records",
     "parse_bytes",

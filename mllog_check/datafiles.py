@@ -12,14 +12,14 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import MllogCheckError
+from .errors import DataError, ReadError
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 
 
-class DataFileError(MllogCheckError, ValueError):
+class DataFileError(DataError, ValueError):
     """A data file that cannot be read, is not valid YAML/JSON or repeats a key."""
 
 
@@ -40,7 +40,7 @@ def load_yaml(path: Path) -> Any:
 DATA_FILE_LIMIT = 64 << 20
 
 
-class NotRegular(OSError):
+class NotRegular(ReadError, OSError):
     """A path that is not a regular file (a FIFO, a device, a socket, a folder), or too
     long to read; ``mode``: the file's mode (0 when too long)."""
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .errors import MllogCheckError
+from .errors import UsageError
 
 EXTRA = "analysis"
 
 
-class MissingExtra(MllogCheckError, ImportError):
+class MissingExtra(UsageError, ImportError):
     """An optional dependency of the analysis extra is not installed."""
 
 

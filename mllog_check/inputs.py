@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .datafiles import NotRegular, open_regular_fd
-from .errors import MllogCheckError
+from .errors import ReadError
 from .problems import Problem, Severity
 from .syntax_codes import INPUT_ERROR
 from .values import Value
@@ -43,7 +43,7 @@ GZIP_RATIO_FLOOR = 16 << 20
 GZIP_WINDOW_MIN = 1 << 10
 
 
-class InputError(MllogCheckError):
+class InputError(ReadError):
     """An input that cannot be read; the message says why, for a person."""
 
 

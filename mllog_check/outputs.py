@@ -24,7 +24,7 @@ import stat
 from pathlib import Path
 
 from .datafiles import file_kind
-from .errors import MllogCheckError
+from .errors import UsageError
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 _SYSTEM = "/dev/"
 
 
-class OutputError(MllogCheckError):
+class OutputError(UsageError):
     """A file or folder the tool would write cannot be written safely; says why."""
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
-from .errors import MllogCheckError
+from .errors import DataError, UsageError
 from .records import Record
 from .values import Value
 
@@ -36,11 +36,11 @@ FILE_KINDS = ("rules", "scoring", "rcp", "system_description")
 _MARKERS = {"mlp": ":::MLPv0.5.0", "mll": ":::MLL", "mllog": ":::MLLOG"}
 
 
-class RoundError(MllogCheckError, ValueError):
+class RoundError(UsageError, ValueError):
     """An unknown round name, or no evidence for a round (a usage error for the CLI)."""
 
 
-class RegistryError(MllogCheckError, ValueError):
+class RegistryError(DataError, ValueError):
     """The round registry file breaks its format (a packaging bug)."""
 
 

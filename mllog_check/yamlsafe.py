@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import MllogCheckError
+from .errors import ReadError
 
 # Expanded nodes (scalars, sequences, mappings) a user's YAML may have. The largest
 # shipped rule file has about 2,000; a price catalog of 10,000 systems about 150,000.
@@ -23,7 +23,7 @@ MAX_NODES = 250_000
 MAX_CHARS = 16 << 20
 
 
-class YamlError(MllogCheckError):
+class YamlError(ReadError):
     """Not YAML, or YAML that would expand beyond the bound; the message says why."""
 
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..errors import MllogCheckError
+from ..errors import UsageError
 from ..suggest import did_you_mean
 from .prices import PriceEntry
 from .runcost import J_PER_KWH, Assumptions, RunCost, run_cost
@@ -72,7 +72,7 @@ class ScoreLike(Protocol):
     def accelerators(self) -> int | None: ...
 
 
-class CostError(MllogCheckError, ValueError):
+class CostError(UsageError, ValueError):
     """A comparison that must not be made (a refused mix, a bad baseline): exit 2."""
 
 

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import MllogCheckError
+from ..errors import ReadError
 
 KINDS = ("list", "street", "estimated", "cloud-hourly")
 REQUIRED_COLUMNS = ("system", "price", "currency", "kind", "includes", "source", "date")
@@ -29,7 +29,7 @@ OPTIONAL_COLUMNS = ("aliases", "description", "kwh_price", "life_years", "utiliz
 NUMBER_COLUMNS = ("kwh_price", "life_years", "utilization")
 
 
-class PriceCatalogError(MllogCheckError, ValueError):
+class PriceCatalogError(ReadError, ValueError):
     """A catalog that cannot be used: the message names the file and the row."""
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import MllogCheckError
+from ..errors import UsageError
 from ..problems import FIELDS, Context, Problem
 from .curves import RunCurve, read_curves, read_many
 
@@ -25,7 +25,7 @@ from .curves import RunCurve, read_curves, read_many
 PROBLEM_ROW = ("org", *FIELDS)
 
 
-class ReportError(MllogCheckError):
+class ReportError(UsageError):
     """Usage or input error: no such folder, a round nothing tells."""
 
 

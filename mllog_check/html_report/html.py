@@ -10,12 +10,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from ..errors import MllogCheckError
+from ..errors import UsageError
 from .build import Page, slug
 from .charts import fmt, geometry
 
 
-class MissingDependency(MllogCheckError):
+class MissingDependency(UsageError):
     """jinja2 (or matplotlib for --plots) is not installed."""
 
 

@@ -13,12 +13,12 @@ import os
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from ..errors import MllogCheckError
+from ..errors import UsageError
 
 LINK_SCHEMES = ("https", "http", "file")
 
 
-class LinkBaseError(MllogCheckError, ValueError):
+class LinkBaseError(UsageError, ValueError):
     """--link-base is not an absolute https:, http: or file: URL."""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..errors import MllogCheckError
+from ..errors import ReadError
 from ..records import Generation
 from ..values import Value
 
@@ -37,7 +37,7 @@ class Envelope(Value):
         self.source = source
 
 
-class EnvelopeError(MllogCheckError):
+class EnvelopeError(ReadError):
     def __init__(self, reason: str, offset: int) -> None:
         super().__init__(reason)
         self.reason = reason

@@ -7,7 +7,7 @@ import math
 
 from .. import syntax_codes as rules
 from ..catalog import RuleInfo
-from ..errors import MllogCheckError
+from ..errors import ReadError
 from ..problems import Problem, shorten
 from ..records import Generation, Record
 from .grammar import Envelope
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-class LineError(MllogCheckError):
+class LineError(ReadError):
     """A marker line that cannot become a record (the syntax rule it breaks); offset is
     within the record text."""
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import MllogCheckError
+from ..errors import ReadError
 from ..problems import Problem
 from .hparams import BATCH_GROUP, HparamRow, _canonical, describe, result_id
 
@@ -27,7 +27,7 @@ from .hparams import BATCH_GROUP, HparamRow, _canonical, describe, result_id
 BORROWING_LIMIT = 1 << 20
 
 
-class BorrowingError(MllogCheckError):
+class BorrowingError(ReadError):
     """A borrowing file that cannot be read or has the wrong shape (exit 2)."""
 
 

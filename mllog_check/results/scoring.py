@@ -29,16 +29,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..errors import MllogCheckError
+from ..errors import DataError, UsageError
 from ..rounds import Round
 from ..rules.schema import finite_number
 
 
-class UnknownRound(MllogCheckError, ValueError):
+class UnknownRound(UsageError, ValueError):
     """No scoring data for the ruleset or round asked for."""
 
 
-class ScoringDataError(MllogCheckError, ValueError):
+class ScoringDataError(DataError, ValueError):
     """A scoring file states something the scorer cannot compare (a packaging bug)."""
 
 

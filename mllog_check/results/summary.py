@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
 from ..inputs import InputError, read_in_tree
 from ..problems import Problem
 from ..rounds import Round, RoundError, Setting, parse_round
@@ -88,7 +89,7 @@ class Summary:
     scores: ScoreReport = field(default_factory=ScoreReport)
 
 
-class SummaryError(ValueError):
+class SummaryError(UsageError, ValueError):
     """The orgs cannot be summarized together (no round, or several rounds)."""
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import operator
 
-from ..errors import MllogCheckError
+from ..errors import DataError
 from ..records import Record
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     Test = Callable[[Record, Seen], bool]
 
 
-class Undefined(MllogCheckError):
+class Undefined(DataError):
     """An expression without a value (e.g. a key not logged before)."""
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
 
-from ..errors import MllogCheckError
+from ..errors import DataError, UsageError
 from ..rounds import Round
 from ..values import Value
 from .expr import compile_test, render
@@ -28,11 +28,11 @@ if TYPE_CHECKING:
     from .schema import Compiled
 
 
-class UnknownRuleset(MllogCheckError, ValueError):
+class UnknownRuleset(UsageError, ValueError):
     """No ruleset of that name (or path) exists."""
 
 
-class RulesetError(MllogCheckError, ValueError):
+class RulesetError(DataError, ValueError):
     """A rule file breaks the format (schemas/rules/ruleset.schema.json) or its references."""
 
 

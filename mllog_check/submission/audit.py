@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import MllogCheckError
+from ..errors import MllogCheckError, UsageError
 from ..problems import Context, Problem
 from ..results.tree import is_org_folder
 from ..rounds import Setting
@@ -37,7 +37,7 @@ ORG_COLUMNS = (
 PROBLEM_COLUMNS = ("org", "path", "line", "column", "rule", "name", "severity", "message")
 
 
-class AuditError(MllogCheckError):
+class AuditError(UsageError):
     """Usage error: no such folder, output inside the checked tree, unknown round."""
 
 

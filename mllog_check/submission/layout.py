@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import MllogCheckError
+from ..errors import ReadError
 from ..inputs import InputError, read_in_tree
 from ..problems import Problem
 from ..results.tree import SCALINGS, ResultSet, is_org_folder, result_set
@@ -48,7 +48,7 @@ _JUNK = re.compile(r"(^\..*\.sw[a-p]$)|(~$)|(^\.DS_Store$)|(^#.*#$)", re.IGNOREC
 _CHECKER_LOG = re.compile(r"(checker|summarizer|compliance).*\.(log|txt)$", re.IGNORECASE)
 
 
-class NotASubmission(MllogCheckError):
+class NotASubmission(ReadError):
     """ORG_DIR is not a submitter's folder (missing, unreadable, no results/)."""
 
 
