@@ -129,6 +129,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         )
 
 
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Headless Chromium for the report tests (tests/report_browser.py): one per module."""
+    from report_browser import Browser, require_browser
+
+    instance = Browser(require_browser())
+    yield instance
+    instance.close()
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     path = corpus_dir()

@@ -5,13 +5,12 @@ below --link-base, and PNG charts inside the folder asked for (docs/report.md, "
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from click.testing import CliRunner
-from report_browser import Browser, require_browser
+from report_browser import Browser
 
 from mllog_check.cli import cli
 from mllog_check.html_report import build_report
@@ -68,13 +67,6 @@ def _hostile_round(corpus: Path, root: Path) -> Path:
     (org / "systems").mkdir()
     shutil.copy(source / "systems" / "ipu-pod16-TF1.json", org / "systems")
     return root / "v1.0"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    instance = Browser(require_browser())
-    yield instance
-    instance.close()
 
 
 @pytest.mark.corpus

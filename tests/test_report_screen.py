@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import ROOT, read_oracle
-from report_browser import Browser, require_browser
+from report_browser import Browser
 
 from mllog_check.html_report import build_report
 
@@ -43,13 +42,6 @@ GEOMETRY = """() => Array.from(document.querySelectorAll('figure.chart')).map(f 
     g.querySelectorAll('circle.pt')).map(c => [c.getAttribute('class'),
       Number(c.getAttribute('cx')), Number(c.getAttribute('cy')), Number(c.getAttribute('r'))])),
 }))"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    instance = Browser(require_browser())
-    yield instance
-    instance.close()
 
 
 @pytest.fixture(scope="module")

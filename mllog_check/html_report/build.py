@@ -47,7 +47,14 @@ class ResultSetView:
 
     @property
     def benchmark(self) -> str:
+        """The benchmark folder's name (``ssd`` holds RetinaNet in v2.0-v4.1)."""
         return self.key[2]
+
+    @property
+    def name(self) -> str:
+        """The benchmark the round means by its folder (``rounds.current_benchmark_name``:
+        v2.0-v4.1 ``ssd`` is ``retinanet``): what the page groups and heads by."""
+        return benchmark_name(str(self.score.get("ruleset") or ""), self.benchmark)
 
     @property
     def hardware(self) -> str:
@@ -113,6 +120,13 @@ class Page:
         return out + [c for section in self.cost for c in section["charts"]]
 
 
+def benchmark_name(ruleset: str, folder: str) -> str:
+    """The name a round gives a benchmark folder; the folder's own without a round."""
+    from ..rounds import current_benchmark_name
+
+    return current_benchmark_name(ruleset, folder) if ruleset else folder
+
+
 def slug(*parts: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", "-".join(parts)).strip("-").lower()
 
@@ -120,8 +134,8 @@ def slug(*parts: str) -> str:
 def build_page(data: ReportData) -> Page:
     sets = _result_sets(data)
     benchmarks = []
-    for name in sorted({s.benchmark for s in sets}):
-        group = [s for s in sets if s.benchmark == name]
+    for name in sorted({s.name for s in sets}):
+        group = [s for s in sets if s.name == name]
         group.sort(key=_speed)
         view = BenchmarkView(name, group)
         view.charts.append(time_chart(name, group))

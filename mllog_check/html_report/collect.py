@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,8 @@ class ReportData:
     anomalies: list[dict[str, Any]] = field(default_factory=list)  # row(ANOMALY_COLUMNS)
     problems: list[dict[str, Any]] = field(default_factory=list)  # row(PROBLEM_ROW)
     curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
+    # Folders of a results repository root that name no round of this build (not read).
+    skipped: list[str] = field(default_factory=list)
 
     def absolute(self, shown: str) -> str:
         return os.path.join(self.base, shown)
@@ -75,19 +78,42 @@ def collect(paths: list[str], ruleset: str = "auto", jobs: int | None = None) ->
     for folder in folders:
         if not folder.is_dir():
             raise ReportError(f"{folder}: not a folder")
+    folders, skipped, linked = _repositories(folders)
     kinds = [kind_of(f) for f in folders]
     anchors = [_anchor(f, k) for f, k in zip(folders, kinds, strict=True)]
     base = anchors[0] if len(set(anchors)) == 1 else Path(os.path.commonpath(anchors))
-    data = ReportData(list(paths), str(base))
+    data = ReportData(list(paths), str(base), skipped=[_shown(str(base))(s) for s in skipped])
     rounds = [f for f, k in zip(folders, kinds, strict=True) if k == "round"]
     orgs = [f for f, k in zip(folders, kinds, strict=True) if k == "org"]
     others = [f for f, k in zip(folders, kinds, strict=True) if k == "results"]
     if rounds or orgs:
-        _add_audited(data, rounds, orgs, ruleset, jobs)
+        _add_audited(data, rounds, orgs, ruleset, jobs, linked)
     if others:
         _add_results(data, others, ruleset)
     _finish(data, jobs)
     return data
+
+
+def _repositories(folders: list[Path]) -> tuple[list[Path], list[str], list[Problem]]:
+    """A results repository root (a folder of round folders) read as its rounds, as
+    ``audit`` reads it (``submission.audit.expand_repositories``): each round audited,
+    not merely scored. Also its folders that name no round (said on the page) and its
+    linked round folders (never followed: MLA021)."""
+    from ..submission.audit import expand_repositories, linked_rounds
+
+    out: list[Path] = []
+    skipped: list[str] = []
+    linked: list[Problem] = []
+    for folder in folders:
+        if kind_of(folder) != "results":
+            out.append(folder)
+            continue
+        rounds, names = expand_repositories([folder])
+        out.extend(rounds)
+        skipped.extend(names)
+        if rounds != [folder]:
+            linked.extend(linked_rounds([folder]))
+    return out, skipped, linked
 
 
 def _ruleset_arg(ruleset: str) -> str | None:
@@ -106,7 +132,12 @@ def _folder_ruleset(folder: Path, ruleset: str) -> str:
 
 
 def _add_audited(
-    data: ReportData, rounds: list[Path], orgs: list[Path], ruleset: str, jobs: int | None
+    data: ReportData,
+    rounds: list[Path],
+    orgs: list[Path],
+    ruleset: str,
+    jobs: int | None,
+    linked: Sequence[Problem] = (),
 ) -> None:
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
@@ -119,7 +150,8 @@ def _add_audited(
         tasks.extend((str(org), chosen) for org in org_folders(root))
     tasks.extend((str(org), _folder_ruleset(org, ruleset)) for org in orgs)
     results, curves = run_pool(tasks, data.base, jobs)
-    anomalies, runs, copies = [], [], []
+    anomalies: list[Problem] = list(linked)
+    runs, copies = [], []
     for rows in sorted(results, key=lambda r: r.org):
         data.orgs.append(rows.summary)
         data.runs.extend(rows.runs)

@@ -72,7 +72,7 @@ def render(
 
     env.filters["loghref"] = loghref
     from ..cost import NOTE
-    from .ranked import ranked_rows
+    from .ranked import ranked_rows, with_names
 
     folder = files("mllog_check.html_report").joinpath("templates")
     return str(
@@ -84,7 +84,7 @@ def render(
             css=_inline(env.get_template("report.css").render()),
             js=_inline(folder.joinpath("report.js").read_text("utf-8")),
             cost_note=NOTE,
-            ranked=ranked_rows(page.data),
+            ranked=with_names(page.data, ranked_rows(page.data)),
         )
     )
 

@@ -16,3 +16,15 @@ def ranked_rows(data: ReportData, shown: tuple[str, ...] = SHOWN) -> list[dict[s
     from ..submission.ranking import results_table
 
     return [r for r in results_table(data.scores, data.anomalies) if r["worst"] in shown]
+
+
+def with_names(data: ReportData, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows with ``name``: the benchmark their round means (``build.benchmark_name``:
+    RetinaNet published in ``ssd/``), as every heading of the page names it."""
+    from ..submission.ranking import key_of
+    from .build import benchmark_name
+
+    rulesets = {key_of(s): str(s.get("ruleset") or "") for s in data.scores}
+    return [
+        {**r, "name": benchmark_name(rulesets.get(key_of(r), ""), r["benchmark"])} for r in rows
+    ]
