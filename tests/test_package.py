@@ -372,3 +372,44 @@ def test_the_round_is_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
     report = check_package(org, "1.0.0", audit=True)
     assert len(report.runs) == 5 and report.scores
     assert looked_up == ["1.0.0"]
+
+
+def test_github_format_says_one_notice_when_the_org_passed() -> None:
+    done = run_cli("package", str(PKG / "clean" / "Acme"), "--format", "github")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "::notice title=mllog-check package::PASS Acme (1.0.0): 0 errors, 0 warnings; "
+        "official package checker verdict: PASS"
+    ]
+
+
+def _git(repo: Path, *args: str) -> None:
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    subprocess.run(command, cwd=repo, check=True, capture_output=True)
+
+
+def test_staged_checks_the_org_of_a_deleted_run(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(PKG / "clean", repo)
+    (repo / "Other").mkdir()  # not an org: no results/
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "clean")
+    here = Path.cwd()
+    os.chdir(repo)
+    try:
+        nothing = run_cli("package", "--staged", "--ruleset", "1.0.0")
+        _git(repo, "rm", "-q", "Acme/results/acme-8x/resnet/result_4.txt")
+        deleted = run_cli("package", "--staged", "--ruleset", "1.0.0")
+    finally:
+        os.chdir(here)
+    # Nothing staged: every org below the working folder (pre-commit run --all-files).
+    assert nothing.returncode == 0 and "PASS Acme (1.0.0)" in nothing.stdout, nothing.stderr
+    # Only a deletion staged: pre-commit would pass no file; the org is still checked.
+    assert deleted.returncode == 1, deleted.stdout + deleted.stderr
+    assert "FAIL Acme (1.0.0)" in deleted.stdout and "result files" in deleted.stdout
+
+
+def test_package_takes_one_org_dir_without_staged() -> None:
+    done = run_cli("package")
+    assert done.returncode == 2 and "give one ORG_DIR (or --staged)" in done.stderr

@@ -23,8 +23,9 @@ GOOD = FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt"
 BAD = FIXTURES / "check" / "closed_resnet_lars.fail.MLC020.txt"
 
 
-def _hook() -> dict[str, object]:
-    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+def _hook(name: str = "mllog-check") -> dict[str, object]:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    [hook] = [h for h in hooks if h["id"] == name]
     return dict(hook)
 
 
@@ -44,9 +45,10 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
 
 
-def _pre_commit(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _pre_commit(repo: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    args = args or ("--all-files",)
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "run", *args, "--color", "never"],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -95,3 +97,62 @@ def test_pre_commit_passes_good_and_fails_bad(tmp_path: Path) -> None:
     failed = _pre_commit(repo, env)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "result_2.txt.gz:11:1: error: MLC020" in failed.stdout
+
+
+def test_package_hook_definition() -> None:
+    hook = _hook("mllog-check-package")
+    assert hook["entry"] == "mllog-check package --staged"
+    # Deleted files never reach a hook's file names: it reads git's staged paths itself.
+    assert hook["pass_filenames"] is False and hook["always_run"] is True
+
+
+MI300X = "MI300X_EPYC_9575F_pytorch_llama2_70b"
+
+
+def _readme_config() -> str:
+    """The .pre-commit-config.yaml of the README's "Hooks and CI" section; its hooks
+    say what .pre-commit-hooks.yaml says (run from PATH: language system)."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("### Hooks and CI") :]
+    block = section[section.index("```yaml\n") + len("```yaml\n") :]
+    config = block[: block.index("```")]
+    for hook in yaml.safe_load(config)["repos"][0]["hooks"]:
+        shipped = _hook(hook["id"])
+        same = [k for k in hook if k not in ("language", "require_serial")]
+        assert {k: hook[k] for k in same} == {k: shipped[k] for k in same}
+    return config
+
+
+@pytest.mark.corpus
+@needs(has_module("pre_commit"), "pre-commit not installed beside the interpreter")
+@needs((BIN / "mllog-check").is_file(), f"mllog-check not installed in {BIN}")
+def test_package_hook_sees_a_misspelt_key_and_a_deleted_run(corpus: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "submission"
+    shutil.copytree(corpus / "v5.1" / "AMD", repo / "AMD")
+    (repo / ".pre-commit-config.yaml").write_text(_readme_config())  # as written
+    (repo / "pyproject.toml").write_text('[tool.mllog-check]\nruleset = "5.1.0"\n')
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    env["PATH"] = os.pathsep.join([str(BIN), env.get("PATH", "")])
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    clean = _pre_commit(repo, env)  # the staged files: the whole org
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "PASS AMD (5.1.0): 0 errors, 0 warnings" in clean.stdout or "Passed" in clean.stdout
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "AMD")
+
+    desc = repo / "AMD" / "systems" / f"{MI300X}.json"
+    desc.write_text(desc.read_text().replace('"accelerator_model_name"', '"acelerator_model_name"'))
+    _git(repo, "add", "AMD/systems")
+    _git(repo, "rm", "-q", f"AMD/results/{MI300X}/llama2_70b_lora/result_3.txt")
+    failed = _pre_commit(repo, env)  # staged: one description, one deletion
+    out = failed.stdout
+    assert failed.returncode == 1, out + failed.stderr
+    # The log hook has no log to fail (a description, a deletion); the package hook sees
+    # both faults.
+    assert re.search(r"mllog-check \(MLPerf Training compliance\)\.+(Passed|\(no files)", out)
+    assert re.search(r"mllog-check package \(the orgs the commit touches\)\.+Failed", out)
+    assert (
+        f"{MI300X}.json:1:1: error: MLP011 missing required field 'accelerator_model_name'" in out
+    )
+    assert "error: MLP003 9 result files for llama2_70b_lora" in out
+    assert "FAIL AMD (5.1.0): 2 errors" in out

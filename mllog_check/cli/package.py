@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -23,7 +24,14 @@ FORMATS = offered(PACKAGE)
 
 
 @click.command()
-@click.argument("org_dir")
+@click.argument("org_dirs", nargs=-1, metavar="ORG_DIR")
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="Check every org a path git has staged lies in (added, changed or deleted; "
+    "results/, systems/, benchmarks/), as the pre-commit hook mllog-check-package does; "
+    "with nothing staged, every org below the working folder.",
+)
 @ruleset_option()
 @click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
 @click.option("-v", "--verbose", is_flag=True, help="Say which round was chosen, and why.")
@@ -37,7 +45,8 @@ FORMATS = offered(PACKAGE)
     help="Checks beyond the round's official package checker (consistency, advice) fail too.",
 )
 def package(
-    org_dir: str,
+    org_dirs: tuple[str, ...],
+    staged: bool,
     ruleset: str,
     fmt: str,
     quiet: bool,
@@ -52,17 +61,58 @@ def package(
     are warnings (errors with --strict). Nothing is written inside ORG_DIR.
     Exit 0 clean, 1 problems, 2 usage or input error.
     """
+    orgs = _orgs(org_dirs, staged)
+    ruleset = with_usage("package", ruleset, usage)
+    setting = chosen_round("package", ruleset)
+    worst = EXIT_OK
+    for org_dir in orgs:
+        code = _package(org_dir, ruleset, setting, fmt, quiet, strict, verbose)
+        worst = max(worst, code)
+    sys.exit(worst)
+
+
+def _orgs(org_dirs: tuple[str, ...], staged: bool) -> list[str]:
+    """The org folders to check: the one named, or (--staged) those git's staged paths
+    lie in (docs/package.md, "Hooks and CI")."""
+    if not staged:
+        if len(org_dirs) != 1:
+            click.echo("mllog-check package: give one ORG_DIR (or --staged)", err=True)
+            sys.exit(EXIT_USAGE)
+        return list(org_dirs)
+    from pathlib import Path
+
+    from ..submission.staged import GitUnavailable, touched_orgs
+
+    try:
+        found = touched_orgs(Path.cwd())
+    except GitUnavailable as err:
+        click.echo(f"mllog-check package: --staged: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    orgs = sorted({*org_dirs, *(str(o.relative_to(Path.cwd())) for o in found)})
+    if not orgs:
+        click.echo("mllog-check package: no org folder touched by the staged changes", err=True)
+    return orgs
+
+
+def _package(
+    org_dir: str,
+    ruleset: str,
+    setting: Any,
+    fmt: str,
+    quiet: bool,
+    strict: bool,
+    verbose: bool,
+) -> int:
+    """Check one org and write its report; its exit code."""
     from ..rounds import RoundError
     from ..submission.layout import NotASubmission
     from ..submission.package import check_package
 
-    ruleset = with_usage("package", ruleset, usage)
-    setting = chosen_round("package", ruleset)
     try:
         report = check_package(org_dir, ruleset, strict=strict, setting=setting)
     except (NotASubmission, RoundError) as err:
         click.echo(f"mllog-check package: {err}", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     if verbose:
         click.echo(
             f"{org_dir}: ruleset {report.ruleset} (from {report.ruleset_source}: "
@@ -75,4 +125,4 @@ def package(
 
     options = {"quiet": quiet} if fmt == "text" else {}
     reporters.write(fmt, PACKAGE, report, sys.stdout, **options)
-    sys.exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
+    return EXIT_OK if report.passed else EXIT_PROBLEMS

@@ -68,7 +68,10 @@ FORMATS: dict[str, ProblemFormat] = {
         ProblemFormat("junit", "mllog_check.reporters.machine:write_junit", label="JUnit"),
         ProblemFormat("sarif", "mllog_check.reporters.machine:write_sarif", label="SARIF"),
         ProblemFormat(
-            "github", "mllog_check.reporters.text:write_github", label="GitHub annotations"
+            "github",
+            "mllog_check.reporters.text:write_github",
+            own={PACKAGE: f"{_SUMMARY}:package_github"},
+            label="GitHub annotations",
         ),
     )
 }

@@ -48,6 +48,22 @@ def audit_files(result: Any) -> list[PathResult]:
     return _by_path(sorted([*result.problems, *result.anomalies]), result.ruleset)
 
 
+def package_github(report: Any, out: TextIO) -> None:
+    """An annotation per problem, and one notice line when the org passed (a CI log
+    then says what was checked, not nothing)."""
+    from .text import _escape, write_github
+
+    write_github(package_files(report), out)
+    if report.passed:
+        counts = report.counts()
+        official = "PASS" if report.official_passed else "FAIL"
+        message = (
+            f"PASS {report.org} ({report.ruleset}): {counts['error']} errors, "
+            f"{counts['warning']} warnings; official package checker verdict: {official}"
+        )
+        out.write(f"::notice title=mllog-check package::{_escape(message)}\n")
+
+
 def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
     shown = [p for p in report.problems if p.is_error or not quiet]
     write_problems(shown, out)
