@@ -14,10 +14,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from ..errors import UsageError
 from ..results.tree import is_org_folder
 
 
-class GitUnavailable(RuntimeError):
+class GitUnavailable(UsageError):
     """git could not list the staged paths (not a repository, git missing)."""
 
 
