@@ -157,3 +157,65 @@ def test_a_registry_with_fields_of_the_wrong_type_is_refused(
     log = bench(tree) / "result_0.txt"
     code, _out, err = _limited(["check", str(log)], env={"MLLOG_CHECK_ROUNDS": str(registry)})
     assert code == 2 and "wrong type" in err and "Traceback" not in err
+
+
+# -- check --follow: the line bound ---------------------------------------------------
+
+
+def _with_long_line(log: bytes, size: int) -> tuple[bytes, int]:
+    """The log with its submission_org value made ``size`` bytes long; the line's number."""
+    lines = log.split(b"\n")
+    index = next(i for i, ln in enumerate(lines) if b'"key": "submission_org"' in ln)
+    lines[index] = lines[index].replace(b'"GigaComputing"', b'"' + b"G" * size + b'"')
+    return b"\n".join(lines), index + 1
+
+
+def _follow_whole(path: Path, data: bytes, piece: int) -> list[tuple[str, int, str]]:
+    from mllog_check.follow import LiveCheck
+
+    live = LiveCheck(str(path), "5.0.0")
+    for start in range(0, len(data), piece):
+        live.feed(data[start : start + piece])
+    return [(p.rule, p.line, p.message) for p in live.finish().problems]
+
+
+@pytest.mark.parametrize("ending", [b"\n", b""])
+def test_follow_and_check_give_the_same_problems_for_a_long_line(
+    tree: Path, tmp_path: Path, ending: bytes
+) -> None:
+    from mllog_check.checking import check_paths
+    from mllog_check.parsing.scanner import MAX_LINE
+
+    data, line = _with_long_line(_v5_log(tree).rstrip(b"\n"), MAX_LINE + 1000)
+    # The long line last, with and without its line feed (a writer mid-line).
+    lines = data.split(b"\n")
+    data = b"\n".join([*lines[: line - 1], *lines[line:], lines[line - 1]]) + ending
+    path = tmp_path / "result_0.txt"
+    path.write_bytes(data)
+    run = check_paths([str(path)], "5.0.0")
+    checked = [(p.rule, p.line, p.message) for p in run.verdicts[0].problems]
+    assert any(rule == "MLS014" for rule, _, _ in checked)
+    assert _follow_whole(path, data, 1 << 20) == checked
+
+
+def test_follow_keeps_no_more_than_the_line_bound_of_a_line_without_a_line_feed(
+    tree: Path, tmp_path: Path
+) -> None:
+    import tracemalloc
+
+    from mllog_check.follow import LiveCheck
+
+    live = LiveCheck(str(tmp_path / "result_0.txt"), "5.0.0")
+    live.feed(_v5_log(tree))
+    piece = b"x" * (1 << 20)
+    tracemalloc.start()
+    try:
+        live.feed(b":::MLLOG {")
+        for _ in range(48):  # 48 MiB without a line feed (256 MiB took 1.35 GB)
+            live.feed(piece)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 << 20  # the 8 MiB bound, plus a chunk (was 2 copies of all of it)
+    too_long = [p for p in live.finish().problems if p.rule == "MLS014"]
+    assert len(too_long) == 1

@@ -26,7 +26,7 @@ import codecs
 
 from ..inputs import ReadState
 from ..parsing import finish_parse
-from ..parsing.scanner import Scanner, scan_lines
+from ..parsing.scanner import Lines, Scanner
 from ..problems import Problem
 from ..records import Generation, Record
 from ..rounds import Choice, Setting, choose, from_records
@@ -71,8 +71,7 @@ class LiveCheck:
         self.setting = setting
         self.scanner = Scanner(path)
         self.read = ReadState()
-        self.line_no = 1  # the number of the line that starts the pending bytes
-        self.pending = b""  # the line being written (no LF yet)
+        self.lines = Lines(self.scanner)  # whole lines to the scanner, as check reads them
         self._headed = False  # the first bytes were looked at (byte-order mark, gzip)
         self._lead = b""  # first bytes too few to tell
         self.choice: Choice | None = None
@@ -109,18 +108,10 @@ class LiveCheck:
             if head is None:
                 return self._new()
             data = head
-        result = self.scanner.result
-        result.bytes_read += len(data)
         if b"\x00" in data:
             self.read.nul_bytes = True
-        cut = data.rfind(b"\n")
-        if cut == -1:
-            self.pending += data
+        if not self.lines.feed(data):
             return []
-        block = self.pending + data[: cut + 1] if self.pending else data[: cut + 1]
-        self.pending = data[cut + 1 :]
-        self.line_no = scan_lines(self.scanner, block, self.line_no)
-        result.lines = self.line_no - 1
         return self._take()
 
     def feed_line(self, line: str | bytes) -> list[Problem]:
@@ -324,12 +315,11 @@ class LiveCheck:
         from ..rules.detect import parse_only
 
         if self._lead:  # fewer than three bytes in all
-            self._headed, self.pending = True, self._lead
-            self.scanner.result.bytes_read += len(self._lead)
-        if self.pending:
-            scan_lines(self.scanner, self.pending, self.line_no)
-            self.scanner.result.lines = self.line_no
-            self.pending = b""
+            self._headed = True
+            self.lines.feed(self._lead)
+            self._lead = b""
+        if not self.read.error:  # a refused start (gzip, UTF-16) was never fed
+            self.lines.end()
         self._take()
         result: ParseResult = self.scanner.result
         finish_parse(result, self.read)

@@ -381,65 +381,88 @@ def stream_chunks(chunks: Iterable[bytes], scanner: Scanner) -> Iterator[Record]
 
 def scan_blocks(scanner: Scanner, chunks: Iterable[bytes]) -> Iterator[None]:
     """Feed whole lines of the chunks to the scanner, one step per block of lines."""
-    result = scanner.result
-    line_no = 1  # number of the line that starts at the beginning of ``pending``
-    pending: list[bytes] = []
-    waiting = 0  # bytes in pending
-    skipped: _LongLine | None = None  # a line beyond MAX_LINE, being read past
-    total = 0
+    lines = Lines(scanner)
     for chunk in chunks:
+        if lines.feed(chunk):
+            yield
+    lines.end()
+    yield
+
+
+class Lines:
+    """Bytes in, whole lines to the scanner: a file's chunks (``scan_blocks``) or a
+    growing log's appends (``follow/live.py``), under one bound: a line beyond MAX_LINE
+    is read past, never kept (one line error MLS014 when it holds a marker), so
+    ``check`` and ``check --follow`` give the same problems for it."""
+
+    def __init__(self, scanner: Scanner) -> None:
+        self.scanner = scanner
+        self.line_no = 1  # number of the line that starts at the beginning of ``pending``
+        self.pending: list[bytes] = []
+        self.waiting = 0  # bytes in pending
+        self.skipped: _LongLine | None = None  # a line beyond MAX_LINE, being read past
+        self.total = 0
+
+    def feed(self, chunk: bytes) -> bool:
+        """Bytes that follow; True when whole lines were scanned."""
         if not chunk:
-            continue
-        total += len(chunk)
-        if skipped is not None:
+            return False
+        scanner, result = self.scanner, self.scanner.result
+        self.total += len(chunk)
+        if self.skipped is not None:
             end = chunk.find(b"\n")
-            skipped.feed(chunk if end == -1 else chunk[:end])
+            self.skipped.feed(chunk if end == -1 else chunk[:end])
             if end == -1:
-                continue
-            scanner.long_line(line_no, skipped.size, skipped.marked)
-            line_no, skipped, chunk = line_no + 1, None, chunk[end + 1 :]
-            result.lines, result.bytes_read = line_no - 1, total
+                return False
+            scanner.long_line(self.line_no, self.skipped.size, self.skipped.marked)
+            self.line_no, self.skipped, chunk = self.line_no + 1, None, chunk[end + 1 :]
+            result.lines, result.bytes_read = self.line_no - 1, self.total
             if not chunk:
-                continue
+                return False
         cut = chunk.rfind(b"\n")
         if cut == -1:
-            pending.append(chunk)  # a line longer than one chunk: keep collecting
-            waiting += len(chunk)
-            if waiting > MAX_LINE:  # bounded: read past the rest of the line
-                skipped, pending, waiting = _LongLine(pending), [], 0
-            continue
-        if pending and waiting + chunk.find(b"\n") > MAX_LINE:  # ends here, too long
+            self.pending.append(chunk)  # a line longer than one chunk: keep collecting
+            self.waiting += len(chunk)
+            if self.waiting > MAX_LINE:  # bounded: read past the rest of the line
+                self.skipped, self.pending, self.waiting = _LongLine(self.pending), [], 0
+            return False
+        if self.pending and self.waiting + chunk.find(b"\n") > MAX_LINE:  # ends here, too long
             end = chunk.find(b"\n")
-            too_long = _LongLine([*pending, chunk[:end]])
-            scanner.long_line(line_no, too_long.size, too_long.marked)
-            line_no, pending, waiting, chunk = line_no + 1, [], 0, chunk[end + 1 :]
+            too_long = _LongLine([*self.pending, chunk[:end]])
+            scanner.long_line(self.line_no, too_long.size, too_long.marked)
+            self.line_no, self.pending, self.waiting = self.line_no + 1, [], 0
+            chunk = chunk[end + 1 :]
             cut = chunk.rfind(b"\n")
             if cut == -1:
-                pending, waiting = ([chunk], len(chunk)) if chunk else ([], 0)
-                continue
-        if pending:
-            pending.append(chunk[: cut + 1])
-            block = b"".join(pending)
+                self.pending, self.waiting = ([chunk], len(chunk)) if chunk else ([], 0)
+                return False
+        if self.pending:
+            self.pending.append(chunk[: cut + 1])
+            block = b"".join(self.pending)
         else:
             block = chunk[: cut + 1]
-        pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
-        waiting = len(chunk) - cut - 1
-        line_no = _scan_block(scanner, block, line_no)
-        result.lines, result.bytes_read = line_no - 1, total
+        self.pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+        self.waiting = len(chunk) - cut - 1
+        self.line_no = _scan_block(scanner, block, self.line_no)
+        result.lines, result.bytes_read = self.line_no - 1, self.total
         scanner.trim_problems()
-        yield
-    tail = b"".join(pending)
-    lines = line_no - 1
-    if skipped is not None:
-        scanner.long_line(line_no, skipped.size, skipped.marked)
-        lines += 1
-    elif tail:
-        _scan_block(scanner, tail, line_no)
-        lines += 1
-    result.lines = lines
-    result.bytes_read = total
-    scanner.trim_problems()
-    yield
+        return True
+
+    def end(self) -> None:
+        """The input ended: the last line, without a line feed, is read too."""
+        scanner, result = self.scanner, self.scanner.result
+        tail = b"".join(self.pending)
+        lines = self.line_no - 1
+        if self.skipped is not None:
+            scanner.long_line(self.line_no, self.skipped.size, self.skipped.marked)
+            lines += 1
+        elif tail:
+            _scan_block(scanner, tail, self.line_no)
+            lines += 1
+        self.pending, self.waiting, self.skipped = [], 0, None
+        result.lines = lines
+        result.bytes_read = self.total
+        scanner.trim_problems()
 
 
 class _LongLine:
@@ -806,12 +829,3 @@ def _scan_block_slow(scanner: Scanner, block: bytes, line_no: int) -> int:
         if _CANDIDATE in line:
             scanner.line(line, number)
     return line_no + len(lines)
-
-
-def scan_lines(scanner: Scanner, block: bytes, line_no: int) -> int:
-    """Scan a block of whole lines (a growing log's, ``follow/live.py``) numbered from
-    ``line_no``; returns the number of the line after the block. Problems beyond the
-    per-log limit are counted, as for a file (``scan_blocks``)."""
-    after = _scan_block(scanner, block, line_no)
-    scanner.trim_problems()
-    return after
