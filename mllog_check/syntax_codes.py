@@ -232,3 +232,20 @@ PROBLEMS_OMITTED = rule(
         "(docs/security.md)."
     ),
 )
+RULE_PROBLEMS_OMITTED = rule(
+    "MLS019",
+    "rule-problems-omitted",
+    Severity.WARNING,
+    "More than 1,000 problems of one family of rules (compliance MLC, power MLE) in one "
+    "log: the first 1,000 are listed, the rest counted; an error when errors are among "
+    "those not listed (or with --strict).",
+    stage="check-path",
+    good="fixtures/check/closed_resnet_lars.pass.txt",
+    bad="fixtures/check/many_rule_problems.txt.gz",  # 1,200 eval_accuracy "bad"
+    why=(
+        "A 3 MB gzip of bad eval_accuracy lines gave 2,000,000 problems, 573 MB of memory "
+        "and 243 MB of output (check --follow: 13,000 lines a second). Rule problems are "
+        "capped per log as syntax problems are (MLS015), and the verdict keeps what the "
+        "omitted ones say (docs/security.md)."
+    ),
+)

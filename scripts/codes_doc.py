@@ -21,6 +21,7 @@ _STAGE_EXAMPLES = {
     "parse-utf16": "log text, written as UTF-16",
     "parse-path": "input file",
     "check": "log text",
+    "check-path": "log file",
     "score": "result folder",
     "package": "submission folder",
     "audit": "round folder",
@@ -100,7 +101,7 @@ def _example(info: catalog.RuleInfo) -> list[str]:
     if stage in _TEXT_STAGES:
         good, bad = _shown(info.good_example), _shown(info.bad_example)
         diff = shorten(list(difflib.unified_diff(good, bad, "passes", "fails", n=1, lineterm="")))
-    elif stage == "parse-path":
+    elif stage in ("parse-path", "check-path"):
         diff = ["--- passes", "+++ fails", "@@ -1 +1 @@"]
         diff += [f"-{info.good_example}", f"+{info.bad_example}"]
     else:

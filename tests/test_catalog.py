@@ -41,6 +41,14 @@ def _parse_path(path: str) -> set[str]:
     return {p.rule for result in parse_paths([str(ROOT / path)]) for p in result.problems}
 
 
+def _check_path(path: str) -> set[str]:
+    # A log too long to show as text (a fixture file), checked with the v1.0 rules.
+    from mllog_check.checking import check_paths
+
+    run = check_paths([str(ROOT / path)], "1.0.0")
+    return {p.rule for verdict in run.verdicts for p in verdict.problems}
+
+
 def _check(text: str) -> set[str]:
     from mllog_check.rules import check_log
 
@@ -109,6 +117,7 @@ RUNNERS: dict[str, Callable[[str], set[str]]] = {
     "parse-utf16": _parse_utf16,
     "parse-path": _parse_path,
     "check": _check,
+    "check-path": _check_path,
     "score": _score,
     "package": _package,
     "audit": _audit,

@@ -219,3 +219,79 @@ def test_follow_keeps_no_more_than_the_line_bound_of_a_line_without_a_line_feed(
     assert peak < 24 << 20  # the 8 MiB bound, plus a chunk (was 2 copies of all of it)
     too_long = [p for p in live.finish().problems if p.rule == "MLS014"]
     assert len(too_long) == 1
+
+
+# -- rule problems per log: capped and counted ------------------------------------------
+
+
+def _bad_evaluations(log: bytes, count: int) -> bytes:
+    """The log with ``count`` copies of its eval_accuracy line, the value made text,
+    before its run_stop (a 3 MB gzip of such lines gave 2,000,000 problems)."""
+    lines = log.split(b"\n")
+    evaluation = next(ln for ln in lines if b'"key": "eval_accuracy"' in ln)
+    value = evaluation.index(b'"value": ') + len(b'"value": ')
+    bad = evaluation[:value] + b'"bad"' + evaluation[evaluation.index(b",", value) :]
+    stop = next(i for i, ln in enumerate(lines) if b'"key": "run_stop"' in ln)
+    return b"\n".join([*lines[:stop], *[bad] * count, *lines[stop:]])
+
+
+def test_rule_problems_are_capped_and_counted_in_check_and_follow(
+    tree: Path, tmp_path: Path
+) -> None:
+    from mllog_check.checking import check_paths
+    from mllog_check.parsing.scanner import PROBLEM_LIMIT
+
+    data = _bad_evaluations(_v5_log(tree), 30_000)
+    path = tmp_path / "result_0.txt.gz"
+    path.write_bytes(gzip.compress(data))
+    verdict = check_paths([str(path)], "5.0.0").verdicts[0]
+    assert not verdict.passed
+    assert len(verdict.problems) <= PROBLEM_LIMIT + 10
+    summary = [p for p in verdict.problems if p.rule == "MLS019"]
+    assert len(summary) == 1 and summary[0].is_error
+    listed = sum(p.rule == "MLC020" for p in verdict.problems)
+    assert f"{30_000 - listed:,} more compliance problem(s)" in summary[0].message
+    plain = tmp_path / "plain" / "result_0.txt"
+    plain.parent.mkdir()
+    plain.write_bytes(data)
+    followed = _follow_whole(plain, data, 1 << 16)
+    checked = check_paths([str(plain)], "5.0.0").verdicts[0].problems
+    assert followed == [(p.rule, p.line, p.message) for p in checked]
+    code, out, _err = test_hostile._main(["check", "--ruleset", "5.0.0", str(path)])
+    assert code == 1 and out.count("\n") < PROBLEM_LIMIT + 20
+
+
+def test_omitted_warnings_are_errors_with_strict() -> None:
+    from collections import Counter
+
+    from mllog_check.problems import Severity
+    from mllog_check.rules.engine import omitted_problem, promote
+
+    warnings = omitted_problem("result_0.txt", "compliance", Counter({Severity.WARNING: 5}))
+    assert not warnings.is_error and "5 more compliance problem(s)" in warnings.message
+    assert [p.is_error for p in promote([warnings])] == [True]  # --strict: they were errors
+    errors = omitted_problem("result_0.txt", "power", Counter({Severity.ERROR: 2}))
+    assert errors.is_error and "(2 error(s) among them)" in errors.message
+
+
+def test_power_problems_are_capped_and_counted(corpus: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from mllog_check.parsing.scanner import PROBLEM_LIMIT
+    from mllog_check.power import check_benchmark_folder
+
+    source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
+    folder = tmp_path / "retinanet"
+    shutil.copytree(source, folder)
+    node = sorted(folder.glob("power/result_*/node_*.txt"))[0]
+    node.chmod(0o644)
+    text = node.read_text("utf-8")
+    line = next(ln for ln in text.splitlines() if '"key": "power_reading"' in ln)
+    value = line.split('"value": ')[1].split(",")[0]
+    bad = line.replace(f'"value": {value}', '"value": "bad"')
+    node.write_text(text.replace(line, "\n".join([line] + [bad] * 5000)), "utf-8")
+    report = check_benchmark_folder(str(folder))
+    mine = [p for p in report.problems if p.path == str(node)]
+    assert sum(p.rule == "MLE008" for p in mine) == PROBLEM_LIMIT
+    summary = [p for p in mine if p.rule == "MLS019"]
+    assert len(summary) == 1 and "4,000 more power problem(s)" in summary[0].message

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parsing import parse_file
+from ..parsing.scanner import PROBLEM_LIMIT
 from ..problems import Problem
 from ..records import ParseResult
 from . import codes
@@ -209,13 +210,19 @@ def _check_run(
 
 
 def _values(log: PowerLog) -> list[Problem]:
+    from ..rules.engine import omitted_problem
+
     out = []
-    for line, key, value in log.bad_values:
+    for line, key, value in log.bad_values[:PROBLEM_LIMIT]:  # the rest counted
         if isinstance(value, int | float) and not isinstance(value, bool):
             msg = f"{key} {value!r} is not a finite number up to 1e9: left out of the energy"
         else:
             msg = f"{key} {value!r} is not a number: no energy for this run"
         out.append(codes.problem(codes.NOT_A_NUMBER, log.path, msg, line))
+    more = len(log.bad_values) - PROBLEM_LIMIT
+    if more > 0:
+        omitted = Counter({codes.NOT_A_NUMBER.severity: more})
+        out.append(omitted_problem(log.path, "power", omitted))
     ev = log.conversion_eff
     if ev is not None and not 0.0 < ev <= 1.0:
         msg = f"conversion_eff {ev:g} is outside (0, 1]"

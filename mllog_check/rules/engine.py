@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections import Counter
 
 from ..catalog import RuleInfo
+from ..parsing.scanner import PROBLEM_LIMIT
 from ..problems import Problem, Severity
 from ..records import Record
 from ..suggest import closest, did_you_mean
-from ..syntax_codes import MISSING_VALUE_OR_METADATA
+from ..syntax_codes import MISSING_VALUE_OR_METADATA, RULE_PROBLEMS_OMITTED
 from . import codes, expr
 from .loader import Aggregate, Check, Fragment, KeySpec, Ruleset, Section
 from .occurrences import Occurrences
@@ -117,6 +118,8 @@ class _State:
         "latest_ts",
         "latest_eval_ts",
         "late_reached",
+        "listed",
+        "omitted",
         "once",
         "path",
         "problems",
@@ -148,6 +151,10 @@ class _State:
         self.warn_only = warn_only
         self.ruleset = ruleset
         self.problems: list[Problem] = []
+        # Problems beyond PROBLEM_LIMIT are counted, not kept (docs/security.md): how many
+        # were listed, and per severity how many were not.
+        self.listed = 0
+        self.omitted: Counter[Severity] = Counter()
         self.seen: dict[str, Occurrences] = {}
         self.first_ts: dict[str, float] = {}
         self.reached: set[str] = set()
@@ -181,6 +188,10 @@ class _State:
             # Later rules changed the key: the failure is the warning they name, as registered.
             message = f"{message} ({rule.code} {rule.name} under later rules)"
             rule, severity = codes.TABLE[spec.warn_as], None
+        if self.listed >= PROBLEM_LIMIT:
+            self.omitted[severity or rule.severity] += 1
+            return
+        self.listed += 1
         self.problems.append(rule.problem(self.path, message, line, column, severity=severity))
 
 
@@ -278,6 +289,7 @@ class Engine:
         copy.late_reached = dict(state.late_reached)
         copy.collected = {key: Counter(found) for key, found in state.collected.items()}
         copy.groupings = [grouping.copy() for grouping in state.groupings]
+        copy.omitted = Counter(state.omitted)
         _end(copy, self.sections, self.count)
         return copy.problems
 
@@ -569,6 +581,20 @@ def _finish(state: _State, sections: list[Section]) -> None:
     _groups(state, sections)
     _headers(state)
     _time_warnings(state)
+    if state.omitted:
+        state.problems.append(omitted_problem(state.path, "compliance", state.omitted))
+
+
+def omitted_problem(path: str, family: str, omitted: Counter[Severity]) -> Problem:
+    """MLS019: how many problems of a family were not listed past PROBLEM_LIMIT; an error
+    when errors are among them (the verdict stays what the listed and omitted say)."""
+    errors = omitted[Severity.ERROR]
+    message = (
+        f"{sum(omitted.values()):,} more {family} problem(s) not listed ({errors:,} "
+        f"error(s) among them): at most {PROBLEM_LIMIT:,} per log"
+    )
+    severity = Severity.ERROR if errors else None
+    return RULE_PROBLEMS_OMITTED.problem(path, message, severity=severity)
 
 
 def _occurrence(state: _State, spec: KeySpec, found: Occurrences | None) -> None:
@@ -707,12 +733,14 @@ def unreadable_records(parse_problems: list[Problem]) -> list[Problem]:
 def promote(problems: list[Problem]) -> list[Problem]:
     """--strict: every compliance warning becomes an error: the checks beyond the official
     ones (``beyond`` in the rule table) and the failures a round's rule data relaxes to
-    warnings (a round's own tool passed them, today's fails them: docs/differences.md)."""
+    warnings (a round's own tool passed them, today's fails them: docs/differences.md);
+    and the count of compliance problems not listed (MLS019), which may hold them."""
+    promoted = {**codes.TABLE, RULE_PROBLEMS_OMITTED.code: RULE_PROBLEMS_OMITTED}
     return [
-        codes.TABLE[p.rule].problem(
+        promoted[p.rule].problem(
             p.path, p.message, p.line, p.column, severity=Severity.ERROR, text=p.text
         )
-        if p.severity is Severity.WARNING and p.rule in codes.TABLE
+        if p.severity is Severity.WARNING and p.rule in promoted
         else p
         for p in problems
     ]
