@@ -249,3 +249,18 @@ RULE_PROBLEMS_OMITTED = rule(
         "omitted ones say (docs/security.md)."
     ),
 )
+LOG_REWRITTEN = rule(
+    "MLS020",
+    "log-rewritten-while-followed",
+    Severity.WARNING,
+    "check --follow: bytes of the log already read changed (rewritten in place, or the "
+    "file truncated and written again between two polls); the verdict is check's on the "
+    "file as it is at the end.",
+    stage="follow",
+    beyond=True,
+    why=(
+        "A follower reads each byte once: a header rewritten after it was read made "
+        "check --follow --until run_stop pass a file that check fails. The file is read "
+        "again at the end and compared with what was followed (docs/follow.md)."
+    ),
+)

@@ -295,3 +295,64 @@ def test_power_problems_are_capped_and_counted(corpus: Path, tmp_path: Path) -> 
     assert sum(p.rule == "MLE008" for p in mine) == PROBLEM_LIMIT
     summary = [p for p in mine if p.rule == "MLS019"]
     assert len(summary) == 1 and "4,000 more power problem(s)" in summary[0].message
+
+
+# -- check --follow: a log rewritten behind the follower --------------------------------
+
+
+def _follow_while(path: Path, steps: list[bytes | str]) -> tuple[int, str]:
+    """``check --follow --until run_stop`` of ``path`` while steps happen to it: bytes
+    appended, "rewrite" (the division changed in place, same size) or "replace" (the file
+    truncated and written again, the division changed, in one go between two polls)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from mllog_check.cli import main; "
+        f"main(['check', '--follow', '--until', 'run_stop', '--ruleset', '5.0.0', {str(path)!r}])"
+    )
+    follower = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    for step in steps:
+        time.sleep(1.0)  # the follower polls every 0.1 s: it has read what is there
+        data = path.read_bytes()
+        if step == "rewrite":
+            with path.open("r+b") as log:
+                log.seek(data.index(b'"value": "closed"'))
+                log.write(b'"value": "clozed"')
+        elif step == "replace":
+            path.write_bytes(data.replace(b'"value": "closed"', b'"value": "clozed"', 1))
+        else:
+            assert isinstance(step, bytes)
+            with path.open("ab") as log:
+                log.write(step)
+    _out, err = follower.communicate(timeout=60)
+    return follower.returncode, err.decode()
+
+
+@pytest.mark.parametrize("change", ["rewrite", "replace"])
+def test_follow_does_not_pass_a_log_rewritten_behind_it(
+    tree: Path, tmp_path: Path, change: str
+) -> None:
+    from mllog_check.checking import check_paths
+
+    log = _v5_log(tree)
+    stop = log.index(b'"key": "run_stop"')
+    stop = log.rindex(b"\n", 0, stop) + 1
+    path = tmp_path / "result_0.txt"
+    path.write_bytes(log[:stop])
+    code, err = _follow_while(path, [change, log[stop:]])
+    assert not check_paths([str(path)], "5.0.0").verdicts[0].passed  # check fails it
+    assert code == 1, err
+    assert "MLS020" in err
+
+
+def test_follow_of_an_unchanged_growing_log_is_not_rechecked(tree: Path, tmp_path: Path) -> None:
+    log = _v5_log(tree)
+    stop = log.index(b'"key": "run_stop"')
+    stop = log.rindex(b"\n", 0, stop) + 1
+    path = tmp_path / "result_0.txt"
+    path.write_bytes(log[:stop])
+    code, err = _follow_while(path, [log[stop:]])
+    assert code == 0 and "MLS020" not in err

@@ -174,20 +174,41 @@ class Follower:
         if refused:  # the path ended as something not read: nothing checked is no pass
             self.say(f"{self.display}: {refused}: the log at the path was not checked")
             self.input_error = True
+        elif self.tail.rewritten():
+            # Bytes already checked changed (or another file is at the path): what was
+            # followed is not the log; check's reading of the file is (docs/follow.md).
+            self._recheck(rewritten=True)
         elif self.live.stale and self.path != "-":
             # The round or the chain was chosen before the log told it all: check's own
             # reading of the finished file is the verdict (docs/follow.md).
-            from ..checking import check_paths
-
             self.say(f"{self.display}: chosen before the log named it all: re-checked whole")
-            run = check_paths([self.path], self.ruleset, strict=self.strict, setting=self.setting)
-            self.verdict, self.input_error = run.verdicts[0], run.input_error
+            self._recheck()
         elif self.live.stale:
             self.say(
                 f"{self.display}: chosen before the log named it all; a pipe cannot be "
                 "read again: the verdict may differ from check's"
             )
         return None
+
+    def _recheck(self, rewritten: bool = False) -> None:
+        """The verdict is check's on the file as it now is; MLS020 when it was rewritten."""
+        from ..checking import check_paths
+
+        run = check_paths([self.path], self.ruleset, strict=self.strict, setting=self.setting)
+        self.verdict, self.input_error = run.verdicts[0], run.input_error
+        if rewritten:
+            from ..syntax_codes import LOG_REWRITTEN
+
+            message = (
+                "the file changed behind the follower (bytes already read were rewritten, "
+                "or the file was truncated and written again between two polls): the "
+                "problems shown while following may not be the log's; the verdict is "
+                "check's on the file as it is now"
+            )
+            problem = LOG_REWRITTEN.problem(self.display, message)
+            self.status.print(_text(problem))
+            problems = sorted([*self.verdict.problems, problem])
+            self.verdict = self.verdict.replace(problems=problems)
 
     def _judge_end(self) -> None:
         self._judged_end = True

@@ -13,6 +13,7 @@ Nothing here sleeps: the caller polls (``check --follow``: every ``POLL_SECONDS`
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -57,6 +58,9 @@ class FileTail:
         self._file: BinaryIO | None = None
         self._identity: tuple[int, int] | None = None
         self.offset = 0
+        # A digest of the bytes read since the file was (re)opened or started over: at
+        # the end, the file's first ``offset`` bytes must still be these (``rewritten``).
+        self._digest = hashlib.blake2b(digest_size=16)
 
     def poll(self) -> Poll:
         if self._file is None:
@@ -83,12 +87,14 @@ class FileTail:
         self.refused = ""
         info = os.fstat(file.fileno())
         self._file, self._identity, self.offset = file, (info.st_dev, info.st_ino), 0
+        self._digest = hashlib.blake2b(digest_size=16)
         return True
 
     def _read(self) -> bytes:
         assert self._file is not None
         data = self._file.read(CHUNK)
         self.offset += len(data)
+        self._digest.update(data)
         return data
 
     def _changed(self) -> Poll:
@@ -106,8 +112,32 @@ class FileTail:
             assert self._file is not None
             self._file.seek(0)
             self.offset = 0
+            self._digest = hashlib.blake2b(digest_size=16)
             return Poll(self._read(), restarted=True)
         return Poll()
+
+    def rewritten(self) -> bool:
+        """Whether the path no longer holds the bytes read from it: another file is there
+        now, or the file's first ``offset`` bytes changed (rewritten in place after they
+        were read, or truncated and written past the offset between two polls), which no
+        poll can see. Reads the file again up to the offset (docs/follow.md)."""
+        if self._file is None:
+            return False
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return True
+        if (info.st_dev, info.st_ino) != self._identity or info.st_size < self.offset:
+            return True
+        digest = hashlib.blake2b(digest_size=16)
+        fd, position = self._file.fileno(), 0
+        while position < self.offset:
+            data = os.pread(fd, min(CHUNK, self.offset - position), position)
+            if not data:
+                return True
+            digest.update(data)
+            position += len(data)
+        return digest.digest() != self._digest.digest()
 
     def close(self) -> None:
         if self._file is not None:
@@ -132,6 +162,9 @@ class PipeTail:
             return Poll()
         data = os.read(self.fd, CHUNK)
         return Poll(data) if data else Poll(ended=True)
+
+    def rewritten(self) -> bool:
+        return False  # a pipe's bytes are read once: nothing to compare them with
 
     def close(self) -> None:
         pass
