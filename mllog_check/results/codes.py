@@ -405,3 +405,25 @@ WEAK_EXCEEDS_SYSTEM = rule(
     ),
     beyond=True,
 )
+EVAL_CADENCE = rule(
+    "MLR060",
+    "eval-cadence",
+    Severity.WARNING,
+    "A closed run evaluates less often than its round's training rules require: its "
+    "first evaluation later than the schedule's first point, or two evaluations further "
+    "apart than the schedule's interval (epochs, or samples for BERT). One per log.",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/olympic\ndelete-line Example/results/sys8/resnet/result_2.txt: "
+    '"key": "eval_accuracy", "value": 0.5, "metadata": {"epoch_num": 12}',
+    why=(
+        f'The training rules ({TRAINING_RULES}, "Quality measure" under "Training '
+        'Loop", its "Evaluation frequency" table: ResNet "Every 4 epochs with offset 0 or '
+        '1 or 2 or 3", BERT v1.0 eval_interval_samples = FLOOR(0.05*(230.23*GBS+3000000), '
+        "25000), ...) require the quality to be evaluated at least as often as the "
+        "reference (v0.7) or at the same frequency (v1.0); no official tool checks it "
+        "(mlcommons/logging#79). Schedules per round: schemas/cadence/eval_cadence.yaml, "
+        'docs/scores.md "Evaluation cadence".'
+    ),
+    beyond=True,
+)

@@ -18,6 +18,7 @@ from ..rounds import Choice, Round, RoundError, Setting, choose
 from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
+from .cadence import cadence_problems
 from .counting import build_runs, division_of, not_counted_reason, unread_quality
 from .hardware import accelerator_minutes
 from .runs import Run, duration
@@ -319,6 +320,7 @@ def _score_set(
         normalization = None
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
+        problems.extend(cadence_problems(results, scoring.round, bench.name, bench.key))
     factor, factor_note, pending, unusable = _scaling(
         result_set.folder, normalization, result_set.root
     )
