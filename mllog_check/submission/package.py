@@ -23,12 +23,12 @@ from ..records import ParseResult
 from ..results import codes as mlr
 from ..results.runs import Run
 from ..results.scores import Score, score_set
-from ..results.scoring import ScoringDataError, UnknownRound, scoring_for
 from ..results.tree import ResultSet, SystemDescription
 from ..results.weak import WeakScore, score_weak_set
 from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
-from . import anomalies, codes, copies, set_anomalies
+from . import anomalies, codes
+from .audit_rows import AuditRows, AuditRun
 from .consistency import Declared, check_result_set, same_org
 from .crashes import result_set_crash
 from .layout import OrgLayout, check_layout, require_org
@@ -78,7 +78,7 @@ class PackageReport:
     org: str
     ruleset: str
     problems: list[Problem] = field(default_factory=list)
-    runs: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[AuditRun] = field(default_factory=list)  # the audit's (audit_rows.py)
     scores: list[dict[str, Any]] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)  # placed: Problem.context
     # Where the round came from (flag, config, folder, content, date, newest) and why.
@@ -283,12 +283,11 @@ def _check_result_set(
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] | None = None,
 ) -> None:
     declared: list[Declared] = []
-    seeds: list[tuple[str, Any, int]] = []
-    set_facts: list[set_anomalies.SetFacts] = []
     compliance: list[Problem] = []
     results = []  # one result set's records, released when it is scored
     verdicts: dict[str, bool] = {}  # handed to the score stage: each log is checked once
     seeded: list[tuple[str, bool]] = []  # (path, logs a seed) for the official seed rule
+    rows_of_audit = AuditRows(layout.org, rs) if audit else None
     for path in rs.files:
         result = parse_file(path)
         results.append(result)
@@ -307,16 +306,8 @@ def _check_result_set(
         signature = run_signature(result.records)
         if signatures is not None and signature is not None:
             signatures.setdefault(signature, []).append((rs.system, str(path)))
-        if audit:
-            facts = anomalies.run_facts(result.records)
-            seeds.append((str(path), facts.seed, facts.seed_line))
-            in_set = set_anomalies.facts(str(path), result.records, facts.body_hash)
-            set_facts.append(in_set)
-            row = _run_row(layout.org, rs, result, log, facts, verdict, found)
-            row["eval_curve_sha1"] = in_set.curve
-            report.runs.append(row)
-            found_here = anomalies.detect(result.records, str(path))
-            report.anomalies.extend(_placed(layout.org, rs, found_here))
+        if rows_of_audit is not None:
+            rows_of_audit.add(result, log, verdict, found)
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
     report.problems.extend(result_set_crash(rs, results, desc, rnd, compliance))
     rows, found, runs = _scores(rs, results, desc, rnd, verdicts)
@@ -344,16 +335,10 @@ def _check_result_set(
         report.scores.append(
             {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark, **scaling, **row}
         )
-    report.anomalies.extend(_placed(layout.org, rs, anomalies.repeated_seeds(seeds)))
-    if audit:
-        _run_energies(report.runs, runs)
-        converged = _converged(rs, runs, rnd)
-        found_in_set = set_anomalies.detect(set_facts, converged)
-        report.anomalies.extend(_placed(layout.org, rs, found_in_set))
-        score = report.scores[-1] if rows else None  # the row just added (one per set)
-        weak = rs.scaling == "weak"
-        counted = copies.detect(set_facts, runs, score, _bench_scoring(rs, rnd), weak)
-        report.anomalies.extend(_placed(layout.org, rs, counted))
+    if rows_of_audit is not None:  # the audit's rows and anomalies (submission/audit_rows.py)
+        rows_of_audit.finish(runs, report.scores[-1] if rows else None, rnd)
+        report.runs.extend(rows_of_audit.runs)
+        report.anomalies.extend(rows_of_audit.anomalies)
 
 
 def run_signature(records: Iterable[Any]) -> tuple[Any, ...] | None:
@@ -398,15 +383,6 @@ def _untimed(problem: Problem) -> bool:
     return problem.rule == mlr.RUN_INCOMPLETE.code
 
 
-def _run_energies(rows: list[dict[str, Any]], runs: list[Any]) -> None:
-    """Each run's energy (power logs, docs/power.md) into its runs-table row."""
-    measured = {r.path: r for r in runs if getattr(r, "energy_j", None) is not None}
-    for row in rows:
-        if row["path"] in measured:
-            row["energy_j"] = measured[row["path"]].energy_j
-            row["avg_power_w"] = measured[row["path"]].avg_power_w
-
-
 def seed_presence(
     rnd: Round | str, desc: SystemDescription | None, seeded: list[tuple[str, bool]]
 ) -> list[Problem]:
@@ -438,28 +414,6 @@ def seed_presence(
     return [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad]
 
 
-def _converged(rs: ResultSet, runs: list[Run], rnd: Round) -> dict[str, bool] | None:
-    """path -> quality target reached, as the results stage judged; None when the round's
-    target for this benchmark is not known (then no run is said to miss it). A run
-    whose quality value could not be read is left out (MLR065 says so)."""
-    try:
-        if rs.benchmark not in scoring_for(rnd).benchmarks:
-            return None
-    except (UnknownRound, ScoringDataError):  # no scoring data for the round
-        return None
-    return {str(run.path): bool(run.converged) for run in runs if not run.unread_quality}
-
-
-def _bench_scoring(rs: ResultSet, rnd: Round) -> tuple[Any, bool] | None:
-    """(the benchmark's scoring, run count exact) of the round; None when unknown."""
-    try:
-        scoring = scoring_for(rnd)
-    except (UnknownRound, ScoringDataError):  # no scoring data for the round
-        return None
-    bench = scoring.benchmark(rs.benchmark)
-    return None if bench is None else (bench, scoring.run_count == "exact")
-
-
 def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
     out = []
     for rs, path in layout.nested:
@@ -488,53 +442,6 @@ def tolerate(problems: list[Problem]) -> tuple[list[Problem], set[Problem]]:
             tolerated.add(p)
         out.append(p)
     return out, tolerated
-
-
-def _placed(org: str, rs: ResultSet, found: Iterable[Problem]) -> list[Problem]:
-    """Anomalies of one result set's logs, with their place in the round."""
-    where = Context(org, rs.system, rs.benchmark)
-    return [p.replace(context=where) for p in found]
-
-
-def _run_row(
-    org: str,
-    rs: ResultSet,
-    result: Any,
-    log: Declared,
-    facts: anomalies.RunFacts,
-    verdict: str,
-    found: list[Problem],
-) -> dict[str, Any]:
-    minutes = None
-    if facts.run_start_ms is not None and facts.run_stop_ms is not None:
-        minutes = (facts.run_stop_ms - facts.run_start_ms) / 60000.0
-    return {
-        "org": org,
-        "system": rs.system,
-        "benchmark": rs.benchmark,
-        "path": result.path,
-        "submission_org": _text(log.value("submission_org")),
-        "division": _text(log.value("submission_division")),
-        "submission_status": _text(log.value("submission_status")),
-        "platform": _text(log.value("submission_platform")),
-        "records": len(result.records),
-        "parse_errors": result.error_count,
-        "run_start_ms": facts.run_start_ms,
-        "run_stop_ms": facts.run_stop_ms,
-        "minutes": minutes,
-        "run_stop_status": facts.run_stop_status,
-        "seed": None if facts.seed is None else str(facts.seed),
-        "compliance": verdict,
-        "compliance_errors": sum(1 for p in found if p.is_error),
-        "body_sha1": facts.body_hash,
-        "energy_j": None,  # from the power logs, once the set is scored (_run_energies)
-        "avg_power_w": None,
-        "eval_curve_sha1": "",  # fingerprints.curve_hash, set by the caller
-    }
-
-
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 def _problem_anomalies(layout: OrgLayout, problems: list[Problem]) -> list[Problem]:
