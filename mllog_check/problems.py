@@ -84,6 +84,8 @@ class Problem(Value):
         context: Context = NO_CONTEXT,
         impact: str = "",
     ) -> None:
+        if line > 0 and column < 1:  # a line's own problem: 1-based, its first column
+            column = 1
         values = (path, line, column, rule, severity, message, name, text, context, impact)
         for slot, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, slot, value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from ..errors import ReadError
@@ -126,7 +127,9 @@ def parse_envelope(text: str) -> Envelope:
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
-        raise EnvelopeError(explain(err, text), _error_offset(err, text)) from None
+        colour = ansi_colour(text)
+        reason = explain(err, text) if colour is None else colour
+        raise EnvelopeError(reason, _error_offset(err, text)) from None
     record = tree.children[0]
     assert isinstance(record, Tree)
     kind = str(record.data)
@@ -151,6 +154,26 @@ def _error_offset(err: Exception, text: str) -> int:
     if isinstance(pos, int) and pos >= 0:
         return pos
     return len(text)  # unexpected end of input
+
+
+# A terminal colour code (ESC [ params m) right after the marker: logs captured from a
+# coloured console. Said by name with the way to strip it (the official checker cannot
+# read such a line either).
+_ANSI = re.compile(r"^:::\w+(?:v0\.5\.0)?\s*(\x1b\[[0-9;]*m)")
+ANSI_STRIP = "sed 's/\\x1b\\[[0-9;]*m//g' LOG > CLEAN"
+ANSI_PREFIX = "an ANSI colour code"
+ANSI_REASON = (
+    ANSI_PREFIX + " ({code}) follows the :::MLLOG marker: the log was written with "
+    f"terminal colours; strip them ({ANSI_STRIP}) and check the copy"
+)
+
+
+def ansi_colour(text: str) -> str | None:
+    """The reason for a marker followed by a colour code (``ESC[0m``), else None."""
+    found = _ANSI.match(text)
+    if found is None:
+        return None
+    return ANSI_REASON.format(code="ESC" + found.group(1)[1:])
 
 
 def explain(err: Exception, text: str) -> str:

@@ -65,7 +65,12 @@ FORMATS: dict[str, ProblemFormat] = {
         ProblemFormat(
             "csv", "mllog_check.reporters.machine:write_csv", (PACKAGE, AUDIT), label="CSV"
         ),
-        ProblemFormat("junit", "mllog_check.reporters.machine:write_junit", label="JUnit"),
+        ProblemFormat(
+            "junit",
+            "mllog_check.reporters.machine:write_junit",
+            own={PACKAGE: f"{_SUMMARY}:package_junit"},
+            label="JUnit",
+        ),
         ProblemFormat("sarif", "mllog_check.reporters.machine:write_sarif", label="SARIF"),
         ProblemFormat(
             "github",

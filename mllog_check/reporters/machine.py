@@ -49,22 +49,51 @@ def write_json(files: Sequence[Any], out: TextIO) -> None:
     out.write("\n")
 
 
-def write_junit(files: Sequence[Any], out: TextIO) -> None:
-    """One testcase per file; a failing file has a <failure> listing its errors."""
+class Verdict:
+    """A whole report's verdict as one JUnit test case (the package's: a clean package is
+    one passing test, not none)."""
+
+    __slots__ = ("name", "classname", "passed", "message", "details")
+
+    def __init__(self, name: str, classname: str, passed: bool, message: str, details: str):
+        self.name = name
+        self.classname = classname
+        self.passed = passed
+        self.message = message
+        self.details = details
+
+
+def write_junit(
+    files: Sequence[Any], out: TextIO, suite_name: str = "compliance", verdict: Any = None
+) -> None:
+    """One testcase per file; a failing file has a <failure> listing its errors. A file's
+    classname is its own (``classname``) or the round, division and benchmark it was
+    checked as; ``verdict`` (a ``Verdict``) adds the report's verdict as the first case."""
     import xml.etree.ElementTree as ET
 
     from ..safety import printable  # XML 1.0 has no control characters but tab, LF, CR
 
     files = ordered(files)
     failures = sum(1 for f in files if not f.passed)
-    suites = ET.Element("testsuites", name="mllog-check", tests=str(len(files)))
+    tests = len(files) + (verdict is not None)
+    failures += verdict is not None and not verdict.passed
+    suites = ET.Element("testsuites", name="mllog-check", tests=str(tests))
     suites.set("failures", str(failures))
-    suite = ET.SubElement(suites, "testsuite", name="compliance", tests=str(len(files)))
+    suite = ET.SubElement(suites, "testsuite", name=suite_name, tests=str(tests))
     suite.set("failures", str(failures))
+    if verdict is not None:
+        case = ET.SubElement(suite, "testcase", name=printable(verdict.name))
+        case.set("classname", printable(verdict.classname))
+        if not verdict.passed:
+            failure = ET.SubElement(case, "failure", type="verdict")
+            failure.set("message", printable(verdict.message))
+            failure.text = printable(verdict.details)
+        else:
+            ET.SubElement(case, "system-out").text = printable(verdict.details)
     for f in files:
         case = ET.SubElement(suite, "testcase", name=printable(f.path))
         chain = f"{f.ruleset}.{f.division or 'unknown'}.{f.benchmark or 'unknown'}"
-        case.set("classname", printable(chain))
+        case.set("classname", printable(getattr(f, "classname", "") or chain))
         errors = [p for p in sorted(f.problems) if p.severity is Severity.ERROR]
         if not f.passed:
             failure = ET.SubElement(case, "failure", type="non-compliant")
@@ -138,6 +167,8 @@ def write_sarif(files: Sequence[Any], out: TextIO) -> None:
                         "rules": rules,
                     }
                 },
+                # Relative artifact URIs resolve against the folder mllog-check ran in.
+                "originalUriBaseIds": {SRCROOT: {"uri": _cwd_uri()}},
                 "results": results,
             }
         ],
@@ -157,8 +188,25 @@ def sarif_uri(path: str) -> str:
     return quote(PurePath(path).as_posix(), safe="/")
 
 
+# The base of relative artifact URIs (SARIF 2.1.0, 3.14.14; the id GitHub code scanning
+# and other viewers expect).
+SRCROOT = "%SRCROOT%"
+
+
+def _cwd_uri() -> str:
+    """The working folder as a file: URL ending in '/' (SARIF's originalUriBaseIds)."""
+    import os
+
+    return sarif_uri(os.getcwd()).rstrip("/") + "/"
+
+
+def _artifact(path: str) -> dict[str, str]:
+    uri = sarif_uri(path)
+    return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": SRCROOT}
+
+
 def _sarif_result(p: Problem, rule_index: int) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": {"uri": sarif_uri(p.path)}}
+    location: dict[str, Any] = {"artifactLocation": _artifact(p.path)}
     if p.line > 0:
         location["region"] = {"startLine": p.line, "startColumn": max(p.column, 1)}
     result = {

@@ -21,6 +21,7 @@ class PathResult:
     benchmark: str | None
     ruleset: str
     problems: list[Problem]
+    classname: str = ""  # JUnit: where the path sits (package: org, system, benchmark)
 
 
 def _by_path(problems: list[Problem], ruleset: str) -> list[PathResult]:
@@ -40,7 +41,37 @@ def _benchmark(problems: list[Problem]) -> str | None:
 
 
 def package_files(report: Any) -> list[PathResult]:
-    return _by_path(report.problems, report.ruleset)
+    files = _by_path(report.problems, report.ruleset)
+    for f in files:
+        f.classname = _package_class(report, f.path)
+    return files
+
+
+def _package_class(report: Any, path: str) -> str:
+    """``package.<org>.<folders below the org>`` (dots between names, JUnit's classname
+    convention): where the path sits in the submission."""
+    from pathlib import PurePath
+
+    parts = PurePath(path).parts
+    root = PurePath(report.root).parts
+    inner = parts[len(root) : -1] if parts[: len(root)] == root else parts[-2:-1]
+    return ".".join(("package", report.org, *inner))
+
+
+def package_junit(report: Any, out: TextIO) -> None:
+    """JUnit: the package's verdict as the first test case, then one per path with
+    problems (a clean package is one passing test)."""
+    from .machine import Verdict, write_junit
+
+    counts = report.counts()
+    official = "PASS" if report.official_passed else "FAIL"
+    stops = _official_stops(report.problems)
+    summary = (
+        f"{report.org} ({report.ruleset}): {counts['error']} errors, {counts['warning']} "
+        f"warnings; official package checker verdict: {official}" + (f" ({stops})" if stops else "")
+    )
+    verdict = Verdict("package verdict", f"package.{report.org}", report.passed, summary, summary)
+    write_junit(package_files(report), out, "package", verdict)
 
 
 def audit_files(result: Any) -> list[PathResult]:

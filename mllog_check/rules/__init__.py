@@ -98,7 +98,8 @@ def assemble(
     ``rnd``: the round of ``ruleset`` when the caller has it (else looked up)."""
     from . import engine
 
-    found = found + engine.unreadable_records(result.problems)
+    found = [_named_no_records(p, result) for p in found]
+    found += engine.unreadable_records(result.problems)
     found += _round_mismatch(result.path, generation, ruleset, rnd)
     problems = list(result.problems) + found
     if strict:
@@ -112,6 +113,16 @@ def assemble(
         ruleset=ruleset,
         problems=problems,
     )
+
+
+def _named_no_records(problem: Problem, result: ParseResult) -> Problem:
+    """MLC001 says why a file has no record where the parser knows (colour codes)."""
+    from . import engine
+    from .codes import NO_RECORDS
+
+    if problem.rule != NO_RECORDS.code:
+        return problem
+    return problem.replace(message=engine.no_records_message(list(result.problems)))
 
 
 def check_file(path: str, ruleset: str = "auto", *, strict: bool = False) -> LogVerdict:

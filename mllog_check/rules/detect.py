@@ -61,9 +61,9 @@ def not_a_log(result: ParseResult, ruleset: str = "") -> LogVerdict:
     round's rules when one was chosen (``check_log`` gives the same verdict then)."""
     from . import LogVerdict
     from .codes import NO_RECORDS
-    from .engine import NO_RECORDS_MESSAGE
+    from .engine import no_records_message
 
-    problem = NO_RECORDS.problem(result.path, NO_RECORDS_MESSAGE)
+    problem = NO_RECORDS.problem(result.path, no_records_message(list(result.problems)))
     return LogVerdict(
         path=result.path,
         passed=False,

@@ -198,6 +198,21 @@ class _State:
 NO_RECORDS_MESSAGE = "no :::MLLOG records in the file: not an MLPerf result log"
 
 
+def no_records_message(parse_problems: list[Problem]) -> str:
+    """The no-records message (MLC001); a log whose markers are wrapped in terminal colour codes is
+    named as such, with how to strip them."""
+    from ..parsing.grammar import ANSI_PREFIX, ANSI_STRIP
+
+    coloured = [p for p in parse_problems if p.message.startswith(ANSI_PREFIX)]
+    if not coloured:
+        return NO_RECORDS_MESSAGE
+    return (
+        "no :::MLLOG records in the file: its marker lines carry ANSI colour codes "
+        f"({len(coloured)} reported, the first at line {min(coloured).line}); strip them "
+        f"({ANSI_STRIP}) and check the copy"
+    )
+
+
 def run(
     ruleset: Ruleset, path: str, records: Sequence[Record]
 ) -> tuple[list[Problem], list[Section]]:

@@ -96,17 +96,20 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         return []
     from jsonschema import Draft202012Validator  # only the package checker needs it
 
-    validator = Draft202012Validator(round_schema(round_name))
+    schema = round_schema(round_name)
+    validator = Draft202012Validator(schema)
     problems = []
     seen: set[str] = set()
     for error in validator.iter_errors(desc.data):
-        key = str(error.path[0]) if error.path else ""
+        key = str(error.path[0]) if error.path else _missing(error)
         if key and key in seen:  # one message per field (e.g. minLength and pattern)
             continue
         seen.add(key)
-        line, col = position(desc.text, key)
+        message, line, col = _message(error, key), *position(desc.text, key)
+        if error.validator == "required":
+            message, line, col = _misspelt(desc, schema, key, message)
         info = codes.SCHEMA if _official(error, key, round_name) else codes.SYSDESC_ADVICE
-        problems.append(info.problem(desc.path, _message(error, key), line, col))
+        problems.append(info.problem(desc.path, message, line, col))
     held = [
         k for k, v in desc.data.items() if isinstance(v, str) and v.strip().lower() in _PLACEHOLDERS
     ]
@@ -130,17 +133,52 @@ def _official(error: Any, key: str, round_name: str) -> bool:
     return key == "status" and rnd.applies("system_status_checked")
 
 
+def _missing(error: Any) -> str:
+    """The field a ``required`` error names ('' for other errors at the top level)."""
+    if error.validator != "required":
+        return ""
+    missing = re.findall(r"'([^']+)' is a required property", error.message)
+    return missing[0] if missing else ""
+
+
+def _misspelt(
+    desc: SystemDescription, schema: dict[str, Any], key: str, message: str
+) -> tuple[str, int, int]:
+    """A missing field the file spells otherwise: the message names the misspelt key and
+    points at its line (the whole file, 0:0, when no key is close)."""
+    from ..suggest import closest
+
+    assert desc.data is not None
+    known = set(schema.get("properties", {})) | set(schema.get("required", []))
+    unknown = [k for k in desc.data if isinstance(k, str) and k not in known]
+    found = closest(key, unknown)
+    if not found:
+        return message, 0, 0
+    line, col = position(desc.text, found[0])
+    return f"{message}: the file has {found[0]!r} (did you mean {key!r}?)", line, col
+
+
 def _message(error: Any, key: str) -> str:
     if error.validator == "required":
-        missing = re.findall(r"'([^']+)' is a required property", error.message)
-        name = missing[0] if missing else error.message
-        return f"missing required field {name!r}"
+        return f"missing required field {key or error.message!r}"
     value = error.instance
     if error.validator == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
-        return f"{key!r} is {value!r}; allowed values: {allowed}"
+        return f"{key!r} is {value!r}; allowed values: {allowed}{_division_note(key)}"
     wanted = error.schema.get("description") or error.message
     return f"{key!r} is {value!r}: expected {wanted}"
+
+
+def _division_note(key: str) -> str:
+    """What a division other than 'closed' turns off: the official package checker runs
+    its seed and RCP checks only where the description says exactly 'closed', and so does
+    this one (package.seed_presence, the results stage's RCP)."""
+    if key != "division":
+        return ""
+    return (
+        "; the seed and RCP checks run only for a division of exactly 'closed', so both "
+        "the official package checker and this one skip them for this system's results"
+    )
 
 
 def position(text: str, key: str) -> tuple[int, int]:
