@@ -97,3 +97,11 @@ def test_report_ranking_shows_mean_power(tmp_path: Path) -> None:
     assert row["switch_pct"] == pytest.approx(100 * score.switch_energy_share)
     html = (tmp_path / "p.html").read_text(encoding="utf-8")
     assert '<th scope="col">Mean kW</th>' in html and "Runs per hour per kW" in html
+
+
+def test_package_prints_the_mean_power() -> None:
+    result = CliRunner().invoke(
+        cli, ["package", str(FIXTURES / "audit" / "power" / "Acme"), "--ruleset", "1.0.0"]
+    )
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("energy ")]
+    assert line.endswith(" kW over the timed runs") and ", mean " in line

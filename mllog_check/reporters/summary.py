@@ -168,7 +168,11 @@ def _energy_text(row: dict[str, Any], where: str, out: TextIO) -> None:
     if joules is None:
         out.write(f"energy {where}: {method}\n")
         return
-    out.write(f"energy {where}: {joules / 3.6e6:.2f} kWh per run ({joules:.6g} J), {method}\n")
+    watts = row.get("avg_power_w")
+    power = "" if watts is None else f", mean {watts / 1000:.2f} kW over the timed runs"
+    out.write(
+        f"energy {where}: {joules / 3.6e6:.2f} kWh per run ({joules:.6g} J), {method}{power}\n"
+    )
 
 
 def package_json(report: Any, out: TextIO) -> None:
