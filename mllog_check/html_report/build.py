@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..results.scoring import known_scoring
 from .charts import Chart, Point, Series, fmt
 from .collect import ReportData
 from .curves import RunCurve, x_axis
@@ -29,6 +30,8 @@ class ResultSetView:
     score: dict[str, Any]
     runs: list[dict[str, Any]] = field(default_factory=list)  # with "state" and "file"
     drop: int | None = None
+    # The round's scoring data, looked up once per view (None: the round has none).
+    scoring: Any = None
     errors: int = 0
     warnings: int = 0
     anomalies: int = 0
@@ -337,6 +340,7 @@ def _result_sets(data: ReportData) -> list[ResultSetView]:
     views = [by_key[k] for k in sorted(by_key)]
     _count_problems(data, views)
     for view in views:
+        view.scoring = known_scoring(str(view.score.get("ruleset") or ""))
         _approximated(data, view)
         _mark_runs(view)
         _energy(view)
@@ -374,13 +378,9 @@ def _count_problems(data: ReportData, views: list[ResultSetView]) -> None:
 
 
 def _drop(view: ResultSetView) -> int | None:
-    try:
-        from ..results.scoring import scoring_for
-
-        scoring = scoring_for(str(view.score.get("ruleset") or ""))
-        return scoring.benchmarks[view.benchmark].drop
-    except Exception:  # a round or benchmark without scoring data: nothing is dropped
-        return None
+    """Runs dropped from each end; None for a round or benchmark without scoring data."""
+    bench = view.scoring.benchmarks.get(view.benchmark) if view.scoring else None
+    return None if bench is None else int(bench.drop)
 
 
 def counted(run: dict[str, Any]) -> bool:
@@ -396,7 +396,7 @@ def _approximated(data: ReportData, view: ResultSetView) -> None:
     """Rounds whose scoring approximates compliance (v0.6: the rules cannot decide):
     a run counts when it converged (status success, target reached) with a clean parse,
     as the scores stage counts it, whatever the compliance column says."""
-    scoring = _scoring(view)
+    scoring = view.scoring
     bench = scoring.benchmarks.get(view.benchmark) if scoring else None
     if bench is None or not getattr(scoring, "approximate_compliance", None):
         return
@@ -646,15 +646,6 @@ def _epochs_usable(curves: list[RunCurve]) -> bool:
     return moving
 
 
-def _scoring(view: ResultSetView) -> Any:
-    try:
-        from ..results.scoring import scoring_for
-
-        return scoring_for(str(view.score.get("ruleset") or ""))
-    except Exception:  # no scoring data: no target line, no reference band
-        return None
-
-
 def _targets(scoring: Any, benchmark: str, component: str | None) -> list[tuple[float, str]]:
     bench = scoring.benchmarks.get(benchmark) if scoring else None
     if bench is None:
@@ -686,17 +677,14 @@ def _reference(view: ResultSetView, scoring: Any, curves: list[RunCurve]) -> Any
     bench = scoring.benchmarks.get(view.benchmark)
     if bench is None:
         return None
-    try:
-        return reference_at(
-            scoring.rcp,
-            view.benchmark,
-            bench.drop,
-            float(batches.pop() or 0),
-            bench.runs,
-            getattr(scoring, "rcp_method", "trimmed"),
-        )
-    except Exception:  # reference data for another layout: no band, the verdict says
-        return None
+    return reference_at(
+        scoring.rcp,
+        view.benchmark,
+        bench.drop,
+        float(batches.pop() or 0),
+        bench.runs,
+        getattr(scoring, "rcp_method", "trimmed"),
+    )
 
 
 def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
@@ -704,7 +692,7 @@ def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
     if not any(c.points for c in curves):
         return []
     by_epoch = _epochs_usable(curves)
-    scoring = _scoring(view)
+    scoring = view.scoring
     bench = scoring.benchmarks.get(view.benchmark) if scoring else None
     unit = x_axis(bench, view.benchmark)[1]
     reference = _reference(view, scoring, curves) if by_epoch else None

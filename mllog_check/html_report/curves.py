@@ -77,12 +77,11 @@ def _point(record: Record, start_ms: float | None, field: str) -> EvalPoint:
 
 
 def _bench_scoring(ruleset: str, benchmark: str) -> Any:
-    try:
-        from ..results.scoring import scoring_for
+    """The benchmark's scoring data; None without (epochs, no convergence point)."""
+    from ..results.scoring import known_scoring
 
-        return scoring_for(ruleset).benchmarks.get(benchmark)
-    except Exception:  # no scoring data for the round: epochs, no convergence point
-        return None
+    scoring = known_scoring(ruleset)
+    return None if scoring is None else scoring.benchmarks.get(benchmark)
 
 
 def read_curve(path: str, benchmark: str, ruleset: str = "") -> RunCurve:
@@ -122,7 +121,7 @@ def read_many(items: Sequence[tuple[str, str, str]]) -> list[RunCurve]:
     for path, bench, ruleset in items:
         try:
             out.append(read_curve(path, bench, ruleset))
-        except Exception:  # the checks report what is wrong with it; no curve here
+        except OSError:  # a log gone since it was checked: the checks said what they read
             out.append(RunCurve(path, (), None, None, 0))
     return out
 

@@ -160,6 +160,15 @@ def scoring_for(ruleset: str | Round) -> RoundScoring:
     return _scoring(ruleset.version if isinstance(ruleset, Round) else ruleset)
 
 
+def known_scoring(ruleset: str | Round) -> RoundScoring | None:
+    """Scoring data for a round, None when the round has none (an unknown round, or none
+    in the registry or this build); broken scoring data still raises ScoringDataError."""
+    try:
+        return scoring_for(ruleset)
+    except UnknownRound:
+        return None
+
+
 @cache
 def _scoring(ruleset: str) -> RoundScoring:
     from ..rounds import RoundError, parse_round
