@@ -227,13 +227,14 @@ def _bench(rnd: Any, name: str) -> str:
 
 def _changes(rnd: Any, before: Any | None) -> str:
     """Every benchmark of the first round; then 'as v6.1', or what the round's benchmarks
-    change from the round before ('− a, b; + c 10')."""
+    change from the round before ('− a, b; + c 10'). Names sorted: the registry's order
+    depends on whether it was read from YAML or its prepared copy."""
     new = rnd.benchmarks or {}
     if before is None:
-        return ", ".join(_bench(rnd, name) for name in new)
+        return ", ".join(_bench(rnd, name) for name in sorted(new))
     old = before.benchmarks or {}
-    gone = [name for name in old if name not in new]
-    came = [_bench(rnd, name) for name in new if name not in old]
+    gone = sorted(name for name in old if name not in new)
+    came = [_bench(rnd, name) for name in sorted(new) if name not in old]
     parts = [f"− {', '.join(gone)}" if gone else "", f"+ {', '.join(came)}" if came else ""]
     return "; ".join(p for p in parts if p) or f"as {before.folder}"
 

@@ -77,3 +77,21 @@ def test_the_docs_list_the_registrys_output_formats(monkeypatch: pytest.MonkeyPa
     assert "SARIF, GitHub annotations, Toy) of check" in readme
     assert "[--format text|json|junit|sarif|github|toyfmt]" in readme
     assert "(table, CSV, JSON, Parquet, ToyTable), a registry" in readme
+
+
+def test_the_scores_table_does_not_depend_on_the_registrys_read_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The registry read from YAML keeps the file's order, its prepared copy sorts the
+    names: the table is the same either way (scripts/new_round.py reads both)."""
+    from conftest import ROOT
+
+    from mllog_check import rounds
+
+    text = (ROOT / "docs" / "scores.md").read_text(encoding="utf-8")
+    flipped = tuple(
+        r.replace(benchmarks=dict(reversed(list(r.benchmarks.items())))) if r.benchmarks else r
+        for r in rounds.all_rounds()
+    )
+    monkeypatch.setattr(round_mentions, "all_rounds", lambda: flipped)
+    assert round_mentions.rewrite("docs/scores.md", text) == text
