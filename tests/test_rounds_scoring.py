@@ -152,8 +152,8 @@ def test_every_quality_value_shape_of_the_corpus_reads(corpus: Path) -> None:
     for round_dir in sorted(p for p in corpus.iterdir() if p.is_dir()):
         try:
             scoring = scoring_for(round_dir.name)
-        except UnknownRound:
-            continue  # v0.5, HPC v0.7: tests/test_scores_old.py
+        except UnknownRound:  # every round of the corpus has scoring data
+            raise AssertionError(round_dir) from None
         sets, _ = discover([str(round_dir)])
         for result_set in sets:
             bench = scoring.benchmark(result_set.benchmark)
@@ -169,6 +169,7 @@ def test_every_quality_value_shape_of_the_corpus_reads(corpus: Path) -> None:
     found = {(r, b, s) for r, b, s in shapes}
     assert ("v0.6", "mask", "[number,number]") in found
     assert ("v1.0", "maskrcnn", "{BBOX:number,SEGM:number}") in found
+    assert ("v0.5", "resnet", "{epoch:number,value:number}") in found
     assert {s for _, _, s in found} == {
-        "number", "[number,number]", "{BBOX:number,SEGM:number}"
+        "number", "[number,number]", "{BBOX:number,SEGM:number}", "{epoch:number,value:number}"
     }  # fmt: skip

@@ -110,6 +110,8 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
 
     official = "PASS" if report.official_passed else "FAIL"
     stops = _official_stops(report.problems)
+    if getattr(report, "not_checked", ""):
+        official, stops = f"none for this round (not checked: {report.not_checked})", ""
     out.write(f"official package checker verdict: {official}{f' ({stops})' if stops else ''}\n")
     kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
     out.write(f"beyond the official checker: {report.beyond} {kind}\n")

@@ -426,4 +426,20 @@ EVAL_CADENCE = rule(
         'docs/scores.md "Evaluation cadence".'
     ),
     beyond=True,
+COMPLIANCE_APPROXIMATED = rule(
+    "MLR067",
+    "compliance-approximated",
+    Severity.INFO,
+    "A result of a round whose compliance no official rules decide (v0.5 and MLPerf HPC "
+    "v0.7 have none; the 0.6.0 rules fail every published v0.6 log): its runs count when "
+    "they converged and parsed cleanly, and the message says why. What is not checked, "
+    "said once per result.",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/v0.5/olympic",
+    why=(
+        "A check that cannot run is never a pass nor a failure: the score is given as the "
+        "round scored it (run_start to run_stop, olympic mean) and says which part was "
+        "not checked (docs/scores.md, docs/hpc.md)."
+    ),
 )

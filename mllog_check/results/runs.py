@@ -62,9 +62,14 @@ def _value(records: list[Record], key: str) -> Any:
 
 
 def _status(stop: Record | None) -> str | None:
-    if stop is None or not isinstance(stop.metadata, dict):
+    """run_stop's metadata status; v0.5 logs say it in the value instead
+    ({"success": true}, or "true" as text: docs/scores.md): "success" or "abort"."""
+    if stop is None:
         return None
-    status = stop.metadata.get("status")
+    metadata = stop.metadata if isinstance(stop.metadata, dict) else {}
+    status = metadata.get("status")
+    if status is None and isinstance(stop.value, dict) and "success" in stop.value:
+        return "success" if stop.value["success"] in (True, "true") else "abort"
     return None if status is None else str(status)
 
 

@@ -293,7 +293,7 @@ def _score_set(
         hint = did_you_mean(result_set.benchmark, scoring.benchmarks)
         why = f"{result_set.benchmark} is not a benchmark of round {scoring.round}{hint}"
         return replace(header, reason=why), runs, [], None
-    problems = _untimed(runs, results) + unread_quality(runs)
+    problems = _untimed(runs, results) + unread_quality(runs) + _approximated(result_set, runs)
     problems += _not_counted(runs, results, ruleset) + _duplicates(runs)
     outcome = _olympic(result_set, runs, scoring, bench.runs, bench.drop, problems)
     rcp_verdict, rcp_message, normalization, rcp_chance = None, "", None, None
@@ -412,6 +412,12 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
             why = f"no {missing}" + (" (file truncated?)" if "run_stop" in missing else "")
         problems.append(codes.RUN_INCOMPLETE.problem(run.path, f"{why}: run not timed"))
     return problems
+
+
+def _approximated(result_set: ResultSet, runs: list[Run]) -> list[Problem]:
+    """MLR067 (info), once per result, when compliance was approximated and why."""
+    notes = sorted({r.compliance_note for r in runs} - {""})
+    return [codes.COMPLIANCE_APPROXIMATED.problem(result_set.folder, n) for n in notes]
 
 
 def _first_record(result: ParseResult, key: str) -> Record | None:

@@ -94,6 +94,9 @@ class PackageReport:
     # Errors of runs the score drops, downgraded to warnings (``tolerate``): the official
     # checker accepts them too, so they count neither as beyond it nor under --strict.
     tolerated: set[Problem] = field(default_factory=set)
+    # What no check decides in this round, and why (v0.5, HPC v0.7: no official
+    # compliance rules or package checker); '' when every stage ran.
+    not_checked: str = ""
 
     @property
     def passed(self) -> bool:
@@ -112,6 +115,10 @@ class PackageReport:
 def _compliance(result: ParseResult, rnd: Round, root: str) -> tuple[str, list[Problem]]:
     """One log's compliance verdict ("pass" or "fail") and its problems; "error" and
     MLP031 when the stage raised on it: one bad log never stops the package."""
+    if not rnd.has("rules"):
+        # The round has no official compliance rules (v0.5, HPC v0.7): nothing to check
+        # against, never a failure; the score says how runs were counted (MLR067).
+        return "", []
     try:
         verdict = rules.check_log(result, rnd)
     except UnknownRuleset as err:
@@ -194,6 +201,11 @@ def check_package(
     layout = check_layout(root, rnd)
     report = PackageReport(str(root), layout.org, ruleset, strict=strict)
     report.ruleset_source, report.ruleset_reason = choice.source, choice.reason
+    if not rnd.has("rules"):
+        report.not_checked = (
+            f"compliance: round {rnd.version} has no official compliance rules or package "
+            "checker; runs are counted by convergence and a clean parse (MLR067)"
+        )
     report.problems.extend(layout.problems)
     report.problems.extend(check_repository(root, rnd))  # the verify script's repo_checker
     descs = _system_descriptions(layout, rnd, report)
