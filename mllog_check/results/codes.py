@@ -426,6 +426,7 @@ EVAL_CADENCE = rule(
         'docs/scores.md "Evaluation cadence".'
     ),
     beyond=True,
+)
 COMPLIANCE_APPROXIMATED = rule(
     "MLR067",
     "compliance-approximated",
