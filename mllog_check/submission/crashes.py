@@ -56,7 +56,10 @@ def result_set_crash(
     compliance: Iterable[Problem],
 ) -> list[Problem]:
     """MLP044 where the official package checker raises on this result set (its first
-    crash: it stops there), else nothing."""
+    crash: it stops there), else nothing; nothing for a round that has no official rules
+    or package checker (v0.5, HPC v0.7: docs/hpc.md)."""
+    if not rnd.has("rules"):
+        return []
     unreadable = sorted(p for p in compliance if p.rule == UNREADABLE_RECORD.code)
     if unreadable:
         where = unreadable[0]
