@@ -222,33 +222,27 @@ def render(node: Any) -> str:
 
 def references(node: Any) -> list[str]:
     """The keys an expression reads (``last``/``count``), in order, for messages."""
-    if not isinstance(node, dict):
-        return []
-    found: list[str] = []
-    for op, arg in node.items():
-        if op in ("last", "count"):
-            found.append(str(arg))
-        elif isinstance(arg, list):
-            for item in arg:
-                found.extend(references(item))
-        elif isinstance(arg, dict):
-            found.extend(references(arg))
-    return list(dict.fromkeys(found))
+    return _named(node, ("last", "count"))
 
 
 def fields(node: Any) -> list[str]:
     """The checked record's fields a test reads (``{this: metadata.samples_count}``)."""
+    return _named(node, ("this",))
+
+
+def _named(node: Any, ops: tuple[str, ...]) -> list[str]:
+    """The arguments of the ``ops`` nodes in an expression or test, in order, once each."""
     if not isinstance(node, dict):
         return []
     found: list[str] = []
     for op, arg in node.items():
-        if op == "this":
+        if op in ops:
             found.append(str(arg))
         elif isinstance(arg, list):
             for item in arg:
-                found.extend(fields(item))
+                found.extend(_named(item, ops))
         elif isinstance(arg, dict):
-            found.extend(fields(arg))
+            found.extend(_named(arg, ops))
     return list(dict.fromkeys(found))
 
 
