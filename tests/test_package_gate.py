@@ -133,6 +133,50 @@ def test_a_run_without_evaluation_before_run_stop_stops_the_rcp_step(
 
 
 @pytest.mark.corpus
+def test_logs_declaring_no_benchmark_stop_the_rcp_step(corpus: Path, tmp_path: Path) -> None:
+    """No log of a closed folder declares submission_benchmark: the compliance step fails
+    them (it enqueues no benchmark rules), then the RCP step looks up None."""
+    org = _plant(tmp_path, corpus)
+    for log in sorted((org / RGAT).glob("result_*.txt")):
+        kept = [ln for ln in log.read_text().splitlines(True) if "submission_benchmark" not in ln]
+        log.write_text("".join(kept))
+    report = check_package(org, "5.0.0")
+    stops = [p for p in report.problems if p.rule == "MLP044"]
+    assert len(stops) == 1 and "KeyError: None" in stops[0].message
+    assert "declare no benchmark of 5.0.0" in stops[0].message
+    if has_module("mlperf_logging"):
+        assert _official_package(org) == "crash: KeyError: None"
+
+
+@pytest.mark.corpus
+def test_an_hpc_folder_beside_strong_and_weak_stops_the_walk(corpus: Path, tmp_path: Path) -> None:
+    """MLPerf HPC v3.0 Clemson (official: pass) with results/<system>/pruned/old/: the
+    official package checker asserts that every folder it walks sits in strong/ or weak/."""
+    org = tmp_path / "hpc_results_v3.0" / "Clemson"
+    shutil.copytree(corpus / "hpc-v3.0" / "Clemson", org)
+    [system] = sorted((org / "results").iterdir())
+    report = check_package(org, "auto")
+    assert report.official_passed and not [p for p in report.problems if p.rule == "MLP044"]
+    (system / "pruned" / "old").mkdir(parents=True)
+    report = check_package(org, "auto")
+    stops = [p for p in report.problems if p.rule == "MLP044"]
+    assert [p.path for p in stops] == [str(system / "pruned")]
+    assert "AssertionError" in stops[0].message and not report.official_passed
+    if has_module("mlperf_logging"):
+        log = tmp_path / "hpc.log"
+        command = [sys.executable, "-m", "mlperf_logging.package_checker", str(org), "hpc"]
+        done = subprocess.run(
+            [*command, "3.0.0", "--log_output", str(log)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.stderr.strip().splitlines()[-1] == "AssertionError"
+
+
+@pytest.mark.corpus
 def test_the_unplanted_copy_passes_both_tools_and_prints_no_crash(
     corpus: Path, tmp_path: Path
 ) -> None:

@@ -21,11 +21,14 @@ RCP step (closed division, from v1.0, not minigo):
 - an evaluation without the progress field the RCP step reads (``epoch_num``, or
   ``samples_count`` for the LLM and Flux benchmarks: ``KeyError``);
 - a successful ``run_stop`` before any evaluation (``UnboundLocalError``).
+Layout (MLPerf HPC): a folder in results/<system>/ other than strong/ or weak/ holding
+folders (``AssertionError``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..problems import Problem
@@ -73,6 +76,31 @@ def result_set_crash(
     if closed and rnd.applies("seeds_checked") and rs.benchmark != "minigo":
         return _rcp_crash(rs, results, rnd)
     return []
+
+
+def layout_crash(root: Path, rnd: Round) -> list[Problem]:
+    """MLPerf HPC: the official checker takes every folder in results/<system>/ as a
+    scaling folder and asserts that its folders sit in strong/ or weak/ (an
+    ``AssertionError`` for results/<system>/pruned/old/). Only listings are read."""
+    if not rnd.is_hpc:
+        return []
+    for system in _folders(root / "results"):
+        for scaling in _folders(system):
+            if scaling.name not in ("strong", "weak") and _folders(scaling):
+                why = (
+                    f"AssertionError: its HPC walk takes {scaling.name}/ as a scaling folder "
+                    "and asserts that the folders in it sit in strong/ or weak/"
+                )
+                return [_stop(str(scaling), why)]
+    return []
+
+
+def _folders(path: Path) -> list[Path]:
+    """The folders in ``path`` (links to folders too, as os.path.isdir sees them), sorted."""
+    try:
+        return sorted(p for p in path.iterdir() if p.is_dir())
+    except OSError:
+        return []
 
 
 def _stop(path: str, why: str, line: int = 0, column: int = 0) -> Problem:

@@ -30,7 +30,7 @@ from ..rules import UnknownRuleset
 from . import anomalies, codes
 from .audit_rows import AuditRows, AuditRun
 from .consistency import Declared, check_result_set, same_org
-from .crashes import result_set_crash
+from .crashes import layout_crash, result_set_crash
 from .layout import OrgLayout, check_layout, require_org
 from .repository import check_repository
 from .sysdesc import load, position, validate
@@ -208,6 +208,7 @@ def check_package(
         )
     report.problems.extend(layout.problems)
     report.problems.extend(check_repository(root, rnd))  # the verify script's repo_checker
+    report.problems.extend(layout_crash(root, rnd))
     descs = _system_descriptions(layout, rnd, report)
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
     for result_set in layout.result_sets:
