@@ -141,3 +141,30 @@ def test_schedules_name_rounds_and_benchmarks_of_the_registry() -> None:
         rnd = parse_round(folder)
         assert rnd.folder == folder
         assert all(rnd.benchmark(b) is not None for b in benchmarks), folder
+
+
+def _log(tmp_path: Path, batch: object, places: list[str]) -> Path:
+    head = [
+        '{"key": "submission_division", "value": "closed", "time_ms": 1, "metadata": {}}',
+        f'{{"key": "global_batch_size", "value": {batch}, "time_ms": 2, "metadata": {{}}}}',
+        '{"key": "run_start", "value": null, "time_ms": 3, "metadata": {}}',
+    ]
+    evals = [
+        f'{{"key": "eval_accuracy", "value": 0.5, "time_ms": 4, "metadata": {{"epoch_num": {p}}}}}'
+        for p in places
+    ]
+    path = tmp_path / "result_0.txt"
+    lines = [*head, *evals, '{"key": "run_stop", "value": null, "time_ms": 9, "metadata": {}}']
+    path.write_text("".join(f":::MLLOG {line}\n" for line in lines))
+    return path
+
+
+@pytest.mark.parametrize("batch", ["3072", "1e400", "-1", "0", "true", "null", '"x"', "2e300"])
+def test_hostile_values_are_judged_or_skipped_never_raised(tmp_path: Path, batch: str) -> None:
+    odd = ["NaN", "Infinity", "1e400", '"4"', "true", "null", "[4]", "-5", "1e308", "4"]
+    result = parse_file(str(_log(tmp_path, batch, odd)))
+    for bench in ("bert", "unet3d", "resnet", "ssd"):
+        problems = cadence_problems([result], "v1.0", bench, "eval_accuracy")
+        assert len(problems) <= 1
+    # Only finite numbers are placed: -5, 4 and 1e308 (the rest are not positions).
+    assert positions(result, "eval_accuracy") == [-5.0, 4.0, 1e308]

@@ -126,3 +126,32 @@ def test_a_zero_length_window_counts_the_readings_over_the_run(tmp_path: Path) -
     zero = stop.replace(f'"time_ms": {_time(stop)}', f'"time_ms": {_time(lines[0])}')
     node.write_text("\n".join([lines[0], zero, *lines[1:-1]]) + "\n")
     assert {r for r, _ in _sampling(copy)} == {"MLE007"}
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [
+        [],  # no readings: MLE024 says so, the sampling rules stay silent
+        [(1000, 5.0)] * 50,  # all at one time
+        [(t, 5.0) for t in range(-60_000, 0, 1000)],  # all before the window
+        [(t, 5.0) for t in range(0, 200_000, 1000)] + [(10**20, 5.0)],  # one far away
+    ],
+)
+def test_odd_logs_give_at_most_one_problem_per_rule(
+    tmp_path: Path, readings: list[tuple[int, float]]
+) -> None:
+    def mllog(t: int, key: str, value: object) -> str:
+        record = {"key": key, "value": value, "time_ms": t, "metadata": {}}
+        return ":::MLLOG " + json.dumps(record) + "\n"
+
+    folder = tmp_path / "b"
+    (folder / "power" / "result_0").mkdir(parents=True)
+    (folder / "result_0.txt").write_text(
+        mllog(0, "run_start", None) + mllog(90_000, "run_stop", None)
+    )
+    body = [mllog(-1000, "power_measurement_start", None)]
+    body += [mllog(t, "power_reading", w) for t, w in readings]
+    body.append(mllog(91_000, "power_measurement_stop", None))
+    (folder / "power" / "result_0" / "node_0.txt").write_text("".join(body))
+    found = Counter(rule for rule, _ in _sampling(folder))
+    assert found["MLE035"] <= 1 and found["MLE036"] <= 1
