@@ -249,6 +249,20 @@ def test_repository_checks_are_the_official_repo_checker(corpus: Path, tmp_path:
 
 
 @pytest.mark.corpus
+def test_the_audit_runs_the_repository_checks(corpus: Path, tmp_path: Path) -> None:
+    """A round folder holding the planted org: the audit fails it on the same paths."""
+    from mllog_check.submission.audit import run_audit
+
+    org = _plant(tmp_path, corpus)
+    planted = _repo_plants(org)
+    result = run_audit(org.parent, "5.0.0", jobs=1)
+    [row] = result.orgs
+    assert row["org"] == "GigaComputing" and not row["passed"]
+    found = {(p.rule, Path(p.path).name) for p in result.problems if p.rule.startswith("MLP04")}
+    assert found == {(code, path.name) for code, path in planted}
+
+
+@pytest.mark.corpus
 def test_repository_checks_start_with_the_round_of_repo_checker(corpus: Path) -> None:
     """v1.0 Graphcore published vim swap files in systems/ (no repo_checker then): stray
     files as before, no MLP041; its verdict stays the era checker's (RCP failure)."""
