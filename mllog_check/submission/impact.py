@@ -55,6 +55,8 @@ DEFAULTS: dict[str, str] = {
     "not-audited": RULES,
     # worth knowing, changes nothing: runs trained alike, each its own run
     "same-eval-curve": INFO,
+    # the Preview results are marked invalid unless the system came back as Available
+    "preview-not-available": RULES,
 }
 
 
