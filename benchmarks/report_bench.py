@@ -3,6 +3,7 @@ fast the page opens in headless Chromium.
 
     python benchmarks/report_bench.py [--corpus ../shared/corpus] [--round v1.0] [--repeat 3]
     python benchmarks/report_bench.py --limits [--rounds v4.0 v5.1 ...]
+    python benchmarks/report_bench.py --record [--reuse DIR/report.html]
 
 Runs both commands as a user does (a fresh process each, the same --jobs), interleaved
 ``--repeat`` times, and prints the medians and their ratio (the goal: report <= 2 x
@@ -17,6 +18,12 @@ first screenshot (a full render), measured, not asserted.
 report (5 MB, 10 s on this machine with --jobs 2) and the same figures the page had
 before curve points were packed (a whole tip per point in a double-quoted attribute,
 and each run's path written out; measured by unpacking the page in the same run).
+
+``--record``: the whole corpus in one report (its root: every round; a folder of pages,
+docs/report.md "The whole record"), built once (or ``--reuse`` a page built before: the
+build takes minutes on this machine), against the limits of the whole record (the main
+page at most 10 MB, open in Chromium in at most 3 s); then, by parts, per round: its
+detail pages' total size and the slowest to open.
 """
 
 from __future__ import annotations
@@ -77,6 +84,58 @@ def _browser(page: Path) -> None:
 
 
 SIZE_LIMIT_MB, TIME_LIMIT_S = 5.0, 10.0
+RECORD_MB, RECORD_OPEN_S = 10.0, 3.0  # the whole record's main page
+
+
+def _open_seconds(tab: object, page: Path) -> float:
+    """Seconds until the page's script has run (every chart in the DOM)."""
+    start = time.perf_counter()
+    tab.goto(page.resolve().as_uri(), wait_until="load")  # type: ignore[attr-defined]
+    tab.wait_for_selector("html[data-ready='1']")  # type: ignore[attr-defined]
+    return time.perf_counter() - start
+
+
+def _round_of(stem: str) -> str:
+    """The round of a detail page's file name (pages.py: ``v1-0-bert``, ``hpc-v1-0-deepcam``)."""
+    parts = stem.split("-")
+    return "-".join(parts[: 3 if parts[0] == "hpc" else 2])
+
+
+def _record(corpus: Path, reuse: Path | None, jobs: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        page = reuse or Path(tmp) / "report.html"
+        if reuse is None:
+            exe = shutil.which("mllog-check") or sys.exit("mllog-check is not installed")
+            took = _timed([exe, "report", str(corpus), "--out", str(page), "-j", str(jobs)])
+            print(f"built the whole record in {took:.1f} s (--jobs {jobs})")
+        details = sorted((page.parent / f"{page.stem}_pages").glob("*.html"))
+        folder = sum(p.stat().st_size for p in [page, *details]) / 1e6
+        main_mb = page.stat().st_size / 1e6
+        executable = shutil.which("chromium") or "/usr/bin/chromium"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+            tab = browser.new_page(viewport={"width": 1280, "height": 900})
+            opened = min(_open_seconds(tab, page) for _ in range(3))
+            height = tab.evaluate("document.documentElement.scrollHeight")
+            verdict = "OK" if main_mb <= RECORD_MB and opened <= RECORD_OPEN_S else "OVER"
+            print(
+                f"main page: {main_mb:.2f} MB (limit {RECORD_MB:g}), opens in {opened:.2f} s "
+                f"(limit {RECORD_OPEN_S:g}; best of 3), {height:,} px tall {verdict}; "
+                f"{len(details)} detail pages, {folder:.1f} MB in all"
+            )
+            by_round: dict[str, list[Path]] = {}
+            for detail in details:
+                by_round.setdefault(_round_of(detail.stem), []).append(detail)
+            for label, files in sorted(by_round.items()):
+                size = sum(f.stat().st_size for f in files) / 1e6
+                slowest = max((_open_seconds(tab, f), f.name) for f in files)
+                print(
+                    f"  {label}: {len(files)} pages, {size:.2f} MB, slowest to open "
+                    f"{slowest[1]} {slowest[0]:.2f} s"
+                )
+            browser.close()
 
 
 def _limits(corpus: Path, rounds: list[str], jobs: int) -> None:
@@ -152,7 +211,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limits", action="store_true", help="size and time per round")
     parser.add_argument("--rounds", nargs="*", default=[])
+    parser.add_argument("--record", action="store_true", help="the whole corpus in one report")
+    parser.add_argument("--reuse", type=Path, help="--record: a whole-record page built before")
     args = parser.parse_args()
+    if args.record:
+        _record(args.corpus, args.reuse, args.jobs)
+        return
     if args.limits:
         _limits(args.corpus, args.rounds, args.jobs)
         return

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..html_report.pages import PAGES
 from ..results.filters import ResultFilter
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 from .filter_options import filter_options
@@ -45,6 +46,14 @@ from .filter_options import filter_options
     "URL, e.g. the results repository's web address); default: paths relative to the "
     "report's folder, which work while the report stays beside the logs.",
 )
+@click.option(
+    "--pages",
+    type=click.Choice(PAGES),
+    default="auto",
+    show_default=True,
+    help="split: a main page and, per benchmark and round, a linked detail page in "
+    "OUT's name + _pages/; auto: split over more than two rounds; one: a single page.",
+)
 @filter_options
 def report(
     paths: tuple[str, ...],
@@ -56,6 +65,7 @@ def report(
     jobs: int | None,
     title: str | None,
     link_base: str | None,
+    pages: str,
     result_filter: ResultFilter,
 ) -> None:
     """One HTML report for PATH... (result folders, org folders or round folders):
@@ -87,6 +97,7 @@ def report(
             title,
             result_filter=result_filter,
             link_base=link_base,
+            pages=pages,
         )
     except (
         ReportError,
@@ -102,6 +113,7 @@ def report(
     click.echo(
         f"wrote {result.out}: {len(page.sets)} results, {len(page.data.runs)} runs, "
         f"{len(page.charts())} charts"
+        + (f"; detail pages in {result.out.stem}_pages/" if page.split else "")
     )
     if result.plots:
         click.echo(f"wrote {len(result.plots)} PNG charts to {plots_dir}")

@@ -68,7 +68,13 @@ def build_report(
     result_filter: ResultFilter | None = None,
     link_base: str | None = None,
     inline_problems: int | None = None,
+    pages: str = "auto",
 ) -> ReportResult:
+    """The report of ``paths`` written to ``out``: one page, or (``pages`` "split", or
+    "auto" over more than two rounds) a main page and per benchmark and round a detail
+    page in ``<out name>_pages/`` beside it (``pages.py``; docs/report.md)."""
+    from .pages import split, splits
+
     data = collect(list(paths), ruleset, jobs)
     if result_filter is not None and result_filter.active:
         from ..results.filters import filter_report_data
@@ -83,6 +89,8 @@ def build_report(
 
         add_costs(page, list(prices))
     out = Path(out)
+    folder = out.stem + "_pages"
+    details = split(page, folder, out.name) if splits(page, pages) else []
     if inline_problems is not None:
         page.inline_problems = inline_problems
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -95,6 +103,13 @@ def build_report(
             page.problems_file = "./" + encode_path(side.name)
             page.problems_file_name = side.name
         handle.write(render(page, out, title, link_base))
+    if details:
+        from ..outputs import output_folder
+
+        where = output_folder(out.with_name(folder))  # a link in its place is refused
+        for detail in details:
+            with open_output(where / detail.file, newline="") as handle:
+                handle.write(render(detail.page, where / detail.file, None, link_base))
     written: list[Path] = []
     if plots is not None:
         from .plots import write_plots

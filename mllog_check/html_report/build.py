@@ -92,6 +92,8 @@ class BenchmarkView:
     sets: list[ResultSetView]
     charts: list[Chart] = field(default_factory=list)
     efficiency: list[dict[str, Any]] = field(default_factory=list)  # energy, ranked
+    # A main page of several pages (pages.py): a line per round, linking its detail page.
+    index: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -112,6 +114,12 @@ class Page:
     org_notes: dict[str, str] = field(default_factory=dict)  # org -> counts not in its rows
     headlines: list[dict[str, Any]] = field(default_factory=list)  # best per benchmark
     trends: list[Chart] = field(default_factory=list)  # best per round, several rounds
+    # A report of many rounds is a folder of pages (pages.py): the main page's links to
+    # each result's detail page (by its anchor), a detail page's title and way back.
+    split: bool = False
+    detail_href: dict[str, str] = field(default_factory=dict)
+    detail: str = ""
+    home: str = ""
 
     def problems_cut(self) -> bool:
         return any(len(c["items"]) > self.inline_problems for g in self.groups for c in g["codes"])
@@ -121,6 +129,17 @@ class Page:
         out += list(self.weak_charts)
         out += [c for s in self.sets for c in s.curves]
         return out + [c for section in self.cost for c in section["charts"]]
+
+
+def benchmark_view(name: str, group: list[ResultSetView]) -> BenchmarkView:
+    """A benchmark's section: time to train per run, and energy where measured."""
+    view = BenchmarkView(name, group)
+    view.charts.append(time_chart(name, group))
+    energy = energy_chart(name, group)
+    if energy is not None:
+        view.charts.append(energy)
+        view.efficiency = efficiency(group)
+    return view
 
 
 def benchmark_name(ruleset: str, folder: str) -> str:
@@ -140,13 +159,7 @@ def build_page(data: ReportData) -> Page:
     for name in sorted({s.name for s in sets}):
         group = [s for s in sets if s.name == name]
         group.sort(key=_speed)
-        view = BenchmarkView(name, group)
-        view.charts.append(time_chart(name, group))
-        energy = energy_chart(name, group)
-        if energy is not None:
-            view.charts.append(energy)
-            view.efficiency = efficiency(group)
-        benchmarks.append(view)
+        benchmarks.append(benchmark_view(name, group))
     groups, glossary = problem_groups(data)
     page = Page(data, sets, benchmarks, groups, glossary)
     page.weak_charts = weak_charts(data)

@@ -84,7 +84,7 @@ def render(
             css=_inline(env.get_template("report.css").render()),
             js=_inline(folder.joinpath("report.js").read_text("utf-8")),
             cost_note=NOTE,
-            ranked=with_names(page.data, ranked_rows(page.data)),
+            ranked=[] if page.detail else with_names(page.data, ranked_rows(page.data)),
         )
     )
 
@@ -99,6 +99,8 @@ def _inline(text: str) -> Any:
 
 
 def _title(page: Page) -> str:
+    if page.detail:
+        return f"mllog-check report: {page.detail}"
     names = [os.path.basename(os.path.abspath(p).rstrip("/")) for p in page.data.paths]
     rounds = ", ".join(page.data.rulesets)
     return f"mllog-check report: {', '.join(names)}" + (f" ({rounds})" if rounds else "")

@@ -1,0 +1,154 @@
+"""The report of many rounds as a folder of pages (docs/report.md, "The whole record"),
+in headless Chromium: a main page that answers "who is fastest" on a phone's first
+screen and links, per benchmark and round, to detail pages, each self-contained.
+
+The whole-record tests build the corpus root's report once per session (minutes on a
+shared machine); ``MLLOG_RECORD_REPORT=/path/report.html`` reuses one built before from
+the same corpus with this build (``benchmarks/report_bench.py --record`` measures it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report_browser import CHART_STATS, Browser
+
+from mllog_check.html_report import build_report
+
+pytestmark = pytest.mark.corpus
+PHONE = {"width": 390, "height": 844}
+RECORD_MB, RECORD_OPEN_S = 10.0, 3.0  # the whole record's main page (docs/report.md)
+
+
+def _tab(browser: Browser, viewport: dict[str, int]) -> tuple[Any, list[str]]:
+    context = browser.browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.route(
+        "**/*",
+        lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort(),
+    )
+    return tab, errors
+
+
+def _load(tab: Any, page: Path) -> float:
+    import time
+
+    start = time.perf_counter()
+    tab.goto(page.resolve().as_uri(), wait_until="load")
+    tab.wait_for_selector("html[data-ready='1']")
+    return time.perf_counter() - start
+
+
+def _links(tab: Any) -> list[str]:
+    return list(
+        tab.evaluate(
+            "Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href'))"
+        )
+    )
+
+
+def _check_folder(browser: Browser, main: Path) -> list[Path]:
+    """Every link from the main page to a detail page resolves to a file and an anchor in
+    it; every detail page loads without error, draws its charts, and links back."""
+    tab, errors = _tab(browser, {"width": 1280, "height": 900})
+    _load(tab, main)
+    folder = main.parent / f"{main.stem}_pages"
+    targets = {h for h in _links(tab) if h.startswith(f"{folder.name}/")}
+    assert targets
+    files = sorted(folder.glob("*.html"))
+    assert {h.split("#")[0] for h in targets} == {f"{folder.name}/{f.name}" for f in files}
+    anchors: dict[str, set[str]] = {}
+    for page in files:
+        _load(tab, page)
+        assert errors == [], (page.name, errors)
+        charts = tab.evaluate(CHART_STATS)
+        assert charts and all(c["drawnPoints"] == c["declaredPoints"] for c in charts)
+        assert tab.locator("#home").get_attribute("href") == f"../{main.name}"
+        anchors[page.name] = set(
+            tab.evaluate("Array.from(document.querySelectorAll('[id]')).map(e => e.id)")
+        )
+    for href in targets:
+        file, _, anchor = href.removeprefix(f"{folder.name}/").partition("#")
+        assert not anchor or anchor in anchors[file], href
+    tab.context.close()
+    return files
+
+
+def test_several_rounds_as_a_folder_of_pages(
+    corpus: Path, browser: Browser, tmp_path: Path
+) -> None:
+    main = tmp_path / "r.html"
+    result = build_report([str(corpus / "v2.0"), str(corpus / "v4.1")], main, jobs=2, pages="split")
+    assert result.page.split
+    files = _check_folder(browser, main)
+    names = {f.stem for f in files}
+    assert {"v2-0-retinanet", "v4-1-retinanet", "v4-1-rgat", "v2-0-bert"} <= names
+    tab, errors = _tab(browser, {"width": 1280, "height": 900})
+    _load(tab, main)
+    assert errors == []
+    kinds = {c["kind"] for c in tab.evaluate(CHART_STATS)}
+    assert "strip" not in kinds  # time to train per run: on the detail pages only
+    tab.context.close()
+    # Two rounds, auto: one page as before.
+    one = tmp_path / "one.html"
+    assert not build_report([str(corpus / "v2.0"), str(corpus / "v4.1")], one, jobs=2).page.split
+    assert not (tmp_path / "one_pages").exists()
+
+
+def _first_screen(tab: Any) -> dict[str, Any]:
+    items = tab.locator("ul.headlines li")
+    boxes = [items.nth(i).bounding_box() for i in range(items.count())]
+    return {
+        "width": tab.evaluate("document.documentElement.scrollWidth"),
+        "visible": [
+            text
+            for text, box in zip(items.all_inner_texts(), boxes, strict=True)
+            if box is not None and box["y"] + box["height"] <= PHONE["height"]
+        ],
+        "count": items.count(),
+    }
+
+
+@pytest.fixture(scope="session")
+def record(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole corpus in one report, built once (or reused: MLLOG_RECORD_REPORT)."""
+    given = os.environ.get("MLLOG_RECORD_REPORT")
+    if given and Path(given).is_file():
+        return Path(given)
+    main = tmp_path_factory.mktemp("record") / "report.html"
+    build_report([str(corpus)], main, jobs=2)
+    return main
+
+
+@pytest.mark.slow
+def test_the_whole_record_is_small_and_opens_fast(record: Path, browser: Browser) -> None:
+    folder = record.parent / f"{record.stem}_pages"
+    assert record.stat().st_size <= RECORD_MB * 1e6
+    details = sorted(folder.glob("*.html"))
+    assert len(details) > 50  # per benchmark and round
+    assert max(d.stat().st_size for d in details) <= RECORD_MB * 1e6
+    tab, errors = _tab(browser, {"width": 1280, "height": 900})
+    seconds = min(_load(tab, record) for _ in range(2))
+    assert errors == []
+    assert seconds <= RECORD_OPEN_S, seconds
+    tab.context.close()
+
+
+@pytest.mark.slow
+def test_the_whole_record_answers_who_is_fastest_on_a_phone(record: Path, browser: Browser) -> None:
+    tab, errors = _tab(browser, PHONE)
+    _load(tab, record)
+    assert errors == []
+    screen = _first_screen(tab)
+    assert screen["width"] <= PHONE["width"]  # no horizontal scroll
+    assert screen["count"] > 10 and len(screen["visible"]) >= 3
+    for text in screen["visible"]:  # benchmark, minutes, hardware, round/org · system
+        assert re.match(r"\S+ [\d.,]+ min .* v?[\w.-]+/\S+ · \S", text), text
+    tab.context.close()
