@@ -196,6 +196,21 @@ def test_formula_in_a_description_is_written_as_text(corpus: Path, tmp_path: Pat
 
 
 @pytest.mark.corpus
+@needs(has_module("openpyxl"), "openpyxl not installed (analysis extra)")
+def test_formula_in_a_description_is_text_in_the_workbook(corpus: Path, tmp_path: Path) -> None:
+    import openpyxl
+
+    text = '=HYPERLINK("http://example.com","x")'
+    org = _edited_oracle(corpus, tmp_path, "system_name", text)
+    book = tmp_path / "t.xlsx"
+    result = _summarize([str(org), "--csv", str(tmp_path / "t.csv"), "--xlsx", str(book)], tmp_path)
+    assert result.exit_code == 0, result.output
+    cells = [c for row in openpyxl.load_workbook(book)["closed"].iter_rows() for c in row]
+    [cell] = [c for c in cells if c.value == text]
+    assert cell.data_type == "s"  # not "f": the spreadsheet shows it, never runs it
+
+
+@pytest.mark.corpus
 def test_missing_field_skips_the_row_and_says_so(corpus: Path, tmp_path: Path) -> None:
     org = _edited_oracle(corpus, tmp_path, "framework")
     result = _summarize([str(org), "--csv", str(tmp_path / "t.csv")], tmp_path)

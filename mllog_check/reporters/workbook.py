@@ -6,7 +6,7 @@ method removed in pandas 2; docs/differences.md): one sheet per division (closed
 then open), rows grouped under a title row per availability ("Available on-premise",
 "Available cloud", "Preview", "Research, Development, or Internal (RDI)"), each row with
 the published ID ``{round}-{NNNN}`` numbered across both sheets. Cells are data, never
-formulas (``safety.csv_cell``). openpyxl (the analysis extra) loads here only.
+formulas (text cells typed as strings). openpyxl (the analysis extra) loads here only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..results.hardware import availability_category
-from ..safety import csv_cell
 
 SECTIONS = (
     ("onprem", "Available on-premise"),
@@ -48,12 +47,16 @@ def write_workbook(summary: Any, path: str) -> None:
             sheet.append([title])
             sheet.cell(sheet.max_row, 1).font = bold
             for row in section:
-                cells = [_cell(v) for v in table_row(table, row)]
-                sheet.append([f"{summary.round.short}-{index:04}", *cells])
+                sheet.append([f"{summary.round.short}-{index:04}", *table_row(table, row)])
+                _as_text(sheet[sheet.max_row])
                 index += 1
     book.save(path)
 
 
-def _cell(value: Any) -> Any:
-    """A text cell a spreadsheet would run as a formula is written as text."""
-    return csv_cell(value) if isinstance(value, str) else value
+def _as_text(cells: Any) -> None:
+    """Text cells stay text: openpyxl stores a string starting with "=" as a formula,
+    which the spreadsheet would run (docs/security.md); typed as a string it shows as
+    written."""
+    for cell in cells:
+        if isinstance(cell.value, str):
+            cell.data_type = "s"
