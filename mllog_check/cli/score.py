@@ -190,7 +190,8 @@ def json_document(report: Any) -> dict[str, Any]:
         *(("energy_j", "avg_power_w") if power else ()),
         *(("note",) if any(r.note for r in report.runs) else ()),
     )
-    runs = [{k: run_row(r)[k] for k in keys} for r in report.runs]
+    rows: list[dict[str, Any]] = [dict(run_row(r)) for r in report.runs]
+    runs = [{k: row[k] for k in keys} for row in rows]
     document: dict[str, Any] = {"scores": scores, "runs": runs}
     if report.weak:  # MLPerf HPC weak scaling (docs/hpc.md); absent otherwise
         from ..results.weak import weak_table

@@ -248,10 +248,10 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
     from ..results.scores import run_row
 
     for run in report.runs:
-        row = run_row(run)
-        row["path"] = rel(row["path"])
-        row["compliance"] = "pass" if run.compliant else "fail"
-        data.runs.append(row)
+        shown: dict[str, Any] = dict(run_row(run))
+        shown["path"] = rel(shown["path"])
+        shown["compliance"] = "pass" if run.compliant else "fail"
+        data.runs.append(shown)
     for problem in report.problems:
         data.problems.append(_row(problem, "", rel(problem.path)))
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
@@ -560,7 +560,7 @@ def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
     return columns, [dataclasses.asdict(s) for s in report.scores]
 
 
-def run_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
+def run_table(report: ScoreReport) -> tuple[list[str], list[ScoreRun]]:
     """Runs as (columns, rows), seeds as a list per run."""
     return list(SCORE_RUN_COLUMNS), [run_row(r) for r in report.runs]
 
@@ -573,7 +573,7 @@ def float_columns(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind) if "float" in str(f.type))
 
 
-def _frame(columns: list[str], rows: list[dict[str, Any]], floats: tuple[str, ...]) -> Any:
+def _frame(columns: list[str], rows: Sequence[Mapping[str, Any]], floats: tuple[str, ...]) -> Any:
     from ..extras import require
 
     frame = require("pandas", "a DataFrame").DataFrame(rows, columns=columns)
@@ -618,5 +618,43 @@ SCORE_RUN_COLUMNS = (
 )
 
 
-def run_row(run: Run) -> dict[str, Any]:
-    return {name: getattr(run, name) for name in SCORE_RUN_COLUMNS} | {"seeds": list(run.seeds)}
+class ScoreRun(TypedDict):
+    """One row of ``score``'s runs table (``SCORE_RUN_COLUMNS``, in that order)."""
+
+    path: str
+    org: str
+    system: str
+    benchmark: str
+    division: str | None
+    minutes: float | None
+    run_stop_status: str | None
+    converged: bool
+    compliant: bool
+    epochs_or_samples: float | None
+    global_batch_size: int | None
+    seeds: list[Any]
+    platform: str | None
+    energy_j: float | None
+    avg_power_w: float | None
+    note: str
+
+
+def run_row(run: Run) -> ScoreRun:
+    return {
+        "path": run.path,
+        "org": run.org,
+        "system": run.system,
+        "benchmark": run.benchmark,
+        "division": run.division,
+        "minutes": run.minutes,
+        "run_stop_status": run.run_stop_status,
+        "converged": run.converged,
+        "compliant": run.compliant,
+        "epochs_or_samples": run.epochs_or_samples,
+        "global_batch_size": run.global_batch_size,
+        "seeds": list(run.seeds),
+        "platform": run.platform,
+        "energy_j": run.energy_j,
+        "avg_power_w": run.avg_power_w,
+        "note": run.note,
+    }
