@@ -76,3 +76,16 @@ def test_hpc_v07_orgs_are_not_failed_for_rules_that_do_not_exist(corpus: Path) -
     (row,) = report.scores
     assert row["valid"] and row["minutes"] == pytest.approx(265.59, abs=0.01)
     assert {run["compliance"] for run in report.runs} == {""}  # not run: no rules
+
+
+def test_v05_submissions_audit_clean_with_what_is_not_checked_said(corpus: Path) -> None:
+    """v0.5 submissions (their system in results/<system>/entry.json, their outcome in
+    run_stop's value) pass: no missing description, no run said not to converge."""
+    from mllog_check.submission.audit import run_audit
+
+    result = run_audit(corpus / "v0.5" / "v0.5.0" / "google" / "cloud_v3.8", jobs=1)
+    assert [(o["org"], o["passed"]) for o in result.orgs] == [
+        ("gnmt-tpuv3-8", True), ("resnet-tpuv3-8", True), ("ssd-tpuv3-8", True)
+    ]  # fmt: skip
+    assert result.anomalies == []
+    assert {r["run_stop_status"] for r in result.runs} == {"success"}

@@ -61,7 +61,7 @@ def _value(records: list[Record], key: str) -> Any:
     return None if record is None else record.value
 
 
-def _status(stop: Record | None) -> str | None:
+def run_stop_status(stop: Record | None) -> str | None:
     """run_stop's metadata status; v0.5 logs say it in the value instead
     ({"success": true}, or "true" as text: docs/scores.md): "success" or "abort"."""
     if stop is None:
@@ -189,7 +189,7 @@ def build_run(
     records = result.records
     start, stop = _first(records, "run_start"), _first(records, "run_stop")
     minutes, _ = duration(start, stop)
-    status = _status(stop)
+    status = run_stop_status(stop)
     before = _before_stop(records, stop)
     reached = scoring is not None and any(
         scoring.reached(value) for _, value in evaluations(before, scoring)

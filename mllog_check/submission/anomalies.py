@@ -18,6 +18,7 @@ import orjson
 
 from ..problems import Problem
 from ..records import Record
+from ..results.runs import run_stop_status
 from . import codes
 
 # Keys whose time_ms measures the run (common.yaml's timing keys).
@@ -61,10 +62,7 @@ def run_facts(records: Sequence[Record]) -> RunFacts:
         first(records, "run_stop"),
         first(records, "seed"),
     )
-    status = None
-    if stop is not None and isinstance(stop.metadata, dict):
-        raw = stop.metadata.get("status")
-        status = None if raw is None else str(raw)
+    status = run_stop_status(stop)
     return RunFacts(
         run_start_ms=start.timestamp_ms if start else None,
         run_stop_ms=stop.timestamp_ms if stop else None,
@@ -242,7 +240,7 @@ def _run_end(records: Sequence[Record], path: str) -> list[Problem]:
         return [codes.ABORTED_RUN.problem(path, msg, start.line)]
     if stop is None:
         return []
-    status = stop.metadata.get("status") if isinstance(stop.metadata, dict) else None
+    status = run_stop_status(stop)  # v0.5: in run_stop's value (docs/scores.md)
     if status != "success":
         msg = f"run_stop status is {status!r}, not 'success'"
         return [codes.NOT_CONVERGED.problem(path, msg, stop.line)]

@@ -37,6 +37,7 @@ _KNOWN = frozenset({"scaling.json"})
 PARAMS = "package_checker_params"
 # results/<system>/privateid.json: the result summarizer's private system id (v5.0+).
 _SYSTEM_FILES = frozenset({"privateid.json"})
+_V05_ENTRY = "entry.json"  # v0.5's system description, beside the benchmark folders
 # Energy measurements beside the results (results/<s>/<b>/power/result_N/), in the
 # rounds of the registry's `power_folder` policy (v4.0 on).
 POWER = "power"
@@ -172,7 +173,10 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
             _stray(layout, system_dir, False, "only <system> folders belong in results/")
             continue
         system = system_dir.name
-        if system not in layout.systems:
+        # v0.5 describes a system in results/<system>/entry.json (no systems/ folder, no
+        # system-description schema, no package checker): described, not missing.
+        v05_entry = not rnd.has("system_description") and (system_dir / _V05_ENTRY).is_file()
+        if system not in layout.systems and not v05_entry:
             msg = f"no system description systems/{system}.json for results/{system}"
             layout.problems.append(codes.MISSING_SYSDESC.problem(str(system_dir), msg))
         if rnd.is_hpc and rnd.benchmarks and _scaled(lister, system_dir):
@@ -180,6 +184,8 @@ def _results(layout: OrgLayout, lister: _Lister, rnd: Round) -> None:
             continue
         for bench_dir, sub_is_dir in lister.entries(system_dir):
             if not sub_is_dir and bench_dir.name in _SYSTEM_FILES:
+                continue
+            if v05_entry and bench_dir.name == _V05_ENTRY:
                 continue
             if not sub_is_dir:
                 why = "only <benchmark> folders belong here"

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..problems import Problem
 from ..records import Record
+from ..results.runs import run_stop_status
 from . import codes, fingerprints
 
 # Runs of one submission are taken within days; the corpus's widest honest spread is
@@ -46,10 +47,7 @@ def facts(path: str, records: Sequence[Record], body: str = "") -> SetFacts:
     start = next((r for r in records if r.key == "run_start"), None)
     batch = next((r for r in records if r.key == "global_batch_size"), None)
     stop = next((r for r in records if r.key == "run_stop"), None)
-    status = None
-    if stop is not None and isinstance(stop.metadata, dict):
-        raw = stop.metadata.get("status")
-        status = None if raw is None else str(raw)
+    status = run_stop_status(stop)
     return SetFacts(
         path=path,
         first_ms=float(first.timestamp_ms) if first is not None else None,
