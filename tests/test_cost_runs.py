@@ -341,3 +341,18 @@ def test_a_purchase_price_matched_by_pattern_to_a_cluster_warns(
     assert "HLS-Gaudi2-PT " not in note and "HLS-Gaudi2-TF " not in note  # one node
     assert "but it ran on 8 nodes: the price is of one system" in note
     assert note.count("matched it by pattern") == 3
+
+
+@pytest.mark.corpus
+def test_the_reports_cost_section_keeps_each_rows_unit(corpus: Path, tmp_path: Path) -> None:
+    from mllog_check.html_report import build_report
+
+    out = tmp_path / "oracle.html"
+    result = build_report([str(corpus / "v5.1" / "Oracle")], out, prices=[str(SAMPLE)], jobs=1)
+    (section,) = result.page.cost
+    assert section["unit"] == "runs per $1k"
+    charts = {c.id.split("-")[1] for c in section["charts"]}
+    assert "runs_per_1k" in charts and "perf_per_dollar" not in charts
+    html = out.read_text(encoding="utf-8")
+    for row in section["rows"]:  # the hourly rows' perf/$ is in the table, not empty
+        assert row.runs_per_1k and f'<td class="num">{row.runs_per_1k:.4g}' in html
