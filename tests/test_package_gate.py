@@ -176,16 +176,56 @@ def test_an_hpc_folder_beside_strong_and_weak_stops_the_walk(corpus: Path, tmp_p
         assert done.stderr.strip().splitlines()[-1] == "AssertionError"
 
 
+POWER_SYSTEM = "SR780aV3-8xB200_SXM_180GB"
+
+
+def _power_org(tmp_path: Path, corpus: Path) -> Path:
+    """v5.0 Lenovo's bert result with its power logs (power/result_N/node_K.txt)."""
+    source = corpus / "v5.0/Lenovo"
+    org = tmp_path / "Lenovo"
+    bert = f"results/{POWER_SYSTEM}/bert"
+    shutil.copytree(source / bert, org / bert)
+    (org / "systems").mkdir()
+    shutil.copy(source / "systems" / f"{POWER_SYSTEM}.json", org / "systems")
+    return org
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("case", ["node-name", "no-run-folder", "run-folder-a-file"])
+def test_the_power_step_stops_on_names_it_cannot_read(
+    corpus: Path, tmp_path: Path, case: str
+) -> None:
+    org = _power_org(tmp_path, corpus)
+    power = org / "results" / POWER_SYSTEM / "bert" / "power"
+    if case == "node-name":
+        (power / "result_0" / "node_0.txt").rename(power / "result_0" / "node_x.txt")
+        raised = "ValueError"
+    elif case == "no-run-folder":
+        for folder in sorted(power.iterdir()):
+            shutil.rmtree(folder)
+        raised = "ValueError"
+    else:
+        shutil.rmtree(power / "result_0")
+        (power / "result_0").write_text("")
+        raised = "NotADirectoryError"
+    report = check_package(org, "5.0.0")
+    stops = [p for p in report.problems if p.rule == "MLP044"]
+    assert len(stops) == 1 and f"{raised} in its power step" in stops[0].message
+    assert not report.official_passed
+    if has_module("mlperf_logging"):
+        assert _official_package(org).startswith(f"crash: {raised}")
+
+
 @pytest.mark.corpus
 def test_the_unplanted_copy_passes_both_tools_and_prints_no_crash(
     corpus: Path, tmp_path: Path
 ) -> None:
-    org = _plant(tmp_path, corpus)
-    report = check_package(org, "5.0.0")
-    assert report.official_passed and report.passed
-    assert not [p for p in report.problems if p.rule.startswith("MLP04")]
-    if has_module("mlperf_logging"):
-        assert (_official_package(org), _official_repo(org)) == ("pass", "pass")
+    for org in (_plant(tmp_path / "rgat", corpus), _power_org(tmp_path / "power", corpus)):
+        report = check_package(org, "5.0.0")
+        assert report.official_passed and report.passed
+        assert not [p for p in report.problems if p.rule.startswith("MLP04")]
+        if has_module("mlperf_logging"):
+            assert (_official_package(org), _official_repo(org)) == ("pass", "pass")
 
 
 @pytest.mark.corpus

@@ -1,12 +1,13 @@
 """Where the official package checker stops with a traceback (MLP044).
 
 The official package checker runs, per benchmark folder, the compliance checker on each
-log, then (closed division, as the system description says) the seed and RCP checks.
+log, the power checks (where a power/ folder is), then (closed division, as the system
+description says) the seed and RCP checks.
 Several inputs make it raise instead of judging: the whole package then has no verdict,
 which is a failure (a run the official tools cannot finish is never a predicted pass).
 Each path modelled here was found by running mlperf-logging 4.1.68's package checker on
 planted copies of real corpus orgs; docs/differences.md ("Where the official package
-checker stops") lists them with their tests (tests/test_package_crashes.py).
+checker stops") lists them with their tests (tests/test_package_gate.py).
 
 Compliance step (any division):
 - a record without ``value`` or ``metadata`` (its parser indexes both: ``KeyError``);
@@ -21,12 +22,16 @@ RCP step (closed division, from v1.0, not minigo):
 - an evaluation without the progress field the RCP step reads (``epoch_num``, or
   ``samples_count`` for the LLM and Flux benchmarks: ``KeyError``);
 - a successful ``run_stop`` before any evaluation (``UnboundLocalError``).
+Power step (a power/ folder beside the results): a node_*/sw_* file whose index is not a
+number (``ValueError``), no power/result_N folder for any run (``ValueError``), a
+power/result_N that is a file (``NotADirectoryError``).
 Layout (MLPerf HPC): a folder in results/<system>/ other than strong/ or weak/ holding
 folders (``AssertionError``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -72,6 +77,9 @@ def result_set_crash(
         found = _rule_file_crash(result, rnd) or _target_crash(result, rnd)
         if found:
             return [_stop(result.path, *found)]
+    power = _power_crash(rs)
+    if power:
+        return power
     closed = desc is not None and desc.get("division") == "closed"  # the official test
     if closed and rnd.applies("seeds_checked") and rs.benchmark != "minigo":
         return _rcp_crash(rs, results, rnd)
@@ -99,6 +107,44 @@ def _folders(path: Path) -> list[Path]:
     """The folders in ``path`` (links to folders too, as os.path.isdir sees them), sorted."""
     try:
         return sorted(p for p in path.iterdir() if p.is_dir())
+    except OSError:
+        return []
+
+
+def _power_crash(rs: ResultSet) -> list[Problem]:
+    """Its power step (a power/ folder beside the results, any division): a node_* or
+    sw_* file whose index is not a number, a power/result_N that is not a folder, or no
+    power/result_N folder for any run. Links are not followed (MLP007 reports those that
+    leave the tree)."""
+    if rs.power is None or rs.power.is_symlink():
+        return []
+    found = False
+    for log in rs.files:
+        folder = rs.power / log.stem
+        if folder.is_symlink() or not folder.exists():
+            continue
+        if not folder.is_dir():
+            why = f"NotADirectoryError in its power step (power/{log.stem} is a file)"
+            return [_stop(str(folder), why)]
+        found = True
+        for name in sorted(_names(folder)):
+            if not name.startswith(("node", "sw")):
+                continue
+            index = os.path.splitext(name)[0].split("_")[-1]  # as the official checker splits
+            try:
+                int(index)
+            except ValueError:
+                why = f"ValueError in its power step ({name}: {index!r} is not a node index)"
+                return [_stop(str(folder / name), why)]
+    if rs.files and not found:
+        why = "ValueError in its power step (max() of nothing: no power/result_N folder of a run)"
+        return [_stop(str(rs.power), why)]
+    return []
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return [p.name for p in folder.iterdir()]
     except OSError:
         return []
 
