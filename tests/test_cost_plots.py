@@ -93,3 +93,19 @@ def test_refused_scale_plot_writes_no_plot(tmp_path: Path) -> None:
     assert not plot.exists() and not scale.exists()
     bad = CliRunner().invoke(cli, [*args, "--plot", str(plot), "--scale-plot", "s.pdf"])
     assert bad.exit_code == 2 and not plot.exists()
+
+
+def test_an_absolute_plot_keeps_one_unit_on_its_axis(tmp_path: Path, saved: list[Any]) -> None:
+    # A purchase price (runs/day per $1M) and an hourly one (runs per $1k): different
+    # quantities, so the hourly rows are not drawn on the purchase axis, and it says so.
+    from test_cost_runs import SAMPLE
+
+    dgx = FakeScore("NVIDIA", "dgxa100_ngc21.05_mxnet", "x", "resnet", 28.77, ruleset="1.0.0")
+    oci = FakeScore("Oracle", "1xBM.GPU.B200.8", "BM.GPU.B200.8", "flux1", 84.8, ruleset="5.1.0")
+    report = compare([dgx, oci], load_catalog(SAMPLE))
+    render(report, tmp_path / "mixed.png")
+    ax = saved[-1].axes[0]
+    assert ax.get_ylabel() == "perf/$ (runs/day per $1M)"
+    assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["resnet"]
+    texts = " ".join(t.get_text() for t in saved[-1].texts)
+    assert "Not drawn: cloud-hourly rows (1xBM.GPU.B200.8 flux1)" in texts

@@ -32,7 +32,7 @@ def _render(report: CostReport, path: str | Path, suffix: str) -> None:
     from matplotlib.figure import Figure
 
     relative = report.baseline is not None
-    rows = [r for r in report.rows if r.perf is not None]
+    rows, unit, left_out = _one_unit([r for r in report.rows if r.perf is not None], relative)
     labels = _labels(rows)
     benches = sorted({r.benchmark for r in rows})
     series = sorted(set(labels.values()))
@@ -54,12 +54,27 @@ def _render(report: CostReport, path: str | Path, suffix: str) -> None:
         ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
         ax.set_ylabel(f"perf/$ relative to {report.baseline}", fontsize=8)
     else:
-        ax.set_ylabel(f"perf/$ ({report.perf_unit})", fontsize=8)
+        ax.set_ylabel(f"perf/$ ({unit})", fontsize=8)
     ticks = [f"{b}\n{_divisions(rows, b)}" for b in benches]
     ax.set_xticks(range(len(benches)), ticks)
     ax.set_title("Performance per dollar (not an official MLPerf metric)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    _save(fig, ax, _footnote(report), 6, path, suffix)
+    _save(fig, ax, _footnote(report, left_out), 6, path, suffix)
+
+
+def _one_unit(rows: list[CostRow], relative: bool) -> tuple[list[CostRow], str, str]:
+    """One unit on the axis: absolute perf/$ of purchase and cloud-hourly prices are
+    different quantities (docs/cost.md), so the hourly rows are left out, and said so."""
+    from .compare import HOURLY_PERF_UNIT, PERF_UNIT
+
+    hourly = [r for r in rows if r.price_kind == "cloud-hourly"]
+    if relative or not hourly:
+        return rows, PERF_UNIT, ""
+    if len(hourly) == len(rows):
+        return rows, HOURLY_PERF_UNIT, ""
+    names = ", ".join(sorted({f"{r.system} {r.benchmark}" for r in hourly}))
+    why = f"Not drawn: cloud-hourly rows ({names}), whose perf/$ is in {HOURLY_PERF_UNIT}."
+    return [r for r in rows if r not in hourly], PERF_UNIT, why
 
 
 def rc_context_for_text() -> Any:
@@ -106,10 +121,12 @@ def _labels(rows: list[CostRow]) -> dict[int, str]:
     }
 
 
-def _footnote(report: CostReport) -> str:
+def _footnote(report: CostReport, left_out: str = "") -> str:
     lines = ["Prices: " + line for line in sources(report)]
     lines.append(report.note)
     lines.extend(report.footnotes)
+    if left_out:
+        lines.append(left_out)
     wrapped = [textwrap.fill(line, 150, subsequent_indent="    ") for line in lines]
     return "\n".join(wrapped)
 
