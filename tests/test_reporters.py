@@ -97,6 +97,17 @@ def test_github_annotations(tmp_path: Path) -> None:
     assert "title=MLC102 ssd-first-boundary::" in annotation
 
 
+def test_github_says_one_notice_when_every_log_passed() -> None:
+    def check(paths: list[str]) -> str:
+        out = io.StringIO()
+        reporters.write("github", reporters.CHECK, [check_file(p, "1.0.0") for p in paths], out)
+        return out.getvalue()
+
+    notice = "::notice title=mllog-check check::2 logs checked: all pass"
+    assert check([GOOD, GOOD]).splitlines() == [notice]
+    assert "::notice" not in check([GOOD, BAD])
+
+
 def _github_anchor(heading: str) -> str:
     # GitHub's heading anchors: lower case, characters other than letters, digits, spaces,
     # hyphens and underscores dropped, spaces to hyphens.

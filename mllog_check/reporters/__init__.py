@@ -48,6 +48,7 @@ class ProblemFormat(Value):
 
 
 _SUMMARY = "mllog_check.reporters.summary"
+_TEXT = "mllog_check.reporters.text"
 FORMATS: dict[str, ProblemFormat] = {
     f.name: f
     for f in (
@@ -75,7 +76,7 @@ FORMATS: dict[str, ProblemFormat] = {
         ProblemFormat(
             "github",
             "mllog_check.reporters.text:write_github",
-            own={PACKAGE: f"{_SUMMARY}:package_github"},
+            own={PACKAGE: f"{_SUMMARY}:package_github", CHECK: f"{_TEXT}:check_github"},
             label="GitHub annotations",
         ),
     )

@@ -43,6 +43,17 @@ def _escape(text: str, in_property: bool = False) -> str:
     return printable(text)
 
 
+def check_github(files: Sequence[Any], out: TextIO) -> None:
+    """``check``'s annotations, and one notice line when every log passed (a CI log then
+    says what was checked, not nothing)."""
+    write_github(files, out)
+    if files and all(f.passed for f in files):
+        warnings = sum(len(f.problems) for f in files)
+        more = f" ({warnings} warnings)" if warnings else ""
+        logs = f"{len(files)} log{'' if len(files) == 1 else 's'}"
+        out.write(f"::notice title=mllog-check check::{logs} checked: all pass{more}\n")
+
+
 def write_github(files: Sequence[Any], out: TextIO) -> None:
     """``::error file=...,line=...,col=...,title=...::message`` per problem."""
     levels = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
