@@ -4,18 +4,29 @@ What the tool reads may be written by an adversary (docs/security.md), and what 
 writes is read by terminals, CI logs and spreadsheets:
 
 - ``printable``: one value in a line of human output. Control characters (C0, DEL, C1),
-  line and paragraph separators and bidirectional overrides become visible escapes
-  (``\\x1b``, ``\\n``, ``\\u202e``): no terminal escape sequence, no forged line.
+  line and paragraph separators, bidirectional overrides and invisible characters
+  (zero-width spaces and joiners, fillers, variation selectors, tags) become visible
+  escapes (``\\x1b``, ``\\n``, ``\\u202e``, ``\\u200b``): no terminal escape
+  sequence, no forged line, no name that looks like another. So do the letters of
+  another script that look like Latin ones (Cyrillic ``А``, Greek ``Ο``: ``lookalike``)
+  inside a word that has Latin letters too: ``\\u0410MD``, never a second "AMD".
+- ``visible``: the same for a value of the HTML report or a CSV cell, except that tab,
+  LF and CR stay (markup and CSV quoting hold them; HTML escaping is the templates' own).
+- ``json_text``: a serialized JSON document with the same characters (and every
+  look-alike letter) written as ``\\uXXXX`` escapes: the same values when parsed,
+  nothing invisible, line-breaking (U+2028, U+0085) or look-alike in the bytes.
 - ``Guarded``: a text stream for human output (text, table, stderr). The same
   escaping, except that newlines stay; a line that would start with ``::`` (a GitHub
   Actions workflow command, https://docs.github.com/en/actions/reference/
   workflow-commands-for-github-actions) starts with ``\\x3a:`` instead.
-- ``csv_cell``: a CSV cell that a spreadsheet would take for a formula (text starting
-  with ``=``, ``+``, ``-``, ``@``, tab or CR) gets a leading ``'``, as OWASP recommends
+- ``csv_cell``: a CSV text cell as ``visible`` shows it; one that a spreadsheet would
+  take for a formula (text starting with ``=``, ``+``, ``-``, ``@``, tab or CR) gets a
+  leading ``'``, as OWASP recommends
   (https://owasp.org/www-community/attacks/CSV_Injection); numbers, and text that is a
   plain number ("-1.5"), stay as they are.
 
-Imported on the check path: str.translate tables only, no regular expressions.
+Imported on the check path: str.translate tables only, no regular expressions; text
+that is all ASCII is returned after one translate.
 """
 
 from __future__ import annotations
@@ -27,30 +38,107 @@ if TYPE_CHECKING:
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_CODES = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *_BIDI]
+# Characters that show nothing (https://www.unicode.org/reports/tr39/, "Default
+# Ignorable"): zero-width space, joiners and non-joiners, word joiner, invisible
+# operators, soft hyphen, Hangul fillers, Mongolian selectors, variation selectors, tags.
+_INVISIBLE = [
+    0x00AD,
+    0x034F,
+    0x115F,
+    0x1160,
+    0x17B4,
+    0x17B5,
+    *range(0x180B, 0x1810),
+    *range(0x200B, 0x200E),
+    *range(0x2060, 0x2066),
+    *range(0x206A, 0x2070),
+    0x3164,
+    *range(0xFE00, 0xFE10),
+    0xFEFF,
+    0xFFA0,
+    *range(0xE0000, 0xE0080),
+    *range(0xE0100, 0xE01F0),
+]
+_CODES = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *_BIDI, *_INVISIBLE]
 
 
 def _escape(code: int) -> str:
     char = chr(code)
     if char in _NAMED:
         return _NAMED[char]
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+def _json_escape(code: int) -> str:
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    high, low = divmod(code - 0x10000, 0x400)  # a UTF-16 surrogate pair, as JSON writes it
+    return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
+
+
+HIDDEN = frozenset(_CODES)  # what printable escapes: never shown raw
 _VALUE = {code: _escape(code) for code in _CODES}
 _LINES = {code: text for code, text in _VALUE.items() if code != 0x0A}
+_SPACED = {code: text for code, text in _VALUE.items() if code not in (0x09, 0x0A, 0x0D)}
+# In a JSON document C0 controls are escaped by every encoder already.
+_JSON: dict[int, str] = {}
 _COMMAND = "::"  # a workflow command at the start of a line
 
 
 def printable(text: str) -> str:
     """One value as shown in a line of human output: nothing a terminal acts on (a line
-    start is the stream's to guard: ``Guarded``)."""
-    return text.translate(_VALUE)
+    start is the stream's to guard: ``Guarded``), no name that looks like another."""
+    out = text.translate(_VALUE)
+    return out if out.isascii() else _mark_lookalikes(out)
+
+
+def visible(text: str) -> str:
+    """A value of the HTML report or a CSV cell: as ``printable``, tab and newlines kept."""
+    out = text.translate(_SPACED)
+    return out if out.isascii() else _mark_lookalikes(out)
+
+
+def json_text(document: str) -> str:
+    """A serialized JSON document with invisible, bidirectional and line-breaking
+    characters, and letters that look like Latin ones, as ``\\uXXXX`` escapes (the
+    same values once parsed)."""
+    if document.isascii():
+        return document
+    if not _JSON:  # on first use: lookalike imports this module
+        from .lookalike import CONFUSABLE
+
+        codes = [code for code in _CODES if code >= 0x7F] + [ord(c) for c in CONFUSABLE]
+        _JSON.update({code: _json_escape(code) for code in codes})
+    return document.translate(_JSON)
+
+
+def _mark_lookalikes(text: str) -> str:
+    """Letters of another script that look like Latin ones, escaped inside a word
+    (a run of letters) that holds Latin letters too: ``АMD`` (Cyrillic А) is
+    ``\\u0410MD``. A word all in one script (Cyrillic, Chinese) stays as written."""
+    from .lookalike import CONFUSABLE, is_latin
+
+    out: list[str] = []
+    word: list[str] = []
+    for char in [*text, " "]:
+        if char.isalpha():
+            word.append(char)
+            continue
+        if word:
+            mixed = any(is_latin(c) for c in word) and any(c in CONFUSABLE for c in word)
+            out.extend(_escape(ord(c)) if mixed and c in CONFUSABLE else c for c in word)
+            word = []
+        out.append(char)
+    return "".join(out[:-1])
 
 
 def printable_lines(text: str) -> str:
     """Several lines of human output: as ``printable``, newlines kept."""
     lines = text.translate(_LINES).split("\n")
+    if not all(line.isascii() for line in lines):
+        lines = [_mark_lookalikes(line) for line in lines]
     return "\n".join("\\x3a" + ln[1:] if ln.startswith(_COMMAND) else ln for ln in lines)
 
 
@@ -94,8 +182,14 @@ _NUMBER_CHARS = frozenset("0123456789.eE+-")
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell a spreadsheet opens as data, never as a formula (OWASP)."""
-    if isinstance(value, str) and value.startswith(_FORMULA) and not _is_number(value):
+    """A CSV cell a spreadsheet opens as data, never as a formula (OWASP); text as
+    ``visible`` shows it (a spreadsheet draws bidirectional overrides, hides zero-width
+    characters)."""
+    if not isinstance(value, str):
+        return value
+    if not value.isascii() or not value.isprintable():
+        value = visible(value)
+    if value.startswith(_FORMULA) and not _is_number(value):
         return "'" + value
     return value
 

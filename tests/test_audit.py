@@ -94,6 +94,8 @@ def test_every_kind_is_found_once_where_planted() -> None:
     elsewhere |= {"shared-eval-curve", "duplicate-run-counted"}
     # A folder of the round that is no org (tests/test_hostile.py)
     elsewhere |= {"not-audited"}
+    # Org folders named alike (tests/test_hostile_outputs.py)
+    elsewhere |= {"org-lookalike"}
     # Across two rounds (tests/test_audit_preview.py on corpus logs).
     elsewhere |= {"preview-not-available"}
     # Power kinds are planted in fixtures/audit/power (tests/test_power.py).

@@ -7,6 +7,7 @@ Each case plants its fault in a copy of a real published v5.0 org or round in
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -208,3 +209,100 @@ def test_an_org_whose_check_raises_is_a_problem_not_zero_runs(
     )
     assert not report.clean and [p["rule"] for p in report.inputs] == ["MLS010"]
     assert "org not checked (RecursionError" in (tmp_path / "r.html").read_text()
+
+
+# Look-alike org folders: a zero-width space, a Cyrillic і, a right-to-left override.
+LOOKALIKES = ("GigaComputing\u200b", "G\u0456gaComputing", "\u202eGigaComputing")
+RAW = ("\u200b", "\u0456", "\u202e", "\u2028", "\x85", "\x1b")
+
+
+def _org_subset(corpus: Path, org: Path) -> None:
+    """One benchmark of one system of the published org, under another folder name."""
+    source = corpus / ROUND / ORG
+    shutil.copytree(source / "systems", org / "systems")
+    bench = Path("results") / "G893-SD1_pytorch" / "bert"
+    shutil.copytree(source / bench, org / bench)
+
+
+@pytest.fixture
+def lookalike_round(corpus: Path, tmp_path: Path) -> Path:
+    top = tmp_path / "looks" / ROUND
+    for name in (ORG, *LOOKALIKES):
+        _org_subset(corpus, top / name)
+    return top
+
+
+def _raw(text: str) -> list[str]:
+    return [c for c in RAW if c in text]
+
+
+def test_lookalike_org_names_are_warned_and_shown_visibly(
+    lookalike_round: Path, tmp_path: Path
+) -> None:
+    out_dir = tmp_path / "audit"
+    code, out, err = _main(["audit", ".", "--out", str(out_dir)], lookalike_round)
+    assert code == 1 and _raw(out + err) == []
+    warned = sorted(ln for ln in out.splitlines() if " MLA045 " in ln)
+    assert len(warned) == 3, out
+    assert (
+        "G\\u0456gaComputing: warning: MLA045 org folder G\\u0456gaComputing looks like "
+        "GigaComputing" in out
+    )
+    assert "PASS GigaComputing\\u200b:" in out and "PASS \\u202eGigaComputing:" in out
+    for table in sorted(out_dir.iterdir()):  # CSV escaped; JSON escaped, values kept
+        if table.suffix in (".csv", ".json"):
+            assert _raw(table.read_text("utf-8")) == [], table.name
+    names = {a["org"] for a in json.loads((out_dir / "anomalies.json").read_text("utf-8"))}
+    assert set(LOOKALIKES) <= names
+    code, out, err = _main(["report", ".", "--out", str(tmp_path / "r.html")], lookalike_round)
+    page = (tmp_path / "r.html").read_text("utf-8")
+    assert _raw(page) == [] and "G\\u0456gaComputing" in page and "MLA045" in page
+
+
+def test_a_lookalike_file_name_is_escaped_on_the_terminal(lookalike_round: Path) -> None:
+    bench = lookalike_round / ORG / "results" / "G893-SD1_pytorch" / "bert"
+    (bench / "result_0.txt").rename(bench / "result_0\u200b.txt")
+    _, out, err = _main(["check", "--ruleset", "5.0.0", str(bench)], lookalike_round)
+    assert "result_0\\u200b.txt" in out + err and _raw(out + err) == []
+
+
+def test_plot_files_never_overwrite_each_other(corpus: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    top = tmp_path / ROUND
+    for name in (ORG, ORG.upper(), "Giga Computing", "Giga-Computing"):  # one slug each
+        _org_subset(corpus, top / name)
+    _, out, _ = _main(["report", ".", "--format", "png"], top)
+    said = int(out.split("wrote ")[-1].split(" PNG")[0])
+    assert said == len(list((top / "report_plots").iterdir())) == 5
+
+
+def test_the_page_and_the_problems_file_hold_no_raw_control_characters(
+    corpus: Path, tmp_path: Path
+) -> None:
+    from mllog_check.html_report import build_report
+
+    top = tmp_path / ROUND
+    org = "x\x1b[31m\u2028\x85\tred"
+    _org_subset(corpus, top / org)
+    build_report([str(top)], top / "report.html", inline_problems=0)
+    page = (top / "report.html").read_text("utf-8")
+    side = (top / "report_problems.txt").read_text("utf-8")
+    assert _raw(page) == [] and "x\\x1b[31m\\u2028\\x85" in page
+    assert _raw(side) == [] and "\t" not in side
+    assert side.startswith("x\\x1b[31m\\u2028\\x85\\tred/")
+
+
+def test_jsonl_records_escape_line_separators(corpus: Path, tmp_path: Path) -> None:
+    source = corpus / ROUND / ORG / "results" / "G893-SD1_pytorch" / "bert" / "result_0.txt"
+    text = source.read_text("utf-8")
+    log = tmp_path / "result_0.txt"
+    log.write_text(text.replace('"value": "GigaComputing"', '"value": "Giga\u2028\x85\u200bX"'))
+    done = subprocess.run(
+        [sys.executable, "-c", "from mllog_check.cli import main; main()", "parse", str(log)],
+        capture_output=True,
+    )
+    out = done.stdout.decode("utf-8")
+    assert _raw(out) == []
+    lines = out.split("\n")  # what a JSON-lines reader that splits on U+2028 would see too
+    values = [json.loads(ln)["value"] for ln in lines if ln]
+    assert "Giga\u2028\x85\u200bX" in values

@@ -9,16 +9,18 @@ from typing import TextIO
 import orjson
 
 from ..records import Record
-from ..safety import csv_row, printable
+from ..safety import csv_row, json_text, printable
 
 _DUMP_OPTS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def _json(value: object) -> str:
+    """JSON text; U+2028, U+0085 and invisible characters as escapes (orjson writes
+    them raw: a JSON-lines reader splitting on them would see a broken line)."""
     try:
-        return orjson.dumps(value, option=_DUMP_OPTS).decode()
+        return json_text(orjson.dumps(value, option=_DUMP_OPTS).decode())
     except TypeError:  # inf/nan are written as null by orjson; other oddities as text
-        return orjson.dumps(str(value)).decode()
+        return json_text(orjson.dumps(str(value)).decode())
 
 
 def write_records(records: Iterable[Record], fmt: str, out: TextIO) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..outputs import open_output
-from .build import Page, build_page
+from .build import Page, build_page, unique_ids
 from .collect import ReportData, ReportError, collect
 from .html import MissingDependency, render
 
@@ -88,6 +88,7 @@ def build_report(
         from .costs import add_costs
 
         add_costs(page, list(prices))
+    unique_ids(page.charts())
     out = Path(out)
     folder = out.stem + "_pages"
     details = split(page, folder, out.name) if splits(page, pages) else []
@@ -120,11 +121,9 @@ def build_report(
 
 def _write_problems(page: Page, path: Path) -> None:
     """Every problem and anomaly of the page, one a line (path:line: severity code
-    message), for groups too long to show inline; control characters escaped."""
-    import re
-
-    def clean(text: object) -> str:
-        return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m[0]):02x}", str(text))
+    message), for groups too long to show inline; control, invisible and look-alike
+    characters escaped (safety.printable)."""
+    from ..safety import printable
 
     with open_output(path, newline="\n") as out:
         for group in page.groups:
@@ -132,4 +131,4 @@ def _write_problems(page: Page, path: Path) -> None:
                 for item in code["items"]:
                     where = item["path"] + (f":{item['line']}" if item["line"] else "")
                     line = f"{where}: {group['severity']} {code['code']} {item['message']}"
-                    out.write(clean(line).replace("\n", "\\n") + "\n")
+                    out.write(printable(line) + "\n")

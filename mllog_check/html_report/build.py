@@ -153,6 +153,20 @@ def slug(*parts: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", "-".join(parts)).strip("-").lower()
 
 
+def unique_ids(charts: list[Chart]) -> None:
+    """Chart ids (the page's element ids, the --plots file names) made unique: names
+    that differ only in case, punctuation or letters a slug drops (look-alike orgs)
+    give one slug; the second gets -2, and so on. Compared without case: file
+    systems that ignore it would still put two charts in one file."""
+    seen: set[str] = set()
+    for chart in charts:
+        base, count = chart.id, 1
+        while chart.id.lower() in seen:
+            count += 1
+            chart.id = f"{base}-{count}"
+        seen.add(chart.id.lower())
+
+
 def build_page(data: ReportData) -> Page:
     sets = _result_sets(data)
     benchmarks = []

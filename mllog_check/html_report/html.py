@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..safety import visible
 from .build import Page, slug
 from .charts import fmt, geometry
 
@@ -32,12 +33,23 @@ def _environment() -> Any:
         autoescape=True,
         trim_blocks=False,
         undefined=jinja2.StrictUndefined,
+        finalize=_visible,
     )
     env.filters["slug"] = slug
     env.filters["breakable"] = _breakable
     env.filters["num"] = lambda v: "" if v is None else fmt(float(v))
     env.globals["geometry"] = geometry
     return env
+
+
+def _visible(value: Any) -> Any:
+    """Every value the templates print: control, invisible and bidirectional characters
+    and look-alike letters as visible escapes (safety.visible), before HTML escaping."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):  # already escaped; the escapes add no markup
+        return Markup(visible(str(value)))
+    return visible(value) if isinstance(value, str) else value
 
 
 def _breakable(text: str) -> Any:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..problems import Problem
+from ..safety import json_text
 from .text import write_problems
 
 
@@ -194,7 +195,8 @@ def package_json(report: Any, out: TextIO) -> None:
         "problems": [p.to_dict() for p in report.problems],
         "scores": report.scores,
     }
-    out.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
+    text = orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
+    out.write(json_text(text))  # orjson writes U+2028 and the like raw
     out.write("\n")
 
 

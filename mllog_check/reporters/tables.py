@@ -171,7 +171,9 @@ def write_json(table: Table, out: TextIO) -> None:
     else:
         import orjson
 
-        out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode())
+        from ..safety import json_text  # orjson writes U+2028 and the like raw
+
+        out.write(json_text(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()))
     out.write("\n")
 
 

@@ -374,7 +374,30 @@ def finish(
     ``run_audit`` and the report (``report/collect.py``) show. ``bases``: org (as rows
     name it) -> the folder its paths are relative to."""
     found = [*found, *duplicate_logs(runs + copies), *near_duplicates(runs, bases)]
+    found += lookalike_orgs(list(bases))
     return sorted(ranking.roll_up_power(impact.classify(found)), key=anomaly_order)
+
+
+def lookalike_orgs(orgs: list[str]) -> list[Problem]:
+    """MLA045 for each org folder that looks like another of its round (``orgs`` as rows
+    name them: ``Acme``, or ``v1.0/Acme`` when rounds are audited together)."""
+    from ..lookalike import lookalikes
+    from ..safety import printable
+
+    by_round: dict[str, list[str]] = {}
+    for org in orgs:
+        head, _, name = org.rpartition("/")
+        by_round.setdefault(head, []).append(name)
+    out = []
+    for head, names in sorted(by_round.items()):
+        for name, other in lookalikes(names):
+            org = f"{head}/{name}" if head else name
+            msg = (
+                f"org folder {printable(name)} looks like {printable(other)}: it differs only "
+                "in invisible characters, compatibility forms or letters of another script"
+            )
+            out.append(codes.LOOKALIKE_ORG.problem(org, msg, context=Context(org)))
+    return out
 
 
 def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:

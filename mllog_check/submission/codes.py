@@ -799,6 +799,24 @@ NOT_AUDITED = rule(
         "reading it: nothing checked is never success (docs/security.md)."
     ),
 )
+LOOKALIKE_ORG = rule(
+    "MLA045",
+    "org-lookalike",
+    W,
+    "An org folder whose name looks like another org's of the round: it differs only in "
+    "invisible characters (zero-width, bidirectional), compatibility forms (fullwidth) "
+    "or letters of another script drawn like Latin ones (a Cyrillic A for the Latin one).",
+    stage="audit",
+    good=_AUDIT_CLEAN,
+    bad=_round("copy fixtures/audit/clean/Acme -> \u0410cme"),
+    why=(
+        "Such a folder ranks as an org of its own while every output shows the same "
+        "name: one submitter's results under two names, or another's passed off as a "
+        "known one (docs/security.md; Unicode TR39, https://www.unicode.org/reports/tr39/, "
+        "Confusable Detection). Beyond the official tools."
+    ),
+    beyond=True,
+)
 _PREVIEW_ROUNDS = (
     "fixtures/audit/preview",
     "copy fixtures/audit/clean/Acme -> v1.0/Acme",

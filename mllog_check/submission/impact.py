@@ -42,6 +42,7 @@ DEFAULTS: dict[str, str] = {
     "aborted-run": RULES,
     "not-converged": RULES,
     "org-mismatch": RULES,
+    "org-lookalike": RULES,
     "stray-file": RULES,
     "declared-mismatch": RULES,
     "system-description-format": RULES,
