@@ -51,10 +51,14 @@ class ReportResult:
 
     @property
     def inputs(self) -> list[dict[str, Any]]:
-        """What was not read (a link not followed, a missing or special file): MLS010."""
+        """What was not read: a link not followed, a missing or special file (MLS010), a
+        folder of a round or a repository not audited (MLA021); path and message."""
+        from ..submission.codes import NOT_AUDITED
         from ..syntax_codes import INPUT_ERROR
 
-        return [p for p in self.page.data.problems if p["rule"] == INPUT_ERROR.code]
+        data = self.page.data
+        found = [p for p in data.problems if p["rule"] == INPUT_ERROR.code]
+        return found + [a for a in data.anomalies if a["code"] == NOT_AUDITED.code]
 
 
 def build_report(
