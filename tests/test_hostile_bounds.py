@@ -356,3 +356,103 @@ def test_follow_of_an_unchanged_growing_log_is_not_rechecked(tree: Path, tmp_pat
     path.write_bytes(log[:stop])
     code, err = _follow_while(path, [log[stop:]])
     assert code == 0 and "MLS020" not in err
+
+
+# -- scaling factors and conversion efficiencies in the range real trees use ------------
+
+
+@pytest.mark.parametrize("factor", ["1e-300", "5e-324", "1e300", "0.5"])
+def test_a_scaling_factor_outside_the_published_range_gives_no_score(
+    tree: Path, factor: str
+) -> None:
+    (bench(tree) / "scaling.json").write_text(f'{{"scaling_factor": {factor}}}', "utf-8")
+    result, problems = test_hostile.score(tree)
+    assert result.minutes is None and not result.valid
+    assert "MLR032" in test_hostile.rules(problems)
+
+
+def test_a_published_scaling_factor_still_scales(tree: Path) -> None:
+    (bench(tree) / "scaling.json").write_text('{"scaling_factor": 1.1666666666666667}', "utf-8")
+    result, problems = test_hostile.score(tree)
+    assert result.minutes is not None and "MLR032" not in test_hostile.rules(problems)
+
+
+@pytest.mark.parametrize("eff", ["1e-300", "0.1", "1.5"])
+def test_a_conversion_efficiency_outside_the_range_gives_no_energy(
+    corpus: Path, tmp_path: Path, eff: str
+) -> None:
+    import shutil
+
+    from mllog_check.power import check_benchmark_folder
+
+    source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
+    folder = tmp_path / "retinanet"
+    shutil.copytree(source, folder)
+    node = sorted(folder.glob("power/result_*/node_*.txt"))[0]
+    node.chmod(0o644)
+    text = node.read_text("utf-8")
+    assert '"key": "conversion_eff", "value": 0.94' in text
+    node.write_text(
+        text.replace('"conversion_eff", "value": 0.94', f'"conversion_eff", "value": {eff}')
+    )
+    report = check_benchmark_folder(str(folder))
+    assert any(p.rule == "MLE026" and p.path == str(node) for p in report.problems)
+    run = [r for r in report.energies if Path(r).stem == node.parent.name.removesuffix(".txt")]
+    energies = [report.energies[r].joules for r in run]
+    assert energies == [None], report.energies
+
+
+# -- values check passes must not crash check --follow ----------------------------------
+
+_HUGE = "9" * 400  # an integer beyond floats (check reads it; the status line divided it)
+
+
+@pytest.mark.parametrize(
+    ("key", "old", "new"),
+    [
+        ("eval_accuracy", '"samples_count": 1536', f'"samples_count": {_HUGE}'),
+        ("eval_accuracy", '"samples_count": 1536', f'"samples_count": 1536, "epoch_num": {_HUGE}'),
+        ("global_batch_size", '"value": 8', f'"value": {_HUGE}'),
+        ("run_start", '"time_ms": ', '"time_ms": Infinity, "x": '),
+        ("run_stop", '"time_ms": ', '"time_ms": Infinity, "x": '),
+    ],
+)
+def test_values_check_passes_do_not_crash_the_follower(
+    tree: Path, tmp_path: Path, key: str, old: str, new: str
+) -> None:
+    lines = _v5_log(tree).decode().split("\n")
+    index = next(i for i, ln in enumerate(lines) if f'"key": "{key}"' in ln and old in ln)
+    lines[index] = lines[index].replace(old, new, 1)
+    path = tmp_path / "result_0.txt"
+    path.write_text("\n".join(lines), "utf-8")
+    checked, _out, _err = _limited(["check", "--ruleset", "5.0.0", str(path)])
+    args = ["check", "--follow", "--until", "run_stop", "--ruleset", "5.0.0", str(path)]
+    followed, _out, err = _limited(args)
+    assert "Traceback" not in err and followed == checked, err[-2000:]
+
+
+# -- counts in system descriptions -------------------------------------------------------
+
+
+@pytest.mark.parametrize("nodes", ['"1e19"', "1e308", "1e19"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "--ruleset", "5.0.0", "--format", "json"],
+        ["trends", "--format", "json"],
+        ["cost", "--ruleset", "5.0.0", "--prices", "fixtures/prices/sample.csv"],
+        ["package", "--ruleset", "5.0.0", "--format", "json"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_a_node_count_beyond_any_system_is_not_a_count(
+    tree: Path, nodes: str, command: list[str]
+) -> None:
+    desc = tree / "systems" / "G893-SD1_pytorch.json"
+    text = desc.read_text("utf-8")
+    assert '"number_of_nodes": "1"' in text
+    desc.write_text(text.replace('"number_of_nodes": "1"', f'"number_of_nodes": {nodes}'))
+    target = tree if command[0] == "package" else tree.parent
+    root = Path(__file__).resolve().parents[1]
+    code, _out, err = _limited([*command, str(target)], cwd=root)
+    assert "Traceback" not in err and code in (0, 1), err[-2000:]

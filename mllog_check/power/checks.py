@@ -22,7 +22,7 @@ from ..problems import Problem
 from ..records import ParseResult
 from . import codes
 from .energy import FROM_READINGS, RunEnergy, run_energy
-from .logs import PowerLog, finite_time, read_power_log
+from .logs import EFF_MAX, EFF_MIN, PowerLog, efficiency_usable, finite_time, read_power_log
 from .sampling import sampling_problems
 
 POWER_DIR = "power"
@@ -224,8 +224,8 @@ def _values(log: PowerLog) -> list[Problem]:
         omitted = Counter({codes.NOT_A_NUMBER.severity: more})
         out.append(omitted_problem(log.path, "power", omitted))
     ev = log.conversion_eff
-    if ev is not None and not 0.0 < ev <= 1.0:
-        msg = f"conversion_eff {ev:g} is outside (0, 1]"
+    if not efficiency_usable(ev):
+        msg = f"conversion_eff {ev:g} is outside [{EFF_MIN:g}, {EFF_MAX:g}]: no energy for this run"
         out.append(codes.problem(codes.EFF_RANGE, log.path, msg, log.eff_line))
     has_eff = any(e.key == "conversion_eff" for e in log.events)
     if not has_eff and log.events and (log.kind == "node" or log.interconnect_w is not None):

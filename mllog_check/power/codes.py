@@ -217,13 +217,15 @@ EFF_RANGE = rule(
     "MLE026",
     "conversion-eff-range",
     W,
-    "conversion_eff outside (0, 1]: a power supply converts at most all it draws.",
+    "conversion_eff outside [0.5, 1]: a power supply converts at most all it draws, and "
+    "one converting under half is no server's; the log gives no energy.",
     stage="power",
     good=GOOD,
     bad="fixtures/power/eff_range/resnet",
     why=(
-        "Conversion efficiency is a power supply's output over its input: above 1 or at 0 "
-        "it is impossible (docs/power.md)."
+        "Conversion efficiency is a power supply's output over its input: above 1 it is "
+        "impossible, and 1e-300 made the official method's energy about 0 J; every published "
+        "node log states 0.94 (docs/power.md)."
     ),
 )
 EFF_MISSING = rule(
@@ -382,7 +384,7 @@ AUDIT_IMPLAUSIBLE = rule(
     "power-implausible-reading",
     W,
     "A power value that is not a number, zero or negative, ten times the median, or a "
-    "conversion_eff outside (0, 1] (MLE008, MLE025, MLE026, MLE031).",
+    "conversion_eff outside [0.5, 1] (MLE008, MLE025, MLE026, MLE031).",
     stage="audit",
     good=_with_power("good"),
     bad=_with_power("spike"),

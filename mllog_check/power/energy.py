@@ -25,7 +25,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .logs import PowerLog
+from .logs import PowerLog, efficiency_usable
 
 J_PER_KWH = 3_600_000.0
 OFFICIAL = "official"  # the summarizer's formula
@@ -43,6 +43,8 @@ def node_energy(log: PowerLog, ttt_ms: float, run: tuple[float, float] | None) -
     if log.start_ms is None or log.bad_values:
         return LogEnergy(None)
     eff = log.node_eff()
+    if not efficiency_usable(eff):  # 1e-300 gave about 0 J by the official method
+        return LogEnergy(None)
     stop = log.stop_ms
     readings = log.window_readings()
     if stop is None:  # the summarizer takes the last reading's time as the stop
@@ -71,7 +73,7 @@ def _mean_power(log: PowerLog, run: tuple[float, float] | None) -> float:
 
 
 def switch_energy(log: PowerLog, ttt_ms: float) -> LogEnergy:
-    if log.bad_values:
+    if log.bad_values or not efficiency_usable(log.switch_eff):
         return LogEnergy(None)
     eff = log.switch_eff if log.switch_eff is not None else 1.0
     watts = log.interconnect_w if log.interconnect_w is not None else 0.0

@@ -301,15 +301,16 @@ SCALING_UNUSABLE = rule(
     "scaling-factor-unusable",
     Severity.WARNING,
     "scaling.json is not read (a link leaving the tree, not a regular file, too large) or "
-    "its scaling_factor is not a finite number above 0: the result gets no score.",
+    "its scaling_factor is not a finite number in [1, 10] (published trees: 1.0011 to "
+    "1.1667): the result gets no score.",
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/olympic\nappend Example/results/sys8/resnet/scaling.json: "
     '{"scaling_factor": -1}',
     why=(
         "The committee's factor multiplies the time to train (result_summarizer of "
-        f"{LOGGING}); a factor of 0, below 0, NaN or infinite turns the score into nonsense "
-        "that still looks like a number, and a file from outside the tree is not the "
+        f"{LOGGING}) and only ever lengthens it (RCP normalization); a factor of 0, below 1, "
+        "1e300, NaN or infinite turns the score into nonsense that still looks like a number, and a file from outside the tree is not the "
         "submitter's (docs/security.md)."
     ),
 )

@@ -530,12 +530,22 @@ def _scaling(
         return _unusable(path, f"scaling.json {err}")
     except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
         return 1.0, "scaling.json unreadable: not applied", None, []
-    if not (math.isfinite(factor) and factor > 0):
-        return _unusable(path, f"scaling_factor {factor!r} is not a finite number above 0")
+    if not (math.isfinite(factor) and SCALING_MIN <= factor <= SCALING_MAX):
+        why = f"is outside [{SCALING_MIN:g}, {SCALING_MAX:g}]"
+        if not (math.isfinite(factor) and factor > 0):
+            why = "is not a finite number above 0"
+        return _unusable(path, f"scaling_factor {factor!r} {why}")
     note = f"scaled by {factor:g} (scaling.json)"
     if normalization is not None and abs(factor - normalization) > 1e-9 * factor:
         note += f"; the RCP check of this round's reference data gives {normalization:.4f}"
     return factor, note, None, []
+
+
+# A committee scaling factor lengthens a time to train (the RCP normalization of a result
+# faster than the reference mean: training_rules.adoc, "Convergence Points"), never
+# shortens it; published trees use 1.0011 to 1.1667 (44 scaling.json files, v1.0-v5.1).
+# 1e-300 or 1e300 made a 0.00-minute or 300-digit score that passed (docs/security.md).
+SCALING_MIN, SCALING_MAX = 1.0, 10.0
 
 
 def _normalization_pending(folder: str, minutes: float, factor: float) -> Problem:
