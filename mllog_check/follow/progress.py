@@ -10,6 +10,8 @@ the RCP verdict a set of runs that all behaved like this one would get.
 
 from __future__ import annotations
 
+import math
+
 from ..records import Record
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -45,8 +47,9 @@ class Progress:
     def feed(self, rec: Record) -> None:
         self.records += 1
         key, metadata = rec.key, rec.metadata if isinstance(rec.metadata, dict) else {}
-        if isinstance(rec.timestamp_ms, int | float) and rec.timestamp_ms > 0:
-            self.latest_ms = max(self.latest_ms or 0.0, float(rec.timestamp_ms))
+        when = _number(rec.timestamp_ms)
+        if when is not None and when > 0:
+            self.latest_ms = max(self.latest_ms or 0.0, when)
         if key == "submission_benchmark" and self.benchmark is None:
             self.benchmark = str(rec.value).lower()
         elif key == "submission_division" and self.division is None:
@@ -54,7 +57,7 @@ class Progress:
         elif key == "global_batch_size" and self.batch_size is None:
             self.batch_size = _number(rec.value)
         elif key == "run_start" and self.start_ms is None:
-            self.start_ms = float(rec.timestamp_ms)
+            self.start_ms = _number(rec.timestamp_ms)
         elif key == "run_stop" and self.stop is None:
             self.stop = rec
         for field in ("epoch_num", "first_epoch_num"):
@@ -64,7 +67,7 @@ class Progress:
         # Samples from evaluations only: other records (tracked_stats, block_*) count
         # other things in their samples_count.
         if key in _EVALUATION and _number(metadata.get("samples_count")) is not None:
-            self.samples = metadata["samples_count"]
+            self.samples = _number(metadata["samples_count"])
         if key in _QUALITY and self.stop is None:
             if key != "train_samples":
                 self.last_eval = rec
@@ -114,7 +117,9 @@ class Progress:
     def elapsed_s(self) -> float | None:
         if self.start_ms is None or self.latest_ms is None:
             return None
-        end = float(self.stop.timestamp_ms) if self.stop is not None else self.latest_ms
+        end = _number(self.stop.timestamp_ms) if self.stop is not None else self.latest_ms
+        if end is None:
+            return None
         return max(0.0, (end - self.start_ms) / 1000)
 
     def converged(self) -> float | None:
@@ -181,7 +186,7 @@ class Progress:
         if self.epoch is not None:
             parts.append(f"epoch {_show(self.epoch)}")
         if self.samples is not None:
-            parts.append(f"samples {_short(float(self.samples))}")
+            parts.append(f"samples {_short(self.samples)}")
         if self.last_eval is not None:
             # Judged when shown: the benchmark (and so the target) may be named late.
             reached, target = self._reached(self.last_eval.value), self.target()
@@ -210,9 +215,15 @@ def safe(text: str) -> str:
 
 
 def _number(value: Any) -> float | None:
+    """A logged number as a finite float, else None: an integer beyond floats or an
+    infinite time (legal in a log ``check`` passes) is not shown as progress."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _status(stop: Record) -> str | None:

@@ -36,7 +36,7 @@ from ..syntax_codes import INPUT_ERROR
 from .rcp import NOT_CONVERGED
 from .runs import Run
 from .scores import Score, ScoreReport, compute_scores
-from .tree import read_system
+from .tree import COUNT_MAX, read_system
 from .weak import WeakScore
 
 SPEC_COLUMNS = (
@@ -207,8 +207,11 @@ def _specs(
         problems.append(_skipped(path, f"no {', '.join(missing)} field"))
         return None
     try:
-        hosts = int(data["host_processors_per_node"]) * int(data["number_of_nodes"])
-        accelerators = int(data["accelerators_per_node"]) * int(data["number_of_nodes"])
+        per_host, per_acc, nodes = (
+            _count(data[k])
+            for k in ("host_processors_per_node", "accelerators_per_node", "number_of_nodes")
+        )
+        hosts, accelerators = per_host * nodes, per_acc * nodes
     except (TypeError, ValueError, OverflowError):
         problems.append(_skipped(path, "a per-node count or number_of_nodes is not a number"))
         return None
@@ -246,6 +249,15 @@ _NEEDED = (
     "hw_notes",
     "sw_notes",
 )
+
+
+def _count(value: Any) -> int:
+    """A count as the official summarizer reads it (``int``), in [0, COUNT_MAX]; else
+    ValueError (1e308 made an integer no table writer takes)."""
+    number = int(value)
+    if not 0 <= number <= COUNT_MAX:
+        raise ValueError(f"{number} is not a count")
+    return number
 
 
 def _skipped(path: Path, why: str) -> Problem:

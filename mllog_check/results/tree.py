@@ -334,13 +334,20 @@ def _lower(value: object) -> str | None:
     return text.lower() if text else None
 
 
+# A node or accelerator count a description may state: published ones reach 1,536 nodes
+# and 1,024 accelerators per node; "1e19" or 1e308 crashed every table writer (int64,
+# float) and is no count (docs/security.md).
+COUNT_MAX = 1_000_000
+
+
 def _number(value: object) -> int | None:
-    """A positive count, else None ("TODO", "", "inf", "-8": a description's text)."""
+    """A count in [1, COUNT_MAX], else None ("TODO", "", "inf", "-8", "1e19": a
+    description's text, not a count)."""
     try:
         number = int(float(str(value).strip()))
     except (TypeError, ValueError, OverflowError):
         return None
-    return number if number > 0 else None
+    return number if 0 < number <= COUNT_MAX else None
 
 
 def _problem(path: str, message: str) -> Problem:
