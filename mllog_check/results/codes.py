@@ -310,8 +310,9 @@ SCALING_UNUSABLE = rule(
     why=(
         "The committee's factor multiplies the time to train (result_summarizer of "
         f"{LOGGING}) and only ever lengthens it (RCP normalization); a factor of 0, below 1, "
-        "1e300, NaN or infinite turns the score into nonsense that still looks like a number, and a file from outside the tree is not the "
-        "submitter's (docs/security.md)."
+        "1e300, NaN or infinite turns the score into nonsense that still looks like a "
+        "number, and a file from outside the tree is not the submitter's "
+        "(docs/security.md)."
     ),
 )
 RUN_TIME_UNUSABLE = rule(
