@@ -456,3 +456,58 @@ def test_a_node_count_beyond_any_system_is_not_a_count(
     root = Path(__file__).resolve().parents[1]
     code, _out, err = _limited([*command, str(target)], cwd=root)
     assert "Traceback" not in err and code in (0, 1), err[-2000:]
+
+
+def test_a_node_count_beyond_int64_in_weak_scaling_logs_is_written_to_parquet(
+    corpus: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    system = "perlmutter_10x128x4_ngc21.09_mxnet"
+    source = corpus / "hpc-v1.0" / "LBNL"
+    org = tmp_path / "tree" / "LBNL"
+    shutil.copytree(source / "results" / system / "weak", org / "results" / system / "weak")
+    (org / "systems").mkdir()
+    shutil.copyfile(source / "systems" / f"{system}.json", org / "systems" / f"{system}.json")
+    huge = str(2**70)
+    for log in org.rglob("result_*.txt"):
+        log.chmod(0o644)
+        text = log.read_text("utf-8")
+        log.write_text(
+            text.replace(
+                '"key": "number_of_nodes", "value": 128',
+                f'"key": "number_of_nodes", "value": {huge}',
+            )
+        )
+    out = tmp_path / "scores.parquet"
+    code, _out, err = _limited(
+        [
+            "score",
+            "--ruleset",
+            "hpc-1.0.0",
+            "--format",
+            "parquet",
+            "--output",
+            str(out),
+            str(org.parent),
+        ]
+    )
+    assert "Traceback" not in err, err[-2000:]
+    table = pq.read_table(out).to_pylist()
+    assert code in (0, 1) and [row["instance_scale"] for row in table] == [str(2**70 * 4)]
+
+
+def test_an_evaluation_of_1e308_is_charted_in_the_report(tree: Path, tmp_path: Path) -> None:
+    log = bench(tree) / "result_0.txt"
+    lines = log.read_text("utf-8").split("\n")
+    index = next(i for i, ln in enumerate(lines) if '"key": "eval_accuracy"' in ln)
+    value = lines[index].split('"value": ')[1].split(",")[0]
+    lines[index] = lines[index].replace(f'"value": {value}', '"value": 1.79e308')
+    log.write_text("\n".join(lines), "utf-8")
+    page = tmp_path / "report.html"
+    code, _out, err = _limited(
+        ["report", "--ruleset", "5.0.0", "--out", str(page), str(tree.parent)]
+    )
+    assert "Traceback" not in err and page.is_file(), err[-2000:]

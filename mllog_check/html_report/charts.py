@@ -86,6 +86,8 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     if high <= low:
         high = low + (abs(low) or 1.0)
     raw = (high - low) / count
+    if not math.isfinite(raw) or raw <= 0:  # a range beyond floats (1.79e308 logged)
+        return []
     step = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if raw <= step * factor:
@@ -270,7 +272,8 @@ def _shown(value: float) -> float | int | None:
     if not math.isfinite(value):
         return None
     if value != 0 and abs(value) >= 1000:
-        return round(value)
+        # JSON of the page holds 64-bit integers: 1.79e308 logged stays a float
+        return round(value) if abs(value) < 2**63 else float(f"{value:.4g}")
     return float(f"{value:.4g}") if abs(value) >= 1e-3 or value == 0 else float(f"{value:.3g}")
 
 

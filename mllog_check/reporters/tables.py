@@ -181,7 +181,12 @@ def write_parquet(table: Table, out: IO[bytes]) -> None:
     if table.form.parquet == "pandas":
         pandas = _extra("pandas", "Parquet output")
         _extra("pyarrow", "Parquet output")
-        frame = pandas.DataFrame(list(table.rows), columns=list(table.columns))
+        columns = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
+        data = {
+            name: [_float(v) for v in cells] if name in table.floats else _int64_or_text(cells)
+            for name, cells in zip(table.columns, columns, strict=True)
+        }
+        frame = pandas.DataFrame(data, columns=list(table.columns))
         for column in table.floats:
             if column in frame.columns:
                 frame[column] = frame[column].astype("float64")
@@ -223,7 +228,7 @@ def _whole(value: Any) -> int | None:
 
 
 def _real(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) else None
+    return _float(value) if isinstance(value, int | float) else None
 
 
 _CONVERT: dict[str, Callable[[Any], Any]] = {
@@ -237,7 +242,7 @@ COLUMN_TYPES = tuple(_CONVERT)
 
 
 def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
-    values = [_scalar(v) for v in raw]
+    values = _int64_or_text([_scalar(v) for v in raw])
     kinds = {type(v) for v in values if v is not None}
     if len(kinds) > 1 and not kinds <= {int, float}:
         values = [None if v is None else str(v) for v in values]  # mixed: as text
@@ -245,7 +250,19 @@ def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
 
 
 def _float(value: Any) -> float | None:
-    return None if value is None else float(value)
+    """A float64 cell; an integer beyond floats (a seed a log may hold) is no value."""
+    try:
+        return None if value is None else float(value)
+    except OverflowError:
+        return None
+
+
+def _int64_or_text(values: Sequence[Any]) -> list[Any]:
+    """A column's cells; all as text when one is an integer beyond int64 (a seed, a node
+    count as logged), which Parquet cannot hold as a number (docs/security.md)."""
+    if any(type(v) is int and not -(2**63) <= v < 2**63 for v in values):
+        return [None if v is None else str(v) for v in values]
+    return list(values)
 
 
 def _extra(module: str, what: str) -> Any:
