@@ -510,4 +510,4 @@ def test_an_evaluation_of_1e308_is_charted_in_the_report(tree: Path, tmp_path: P
     code, _out, err = _limited(
         ["report", "--ruleset", "5.0.0", "--out", str(page), str(tree.parent)]
     )
-    assert "Traceback" not in err and page.is_file(), err[-2000:]
+    assert "Traceback" not in err and code in (0, 1) and page.is_file(), err[-2000:]
