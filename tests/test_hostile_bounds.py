@@ -511,3 +511,17 @@ def test_an_evaluation_of_1e308_is_charted_in_the_report(tree: Path, tmp_path: P
         ["report", "--ruleset", "5.0.0", "--out", str(page), str(tree.parent)]
     )
     assert "Traceback" not in err and code in (0, 1) and page.is_file(), err[-2000:]
+
+
+def test_a_price_csv_field_over_128_kib_is_a_usage_error(tree: Path, tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[1] / "fixtures" / "prices" / "sample.csv"
+    lines = sample.read_text("utf-8").split("\n")
+    header = lines[0].split(",")
+    row = lines[1].split(",")
+    row[header.index("source")] = '"' + "s" * 140_000 + '"'
+    catalog = tmp_path / "prices.csv"
+    catalog.write_text("\n".join([lines[0], ",".join(row), *lines[2:]]), "utf-8")
+    code, _out, err = _limited(
+        ["cost", "--ruleset", "5.0.0", "--prices", str(catalog), str(tree.parent)]
+    )
+    assert code == 2 and "field larger than field limit" in err and "Traceback" not in err

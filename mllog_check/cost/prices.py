@@ -113,7 +113,10 @@ def load_catalog(path: str | Path) -> list[PriceEntry]:
         raise PriceCatalogError(f"{name}: cannot read price catalog: {exc}") from exc
     suffix = Path(path).suffix.lower()
     if suffix == ".csv":
-        raw = _csv_rows(name, text)
+        try:
+            raw = _csv_rows(name, text)
+        except csv.Error as exc:  # a field over the csv module's 128 KiB, a NUL byte
+            raise PriceCatalogError(f"{name}: not a readable CSV price catalog: {exc}") from None
     elif suffix in (".yaml", ".yml"):
         raw = _yaml_rows(name, text)
     else:
