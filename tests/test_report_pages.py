@@ -152,3 +152,14 @@ def test_the_whole_record_answers_who_is_fastest_on_a_phone(record: Path, browse
     for text in screen["visible"]:  # benchmark, minutes, hardware, round/org · system
         assert re.match(r"\S+ [\d.,]+ min .* v?[\w.-]+/\S+ · \S", text), text
     tab.context.close()
+
+
+def test_plots_of_a_folder_of_pages_are_every_pages_charts(corpus: Path, tmp_path: Path) -> None:
+    png = tmp_path / "png"
+    result = build_report(
+        [str(corpus / "v2.0")], tmp_path / "r.html", jobs=2, plots=png, pages="split"
+    )
+    names = sorted(p.name for p in result.plots)
+    assert len(names) == len(set(names)) == len(list(png.glob("*.png")))
+    assert "ttt-retinanet-v2-0.png" in names  # a detail page's time to train, per round
+    assert any(n.startswith("conv-") for n in names)

@@ -120,6 +120,8 @@ def build_report(
         from .plots import write_plots
 
         written = write_plots(page, Path(plots))
+        for detail in details:  # a folder of pages: every detail page's charts too
+            written += write_plots(detail.page, Path(plots))
     return ReportResult(page, out, written)
 
 

@@ -127,7 +127,8 @@ class Page:
     def charts(self) -> list[Chart]:
         out = list(self.trends) + [c for b in self.benchmarks for c in b.charts]
         out += list(self.weak_charts)
-        out += [c for s in self.sets for c in s.curves]
+        if not self.split:  # a main page's results draw their curves on detail pages
+            out += [c for s in self.sets for c in s.curves]
         return out + [c for section in self.cost for c in section["charts"]]
 
 

@@ -60,7 +60,10 @@ def split(page: Page, folder: str, home: str) -> list[Detail]:
 
 
 def _detail(page: Page, name: str, label: str, views: list[ResultSetView], home: str) -> Page:
-    detail = Page(page.data, views, [benchmark_view(name, views)], [], page.glossary)
+    view = benchmark_view(name, views)
+    for chart in view.charts:  # one name per round across the folder (--plots files)
+        chart.id = slug(chart.id, label)
+    detail = Page(page.data, views, [view], [], page.glossary)
     detail.detail = f"{name}, {label}"
     detail.home = "../" + home
     return detail
