@@ -55,7 +55,7 @@ def _orgs() -> list[Any]:
     return params
 
 
-def _official(org: Path, rnd: str, cwd: Path) -> Path:
+def _official(org: Path | str, rnd: str, cwd: Path) -> Path:
     usage, version = ("hpc", rnd[5:]) if rnd.startswith("hpc-") else ("training", rnd[1:])
     command = [sys.executable, "-m", "mlperf_logging.result_summarizer", str(org), usage]
     command += [f"{version}.0", "--csv", str(cwd / "out.csv")]
@@ -136,6 +136,28 @@ def test_equals_official_summarizer(corpus: Path, tmp_path: Path, rnd: str, org:
     known = [d for d in found if _documented(d, allowed)]
     assert [d for d in found if d not in known] == []
     assert {d.split("\t")[2] for d in known} == allowed  # each documented defect still shows
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@needs(has_module("mlperf_logging"), "mlperf-logging not installed (test extras)")
+@pytest.mark.skipif(not ALL, reason="MLLOG_SUMMARIZE_ALL=1 runs every org")
+@pytest.mark.parametrize("rnd", ["v5.0", "v5.1", "hpc-v3.0"])
+def test_a_round_folder_equals_the_official_multi_org_table(
+    corpus: Path, tmp_path: Path, rnd: str
+) -> None:
+    """All orgs of a round in one table: the official ``ROUND/{A,B,C}`` against ours
+    given the round folder (its orgs, rows sorted across them)."""
+    orgs = sorted(p.name for p in (corpus / rnd).iterdir() if p.is_dir())
+    copy = tmp_path / "tree"
+    shutil.copytree(corpus / rnd, copy, symlinks=True)
+    (tmp_path / "official").mkdir()
+    official = _official(f"{copy}/{{{','.join(orgs)}}}", rnd, tmp_path / "official")
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    result = _summarize([str(corpus / rnd), "--csv", str(ours / "out.csv")], ours)
+    assert result.exit_code in (0, 1), result.output
+    assert differences(ours, official) == []
 
 
 def _documented(difference: str, allowed: set[str]) -> bool:
