@@ -11,6 +11,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import has_module
@@ -37,19 +38,27 @@ def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
 
 
 @pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("colour", "where"),
+    [
+        (lambda ln: ln.replace(":::MLLOG", "\x1b[1;32m:::MLLOG\x1b[0m"), "MLS001"),
+        (lambda ln: "\x1b[32m" + ln.rstrip("\n") + "\x1b[0m\n", "MLS002"),  # the whole line
+    ],
+    ids=["around-the-marker", "around-the-line"],
+)
 def test_colour_codes_around_the_marker_are_named_with_how_to_strip_them(
-    corpus: Path, tmp_path: Path
+    corpus: Path, tmp_path: Path, colour: Any, where: str
 ) -> None:
     original = corpus / "v5.0/GigaComputing" / RGAT / "result_0.txt"
     coloured = tmp_path / "result_0.txt"
-    text = original.read_text().replace(":::MLLOG", "\x1b[1;32m:::MLLOG\x1b[0m")
-    coloured.write_text(text)
+    lines = original.read_text().splitlines(keepends=True)
+    coloured.write_text("".join(colour(ln) if ":::MLLOG" in ln else ln for ln in lines))
     verdict = check_file(str(coloured), "5.0.0")
     assert not verdict.passed  # as the official checker: no record read
     [none] = [p for p in verdict.problems if p.rule == "MLC001"]
     assert "ANSI colour codes" in none.message and "sed 's/" in none.message
-    envelope = [p for p in verdict.problems if p.rule == "MLS001"]
-    assert envelope and all("ANSI colour code (ESC[0m)" in p.message for p in envelope)
+    marked = [p for p in verdict.problems if p.rule == where]
+    assert marked and all("ANSI colour code (ESC[0m)" in p.message for p in marked)
     # The command the message gives restores the log byte for byte.
     command = none.message.split("strip them (")[1].split(" LOG > CLEAN")[0]
     stripped = subprocess.run(

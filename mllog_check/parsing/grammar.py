@@ -168,6 +168,12 @@ ANSI_REASON = (
 )
 
 
+ANSI_AFTER = (
+    ANSI_PREFIX + " ({code}) follows the JSON payload: the log was written with terminal "
+    f"colours; strip them ({ANSI_STRIP}) and check the copy"
+)
+
+
 def ansi_colour(text: str) -> str | None:
     """The reason for a marker followed by a colour code (``ESC[0m``), else None."""
     found = _ANSI.match(text)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from .. import syntax_codes as rules
 from ..catalog import RuleInfo
 from ..errors import ReadError
 from ..problems import Problem, shorten
 from ..records import Generation, Record
-from .grammar import Envelope
+from .grammar import ANSI_AFTER, Envelope
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -80,6 +81,9 @@ def _json_reason(err: json.JSONDecodeError, text: str) -> str:
     if err.pos >= len(stripped):
         return "truncated JSON (the line ends inside the payload): " + err.msg.lower()
     if err.msg.startswith("Extra data"):
+        colour = re.match(r"\s*(\x1b\[[0-9;]*m)", text[err.pos :])
+        if colour is not None:  # a coloured console's reset code (grammar.ansi_colour)
+            return ANSI_AFTER.format(code="ESC" + colour.group(1)[1:])
         return "extra text after the JSON payload"
     if err.msg.startswith("Unterminated string"):
         return "truncated JSON: unterminated string"
