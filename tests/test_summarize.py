@@ -258,3 +258,18 @@ def test_workbook_one_sheet_per_division_with_ids(corpus: Path, tmp_path: Path) 
     rows = list(csv.DictReader((tmp_path / "t.csv").open(newline="")))
     assert numbered == [f"5.0-{n:04}" for n in range(len(rows))]
     assert "Available on-premise" in ids or "Available cloud" in ids
+
+
+@pytest.mark.corpus
+def test_an_org_without_result_files_has_its_rows(corpus: Path, tmp_path: Path) -> None:
+    """No log tells the round: the round folder does, and each system still has a row
+    (empty cells), as the official table has it."""
+    org = tmp_path / "v5.1" / "AMD"
+    shutil.copytree(corpus / "v5.1" / "AMD", org)
+    for log in org.glob("results/*/*/result_*.txt"):
+        log.unlink()
+    result = _summarize([str(org), "--csv", str(tmp_path / "t.csv")], tmp_path)
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((tmp_path / "t.csv").open(newline="")))
+    assert len(rows) == 4 and {r["llama2_70b_lora"] for r in rows} == {""}
+    assert rows[0]["details_url"].startswith("https://github.com/mlcommons/training_results_v5.1/")

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import UsageError
 from ..inputs import InputError, read_in_tree
 from ..problems import Problem
-from ..rounds import Round, RoundError, Setting, parse_round
+from ..rounds import Round, RoundError, Setting, choose, parse_round
 from ..syntax_codes import INPUT_ERROR
 from .rcp import NOT_CONVERGED
 from .runs import Run
@@ -103,7 +103,7 @@ def summarize(orgs: list[str], ruleset: str = "auto", setting: Setting | None = 
         report.runs += found.runs
         report.problems += found.problems
         report.not_scored += found.not_scored
-    rnd = _round(report, ruleset)
+    rnd = _round(report, orgs, ruleset, setting)
     summary = Summary(
         rnd,
         SummaryTable(_columns(rnd, None), []),
@@ -126,18 +126,24 @@ def summarize(orgs: list[str], ruleset: str = "auto", setting: Setting | None = 
     return summary
 
 
-def _round(report: ScoreReport, ruleset: str) -> Round:
+def _round(
+    report: ScoreReport, orgs: list[str], ruleset: str, setting: Setting | None
+) -> Round:
+    """The round of the results; without any, the one the flag, the project setting or
+    the orgs' round folder names (``rounds.choose``): an org with no result file still
+    has its rows."""
     versions = {s.ruleset for s in report.scores} | {w.ruleset for w in report.weak}
-    try:
-        if len(versions) == 1:
-            return parse_round(versions.pop())
-        if not versions and ruleset != "auto":
-            return parse_round(ruleset)
-    except RoundError as err:
-        raise SummaryError(str(err)) from None
-    if versions:
+    if len(versions) > 1:
         raise SummaryError(f"the orgs are of several rounds: {', '.join(sorted(versions))}")
-    raise SummaryError("no result to summarize: name the round with --ruleset")
+    try:
+        if versions:
+            return parse_round(versions.pop())
+        named = {choose(org, (), ruleset, setting, is_folder=True).ruleset for org in orgs}
+        if len(named) == 1:
+            return parse_round(named.pop())
+    except RoundError as err:
+        raise SummaryError(f"no result to summarize: {err}") from None
+    raise SummaryError(f"the orgs are of several rounds: {', '.join(sorted(named))}")
 
 
 def _columns(rnd: Round, metrics: tuple[str, ...] | None) -> tuple[str, ...]:
