@@ -60,10 +60,10 @@ def _check_folder(browser: Browser, main: Path) -> list[Path]:
     tab, errors = _tab(browser, {"width": 1280, "height": 900})
     _load(tab, main)
     folder = main.parent / f"{main.stem}_pages"
-    targets = {h for h in _links(tab) if h.startswith(f"{folder.name}/")}
+    targets = {h for h in _links(tab) if h.startswith(f"./{folder.name}/")}
     assert targets
     files = sorted(folder.glob("*.html"))
-    assert {h.split("#")[0] for h in targets} == {f"{folder.name}/{f.name}" for f in files}
+    assert {h.split("#")[0] for h in targets} == {f"./{folder.name}/{f.name}" for f in files}
     anchors: dict[str, set[str]] = {}
     for page in files:
         _load(tab, page)
@@ -75,7 +75,7 @@ def _check_folder(browser: Browser, main: Path) -> list[Path]:
             tab.evaluate("Array.from(document.querySelectorAll('[id]')).map(e => e.id)")
         )
     for href in targets:
-        file, _, anchor = href.removeprefix(f"{folder.name}/").partition("#")
+        file, _, anchor = href.removeprefix(f"./{folder.name}/").partition("#")
         assert not anchor or anchor in anchors[file], href
     tab.context.close()
     return files
@@ -163,3 +163,18 @@ def test_plots_of_a_folder_of_pages_are_every_pages_charts(corpus: Path, tmp_pat
     assert len(names) == len(set(names)) == len(list(png.glob("*.png")))
     assert "ttt-retinanet-v2-0.png" in names  # a detail page's time to train, per round
     assert any(n.startswith("conv-") for n in names)
+
+
+def test_odd_names_get_their_own_page_and_encoded_links(corpus: Path, tmp_path: Path) -> None:
+    # A report whose name needs encoding: links stay inside its folder; two benchmark
+    # names that slug alike (a.b, a-b) get a page each.
+    from mllog_check.html_report.pages import _unique
+
+    main = tmp_path / "out" / "a #b?.html"
+    result = build_report([str(corpus / "v2.0")], main, jobs=2, pages="split")
+    folder = main.parent / "a #b?_pages"
+    hrefs = set(result.page.detail_href.values())
+    assert hrefs and all(h.startswith("./a%20%23b%3F_pages/") for h in hrefs), hrefs
+    assert {h.rsplit("/", 1)[1] for h in hrefs} == {p.name for p in folder.glob("*.html")}
+    taken: set[str] = set()
+    assert [_unique("v2-0-a-b", taken) for _ in range(2)] == ["v2-0-a-b.html", "v2-0-a-b-2.html"]

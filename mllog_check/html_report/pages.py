@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .build import Page, ResultSetView, benchmark_view, slug
+from .links import encode_path
 
 # More rounds than this on one page: per-round, per-benchmark detail on linked pages.
 SPLIT_ROUNDS = 2
@@ -43,15 +44,16 @@ def split(page: Page, folder: str, home: str) -> list[Detail]:
     ``home``: the main page's file name, for the way back."""
     page.split = True
     page.inline_problems = min(page.inline_problems, MAIN_INLINE_PROBLEMS)
-    details = []
+    details: list[Detail] = []
+    taken: set[str] = set()
     for bench in page.benchmarks:
         by_round: dict[str, list[ResultSetView]] = defaultdict(list)
         for view in bench.sets:
             by_round[_round(view)].append(view)
         for label, views in sorted(by_round.items(), key=lambda kv: _round_key(kv[0])):
-            file = slug(label, bench.name) + ".html"
+            file = _unique(slug(label, bench.name), taken)
             details.append(Detail(file, _detail(page, bench.name, label, views, home)))
-            href = f"{folder}/{file}"
+            href = "./" + encode_path(f"{folder}/{file}")  # names are data: no scheme
             for view in views:
                 page.detail_href[view.anchor] = href
             bench.index.append(_entry(label, href, views))
@@ -65,8 +67,18 @@ def _detail(page: Page, name: str, label: str, views: list[ResultSetView], home:
         chart.id = slug(chart.id, label)
     detail = Page(page.data, views, [view], [], page.glossary)
     detail.detail = f"{name}, {label}"
-    detail.home = "../" + home
+    detail.home = "../" + encode_path(home)
     return detail
+
+
+def _unique(stem: str, taken: set[str]) -> str:
+    """A file name no other detail page has (``a.b`` and ``a-b`` slug alike)."""
+    name, n = f"{stem}.html", 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{stem}-{n}.html"
+    taken.add(name.casefold())
+    return name
 
 
 def _entry(label: str, href: str, views: list[ResultSetView]) -> dict[str, Any]:
