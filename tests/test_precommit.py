@@ -156,3 +156,23 @@ def test_package_hook_sees_a_misspelt_key_and_a_deleted_run(corpus: Path, tmp_pa
     )
     assert "error: MLP003 9 result files for llama2_70b_lora" in out
     assert "FAIL AMD (5.1.0): 2 errors" in out
+
+
+@pytest.mark.parametrize("recipe", ["github-actions.yml", "gitlab-ci.yml"])
+def test_ci_recipes_call_commands_and_options_that_exist(recipe: str) -> None:
+    """docs/ci/: valid YAML, every mllog-check call a registered command given options
+    it has (its --help lists them)."""
+    from click.testing import CliRunner
+
+    from mllog_check.cli import COMMANDS
+    from mllog_check.cli.group import cli
+
+    text = (ROOT / "docs" / "ci" / recipe).read_text()
+    assert yaml.safe_load(text)
+    calls = re.findall(r"mllog-check (\w+)((?: [^\n|;]*)?)", text)
+    assert {"package", "summarize"} <= {command for command, _ in calls}
+    for command, rest in calls:
+        assert command in COMMANDS
+        shown = CliRunner().invoke(cli, [command, "--help"]).output
+        for option in re.findall(r"(--[a-z-]+)", rest):
+            assert option in shown, f"{command} {option}"
