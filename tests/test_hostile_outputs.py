@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import has_module, require
 
 from mllog_check.outputs import OutputError, open_output, output_folder
 
@@ -92,7 +93,7 @@ def test_audit_tables_and_their_folder_are_never_written_through_links(
 
 
 def test_plots_and_table_outputs_refuse_links(round_copy: Path, outside: Path) -> None:
-    pytest.importorskip("matplotlib")
+    require(has_module("matplotlib"), "matplotlib not installed (analysis extra)")
     (round_copy / "report_plots").symlink_to(outside.parent, target_is_directory=True)
     code, _, err = _main(["report", ".", "--format", "png"], round_copy)
     assert code == 2 and "report_plots: a symbolic link" in err
@@ -158,7 +159,7 @@ def repository(round_copy: Path, corpus: Path, tmp_path: Path) -> Path:
 
 
 def test_trends_lists_what_it_did_not_read_and_fails(repository: Path) -> None:
-    pytest.importorskip("rich")
+    require(has_module("rich"), "rich not installed (analysis extra)")
     log = next((repository / ROUND).rglob("result_0.txt"))
     os.mkfifo(log.with_name("result_99.txt"))
     code, out, err = _main(["trends", ROUND, "missing"], repository)
@@ -267,7 +268,7 @@ def test_a_lookalike_file_name_is_escaped_on_the_terminal(lookalike_round: Path)
 
 
 def test_plot_files_never_overwrite_each_other(corpus: Path, tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
+    require(has_module("matplotlib"), "matplotlib not installed (analysis extra)")
     top = tmp_path / ROUND
     for name in (ORG, ORG.upper(), "Giga Computing", "Giga-Computing"):  # one slug each
         _org_subset(corpus, top / name)
@@ -306,3 +307,22 @@ def test_jsonl_records_escape_line_separators(corpus: Path, tmp_path: Path) -> N
     lines = out.split("\n")  # what a JSON-lines reader that splits on U+2028 would see too
     values = [json.loads(ln)["value"] for ln in lines if ln]
     assert "Giga\u2028\x85\u200bX" in values
+
+
+def test_summarize_tables_and_workbook_refuse_links(
+    corpus: Path, tmp_path: Path, outside: Path
+) -> None:
+    org = tmp_path / ROUND / ORG
+    _org_subset(corpus, org)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "out.json").symlink_to(outside)
+    code, _, err = _main(["summarize", str(org), "--csv", "out.csv"], work)
+    assert code == 2 and "out.json: a symbolic link" in err
+    assert outside.read_text() == SECRET
+    require(has_module("openpyxl"), "openpyxl not installed (analysis extra)")
+    (work / "out.json").unlink()
+    (work / "out.xlsx").symlink_to(outside)
+    code, _, err = _main(["summarize", str(org), "--csv", "out.csv", "--xlsx", "out.xlsx"], work)
+    assert code == 2 and "out.xlsx: a symbolic link" in err
+    assert outside.read_text() == SECRET

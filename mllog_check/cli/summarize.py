@@ -18,6 +18,7 @@ from . import (
     chosen_round,
     ruleset_option,
     with_usage,
+    write_output_file,
 )
 
 
@@ -70,9 +71,14 @@ def summarize(
         sys.exit(EXIT_USAGE)
     written = _write(summary, outputs)
     if xlsx_path is not None:
+        from ..outputs import OutputError
         from ..reporters.workbook import write_workbook
 
-        write_workbook(summary, xlsx_path)
+        try:
+            write_workbook(summary, xlsx_path)
+        except OutputError as err:
+            click.echo(f"mllog-check summarize: {err}", err=True)
+            sys.exit(EXIT_USAGE)
         written.append(xlsx_path)
     write_problems(sorted(summary.problems), sys.stderr)
     for path in written:
@@ -166,5 +172,5 @@ def _write(summary: Any, paths: dict[str, Path]) -> list[str]:
 
 
 def _file(fmt: str, content: Any, path: Path) -> str:
-    tables.write_file(fmt, content, path)
+    write_output_file("summarize", fmt, content, str(path))
     return str(path)

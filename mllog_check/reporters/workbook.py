@@ -50,7 +50,10 @@ def write_workbook(summary: Any, path: str) -> None:
                 sheet.append([f"{summary.round.short}-{index:04}", *table_row(table, row)])
                 _as_text(sheet[sheet.max_row])
                 index += 1
-    book.save(path)
+    from ..outputs import open_output
+
+    with open_output(path, binary=True) as out:  # never through a link (docs/security.md)
+        book.save(out)
 
 
 def _as_text(cells: Any) -> None:
