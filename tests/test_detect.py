@@ -230,7 +230,7 @@ def test_the_registry_refuses_dates_out_of_order(tmp_path: Path) -> None:
     entry = '  - version: {v}\n    benchmarks: {{resnet: 5}}\n    dates: {{published: "{day}"}}\n'
     assert newest.published is None  # the round being run: see the test above
     after = entry.format(v=nxt, day="2099-01-01")
-    with pytest.raises(d.RegistryError, match=f"round {nxt} is dated .* {newest.version} is not"):
+    with pytest.raises(d.RegistryError, match=f"round {nxt} is dated .* round [0-9.]+ is not"):
         d.load_registry(_with_round(tmp_path, after))
     # an undated round after the undated newest is fine
     undated = f"  - version: {nxt}\n    benchmarks: {{resnet: 5}}\n"
