@@ -55,6 +55,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only say whether it is current")
     args = parser.parse_args()
+    from new_round import NewRoundError, own_package  # this repository's data only
+
+    try:
+        own_package()
+    except NewRoundError as err:
+        print(f"prepare_data: {err}", file=sys.stderr)
+        return 2
     if args.check:
         found = stale()
         for name in found:

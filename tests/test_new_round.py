@@ -191,7 +191,7 @@ def test_new_round_refuses_another_checkouts_package(tmp_path: Path) -> None:
     """The script belongs to a repository whose package Python does not import (here: a
     copy of scripts/ beside no package): it refuses and writes nothing anywhere."""
     repo = tmp_path / "clone"
-    shutil.copytree(ROOT / "scripts", repo / "scripts")
+    shutil.copytree(ROOT / "scripts", repo / "scripts", ignore=shutil.ignore_patterns("__*"))
     (repo / "schemas").mkdir()
     registry = (ROOT / "schemas" / "rounds.yaml").read_bytes()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MLLOG_CHECK_ROUNDS")}
@@ -203,6 +203,12 @@ def test_new_round_refuses_another_checkouts_package(tmp_path: Path) -> None:
     assert "not this repository's" in made.stderr and str(repo) in made.stderr
     assert (ROOT / "schemas" / "rounds.yaml").read_bytes() == registry
     assert list((repo / "schemas").iterdir()) == []
+    # so does the prepared data's script (it would write the other checkout's files)
+    prepared = subprocess.run(
+        [sys.executable, "scripts/prepare_data.py"], cwd=repo, env=env, capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert prepared.returncode == 2 and "not this repository's" in prepared.stderr
 
 
 def test_a_new_round_with_a_new_benchmark_is_data_only(tmp_path: Path) -> None:
