@@ -109,7 +109,7 @@ def walk(
         why = f"folder cannot be read ({err.strerror or err}): nothing below it was checked"
         problems.append(_input_problem(where, why))
 
-    for dirpath, dirnames, filenames in _walk(root, unreadable):
+    for dirpath, dirnames, filenames in walk_tree(root, unreadable):
         dirnames.sort()
         here = Path(dirpath)
         for name in list(dirnames):
@@ -134,7 +134,7 @@ def walk(
     return sources, problems
 
 
-def _walk(
+def walk_tree(
     root: Path, onerror: Callable[[OSError], None]
 ) -> Iterator[tuple[str, list[str], list[str]]]:
     """os.walk without recursion (Python 3.11's recurses: a tree 1,100 folders deep

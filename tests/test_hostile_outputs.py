@@ -326,3 +326,27 @@ def test_summarize_tables_and_workbook_refuse_links(
     code, _, err = _main(["summarize", str(org), "--csv", "out.csv", "--xlsx", "out.xlsx"], work)
     assert code == 2 and "out.xlsx: a symbolic link" in err
     assert outside.read_text() == SECRET
+
+
+def test_a_deep_code_folder_does_not_lose_the_org(round_copy: Path, tmp_path: Path) -> None:
+    """benchmarks/ 1,100 folders deep: os.walk raised RecursionError and the audit
+    listed the org with 0 runs; now walked without recursion, every run kept."""
+    from test_hostile import _remove_deep
+
+    top = round_copy / HOSTILE_ORG / "benchmarks" / "deep"
+    here = top
+    here.mkdir(parents=True)
+    for _ in range(1100):  # one at a time: Path.mkdir(parents=True) itself recurses
+        here = here / "d"
+        here.mkdir()
+    (here / "train.py").write_text("")
+    try:
+        from mllog_check.submission.audit import run_audit
+
+        result = run_audit(round_copy, jobs=1)
+        (org,) = result.orgs
+        assert org["runs"] == 65 and org["failure"] == ""
+        code, _, err = _main(["package", str(round_copy / HOSTILE_ORG)], tmp_path)
+        assert "Traceback" not in err and code in (0, 1)
+    finally:
+        _remove_deep(top)

@@ -126,9 +126,7 @@ def summarize(orgs: list[str], ruleset: str = "auto", setting: Setting | None = 
     return summary
 
 
-def _round(
-    report: ScoreReport, orgs: list[str], ruleset: str, setting: Setting | None
-) -> Round:
+def _round(report: ScoreReport, orgs: list[str], ruleset: str, setting: Setting | None) -> Round:
     """The round of the results; without any, the one the flag, the project setting or
     the orgs' round folder names (``rounds.choose``): an org with no result file still
     has its rows."""

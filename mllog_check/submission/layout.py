@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ReadError
-from ..inputs import InputError, read_in_tree
+from ..inputs import InputError, read_in_tree, walk_tree
 from ..problems import Problem
 from ..results.tree import SCALINGS, ResultSet, is_org_folder, result_set
 from ..rounds import Round, all_rounds
@@ -351,7 +351,9 @@ def _benchmarks(layout: OrgLayout, lister: _Lister) -> None:
     folder = layout.root / "benchmarks"
     if not folder.is_dir():
         return
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+    # Without recursion: a code tree 1,100 folders deep made os.walk raise RecursionError,
+    # and the audit lost the whole org (docs/security.md).
+    for dirpath, dirnames, filenames in walk_tree(folder, lambda err: None):
         dirnames.sort()
         here = Path(dirpath)
         for name in sorted(dirnames + filenames):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..inputs import walk_tree
 from ..problems import Problem
 from ..rounds import Round
 from . import codes
@@ -27,7 +28,8 @@ def check_repository(root: Path, rnd: Round) -> list[Problem]:
     if not rnd.applies("repo_checked"):
         return []
     problems = _name(root, root.resolve().name)
-    for folder, dirs, files in os.walk(root, followlinks=False, onerror=None):
+    # Without recursion: os.walk raised RecursionError on a tree 1,100 folders deep.
+    for folder, dirs, files in walk_tree(root, lambda err: None):
         dirs.sort()
         here = Path(folder)
         for name in sorted(dirs + files):
