@@ -151,9 +151,7 @@ def test_package_hook_sees_a_misspelt_key_and_a_deleted_run(corpus: Path, tmp_pa
     # both faults.
     assert re.search(r"mllog-check \(MLPerf Training compliance\)\.+(Passed|\(no files)", out)
     assert re.search(r"mllog-check package \(the orgs the commit touches\)\.+Failed", out)
-    assert (
-        f"{MI300X}.json:1:1: error: MLP011 missing required field 'accelerator_model_name'" in out
-    )
+    assert re.search(rf"{MI300X}\.json:\d+:\d+: error: MLP011 .*'accelerator_model_name'", out)
     assert "error: MLP003 9 result files for llama2_70b_lora" in out
     assert "FAIL AMD (5.1.0): 2 errors" in out
 
