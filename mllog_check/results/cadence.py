@@ -2,11 +2,12 @@
 whether a closed run evaluates as often as its round's training rules require.
 
 The schedules are data (``schemas/cadence/eval_cadence.yaml``: per round the "Evaluation
-frequency" table of training_rules.adoc, section "Quality measure"). A run's
-evaluations are the quality records before its first ``run_stop``, placed by metadata
-``epoch_num``; they must start no later than the schedule's first point and never be
-further apart than its interval (evaluating more often is allowed). One problem per log,
-naming the gap found and the one required (docs/scores.md, "Evaluation cadence").
+frequency" table of training_rules.adoc, section "Quality measure"; a round states what
+changed from the round it ``extends``). A run's evaluations are the quality records
+before its first ``run_stop``, placed by a metadata count (``epoch_num`` unless the
+schedule names another); they must start no later than the schedule's first point and
+never be further apart than its interval (evaluating more often is allowed). One problem
+per log, naming the gap found and the one required (docs/scores.md, "Evaluation cadence").
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ class Cadence:
     every: float | None  # None: fixed points (``at``)
     first: float | None  # None: the rules name no start
     at: tuple[float, ...] = ()
-    slack: float = 0.0  # one global batch where a point may be rounded up to it
+    slack: float = 0.0  # the samples of a step where a point may be rounded up to it
+    position: str = "epoch_num"  # the metadata count that places an evaluation
+    last_only: bool = False  # only the last two evaluations must be one interval apart
 
     def allowed(self, position: float) -> float:
         """The most units the evaluation after ``position`` may come later."""
@@ -51,14 +54,29 @@ class Cadence:
 
 @cache
 def _table() -> dict[str, Any]:
-    from ..datafiles import load_yaml, validate
+    """Each round's whole schedule table, its ``extends`` chain resolved."""
+    from ..datafiles import DataFileError, load_yaml, merge_named, validate
     from ..prepared import schemas_dir
 
     folder = schemas_dir() / "cadence"
-    data = load_yaml(folder / "eval_cadence.yaml")
-    validate(data, folder / "eval_cadence.schema.json", folder / "eval_cadence.yaml")
-    rounds: dict[str, Any] = data["rounds"]
-    return rounds
+    path = folder / "eval_cadence.yaml"
+    data = load_yaml(path)
+    validate(data, folder / "eval_cadence.schema.json", path)
+    resolved: dict[str, Any] = {}
+    for name, entry in data["rounds"].items():  # a round extends one stated before it
+        base = entry.get("extends")
+        if base is not None and base not in resolved:
+            raise DataFileError(f"{path}: {name} extends {base!r}, not stated before it")
+        parent = resolved.get(base, {"rules": "", "benchmarks": {}})
+        benchmarks = merge_named(
+            dict(parent["benchmarks"]),
+            entry.get("benchmarks"),
+            entry.get("remove"),
+            f"{path}: {name}",
+        )
+        rules = entry.get("rules", parent["rules"])
+        resolved[name] = {"rules": rules, "benchmarks": benchmarks}
+    return resolved
 
 
 def covered() -> dict[str, tuple[str, ...]]:
@@ -78,33 +96,71 @@ def cadence_for(round_folder: str, benchmark: str, batch: Any) -> tuple[Cadence,
     usable = isinstance(batch, int) and not isinstance(batch, bool) and 0 < batch <= 2**40
     gbs = batch if usable else None
     every = _amount(spec.get("every"), gbs)
-    first = _amount(spec.get("first"), gbs)
+    first = _amount(spec.get("first"), gbs, every)
     if ("every" in spec and every is None) or ("first" in spec and first is None):
         return None
     at = tuple(float(x) for x in spec.get("at", ()))
     if at:
         first = at[0]
-    slack = float(gbs) if spec.get("batch_slack") and gbs else 0.0
-    return Cadence(spec["unit"], every, first, at, slack), " ".join(entry["rules"].split())
+    # batch_slack: true is one global batch; a number, that many (packed sequences)
+    batches = float(spec.get("batch_slack", 0))
+    slack = batches * gbs if gbs else 0.0
+    cadence = Cadence(
+        spec["unit"],
+        every,
+        first,
+        at,
+        slack,
+        spec.get("position", "epoch_num"),
+        bool(spec.get("last_only", False)),
+    )
+    return cadence, " ".join(entry["rules"].split())
 
 
-def _amount(spec: Any, gbs: int | None) -> float | None:
-    """A number as is; a BERT batch formula or a U-Net3D pass count at batch ``gbs``."""
+def _amount(spec: Any, gbs: int | None, every: float | None = None) -> float | None:
+    """A number as is; at batch ``gbs``, a BERT batch formula, a U-Net3D pass count, a
+    sample count rounded up to whole batches, a count of batches, or the first point of
+    the ``every`` grid past a threshold."""
     if spec is None or isinstance(spec, int | float):
         return None if spec is None else float(spec)
     if gbs is None:
         return None
+    if "batches" in spec:  # GBS * FLOOR|CEIL(plus + per_gbs / GBS)
+        b = spec["batches"]
+        rounding = math.floor if b["round"] == "floor" else math.ceil
+        return float(gbs * rounding(b["plus"] + b["per_gbs"] / gbs))
+    if "at_least" in spec:  # CEIL(FLOOR((per_batch * GBS + plus) / divide) / every) * every
+        a = spec["at_least"]
+        if not every:
+            return None
+        threshold = math.floor((a["per_batch"] * gbs + a["plus"]) / a["divide"])
+        return float(math.ceil(threshold / every) * every)
     if "batch" in spec:  # FLOOR(scale * (per_batch * GBS + plus), floor)
         b = spec["batch"]
         value = b["scale"] * (b["per_batch"] * gbs + b["plus"])
         return float(math.floor(value / b["floor"]) * b["floor"])
+    if "round_up" in spec:
+        return _rounded_up(spec, gbs)
     # CEILING(passes * dataset / samples_per_epoch), samples_per_epoch padded to batches
     per_epoch = math.ceil(spec["dataset"] / gbs) * gbs
-    return float(math.ceil(spec["passes"] * spec["dataset"] / per_epoch))
+    epochs = math.ceil(spec["passes"] * spec["dataset"] / per_epoch)
+    return float(epochs * per_epoch if spec.get("in_samples") else epochs)
 
 
-def positions(result: ParseResult, key: str) -> list[float]:
-    """Where a run evaluated (metadata epoch_num of ``key`` before the first run_stop),
+def _rounded_up(spec: dict[str, Any], gbs: int) -> float:
+    """CEIL(round_up / GBS) * GBS samples ("if N is not divisible by GBS"), counted in
+    steps (``steps``) or tokens (``scale``); with ``skip``, the evaluation after the
+    first FLOOR(per_batch * GBS + plus) skipped ones."""
+    steps = math.ceil(spec["round_up"] / gbs)
+    value = float(steps if spec.get("steps") else steps * gbs) * spec.get("scale", 1)
+    skip = spec.get("skip")
+    if skip is not None:
+        value *= math.floor(skip["per_batch"] * gbs + skip["plus"]) + 1
+    return value
+
+
+def positions(result: ParseResult, key: str, count: str = "epoch_num") -> list[float]:
+    """Where a run evaluated (metadata ``count`` of ``key`` before the first run_stop),
     in order, each once; evaluations without a number are not placed."""
     found: set[float] = set()
     for rec in result.records:
@@ -112,7 +168,7 @@ def positions(result: ParseResult, key: str) -> list[float]:
             break
         if rec.key != key or not isinstance(rec.metadata, dict):
             continue
-        number = finite_number(rec.metadata.get("epoch_num"))
+        number = finite_number(rec.metadata.get(count))
         if number is not None:
             found.add(number)
     return sorted(found)
@@ -123,6 +179,11 @@ def judge(places: Sequence[float], cadence: Cadence) -> str:
     if not places:
         return ""
     unit, parts = cadence.unit, []
+    if cadence.last_only:  # the rules let the earlier checkpoints be skipped, not the last two
+        alone = len(places) == 1 and places[0] > cadence.allowed(0) + cadence.slack + SLACK
+        if alone:
+            return f"one evaluation only ({_at(unit, places[0])}) where the last two are required"
+        places = places[-2:]
     late = cadence.first is not None and places[0] > cadence.first + cadence.slack + SLACK
     if late:
         parts.append(f"first evaluation at {_at(unit, places[0])}, required by {cadence.first:g}")
@@ -142,7 +203,7 @@ def judge(places: Sequence[float], cadence: Cadence) -> str:
 
 
 def _at(unit: str, value: float) -> str:
-    return f"{'epoch' if unit == 'epochs' else 'sample'} {value:g}"
+    return f"{unit[:-1]} {value:g}"  # "epoch 4", "sample 150000", "token ...", "step ..."
 
 
 def cadence_problems(
@@ -156,7 +217,7 @@ def cadence_problems(
         if found is None:
             continue
         cadence, rules = found
-        why = judge(positions(result, key), cadence)
+        why = judge(positions(result, key, cadence.position), cadence)
         if why:
             schedule = _schedule(cadence)
             message = f"evaluation cadence: {why} ({schedule}; {rules})"
@@ -169,4 +230,5 @@ def _schedule(cadence: Cadence) -> str:
         points = ", ".join(f"{x:g}" for x in cadence.at)
         return f"the rules evaluate at {cadence.unit} {points}"
     start = "" if cadence.first is None else f" from {cadence.first:g}"
-    return f"the rules evaluate every {cadence.every:g} {cadence.unit}{start}"
+    last = " (the last two evaluations)" if cadence.last_only else ""
+    return f"the rules evaluate every {cadence.every:g} {cadence.unit}{start}{last}"
