@@ -6,6 +6,7 @@ evaluation removed, and planted in a copy of a real result set.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -31,12 +32,29 @@ BREAKING = {
 }
 
 
+# Closed logs judged per corpus round from v1.1 on (docs/differences.md, "Scores"): none
+# of them breaks its round's schedule.
+JUDGED = {
+    "v1.1": 60,
+    "v2.0": 55,
+    "v2.1": 35,
+    "v3.0": 95,
+    "v3.1": 49,
+    "v4.0": 100,
+    "v4.1": 116,
+    "v5.0": 131,
+    "v5.1": 155,
+}
+
+
 def _closed_logs(corpus: Path, folder: str) -> list[tuple[str, Path]]:
+    rnd = parse_round(folder)
     benchmarks = set(covered()[folder])
     out = []
     for path in sorted((corpus / folder).glob("*/results/*/*/result_*.txt")):
-        if path.parent.name in benchmarks:
-            out.append((path.parent.name, path))
+        bench = rnd.benchmark(path.parent.name)
+        if bench is not None and bench.name in benchmarks:
+            out.append((bench.name, path))
     return out
 
 
@@ -85,6 +103,84 @@ def test_every_other_evaluation_removed_warns(corpus: Path, folder: str) -> None
 
 
 @pytest.mark.corpus
+@pytest.mark.parametrize("folder", sorted(JUDGED))
+def test_later_rounds_published_quiet_thinned_warn(corpus: Path, folder: str) -> None:
+    """As published no judged closed log warns; with the last evaluation kept and every
+    other one before it removed, every judged log with two or more evaluations does."""
+    judged, thinned = Counter(), 0
+    for bench, path in _closed_logs(corpus, folder):
+        result = parse_file(str(path))
+        batch = next((r.value for r in result.records if r.key == "global_batch_size"), None)
+        found = cadence_for(folder, bench, batch)
+        if not _closed(result) or found is None:
+            continue
+        judged[bench] += 1
+        assert not cadence_problems([result], folder, bench, "eval_accuracy"), path
+        places = positions(result, "eval_accuracy", found[0].position)
+        if len(places) >= 2:
+            thinned += 1
+            assert judge(places[::-2][::-1], found[0]), path
+    assert sum(judged.values()) == JUDGED[folder]
+    assert thinned == JUDGED[folder]  # every judged log evaluates at least twice
+
+
+# One real closed result set per round from v1.1 on, a benchmark kind each (organization,
+# system folder, benchmark folder, ruleset).
+PLANTED = {
+    "v1.1": ("Graphcore", "ipu-pod16-POPART-closed", "bert"),
+    "v2.0": ("Google", "cloud-tpu-v4-4096-TF", "ssd"),
+    "v2.1": ("Intel", "16-nodes-SPR-pytorch", "resnet"),
+    "v3.0": ("GIGABYTE", "G593-SD0_hugectr", "dlrm_dcnv2"),
+    "v3.1": ("Google", "cloud-tpu-v5e-4096-PAX", "gpt3"),
+    "v4.0": ("GigaComputing", "G593-SD1_pytorch", "llama2_70b_lora"),
+    "v4.1": ("GigaComputing", "G593-ZD1_pytorch", "stable_diffusion"),
+    "v5.0": ("GigaComputing", "G893-SD1_dgl", "rgat"),
+    "v5.1": ("Oracle", "9xBM.GPU.B200.8", "flux1"),
+}
+
+
+def _thin(log: Path, count: str) -> None:
+    """Remove every other evaluation before the last (all records at a removed point)."""
+    lines = log.read_text().splitlines(keepends=True)
+    where = {}
+    for i, line in enumerate(lines):
+        if ":::MLLOG" in line and '"eval_accuracy"' in line:
+            record = json.loads(line.split(":::MLLOG", 1)[1])
+            where[i] = record["metadata"][count]
+    kept = set(sorted(set(where.values()))[::-2])
+    log.write_text("".join(x for i, x in enumerate(lines) if i not in where or where[i] in kept))
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("folder", sorted(PLANTED))
+def test_planted_in_a_real_result_set_of_each_later_round(
+    corpus: Path, tmp_path: Path, folder: str
+) -> None:
+    """As published no MLR060; with every other evaluation of result_1 removed, one."""
+    org_name, system, bench_folder = PLANTED[folder]
+    source = corpus / folder / org_name
+    org = tmp_path / org_name
+    bench = Path("results") / system / bench_folder
+    shutil.copytree(source / bench, org / bench)
+    shutil.copytree(source / "systems", org / "systems")
+    ruleset = parse_round(folder).version
+    clean = compute_scores([str(org / bench)], ruleset=ruleset)
+    assert not [p for p in clean.problems if p.rule == "MLR060"]
+    log = org / bench / "result_1.txt"
+    name = parse_round(folder).benchmark(bench_folder)
+    assert name is not None
+    result = parse_file(str(log))
+    batch = next(r.value for r in result.records if r.key == "global_batch_size")
+    found = cadence_for(folder, name.name, batch)
+    assert found is not None
+    _thin(log, found[0].position)
+    report = compute_scores([str(org / bench)], ruleset=ruleset)
+    (problem,) = [p for p in report.problems if p.rule == "MLR060"]
+    assert problem.path == str(log) and problem.severity == "warning"
+    assert "evaluation cadence:" in problem.message
+
+
+@pytest.mark.corpus
 def test_planted_in_a_real_result_set(corpus: Path, tmp_path: Path) -> None:
     """A copy of the v1.0 NVIDIA MXNet ResNet set: as published no MLR060; with every
     other evaluation of result_2 removed (every 8 epochs instead of 4), one, on it."""
@@ -120,7 +216,43 @@ def test_batch_dependent_schedules_match_the_rules_formulas() -> None:
         found = cadence_for("v1.0", "unet3d", gbs)
         assert found is not None and (found[0].first, found[0].every) == (first, every)
     assert cadence_for("v1.0", "bert", None) is None  # no batch size: not judged
-    assert cadence_for("v1.1", "bert", 3072) is None  # a round whose rules were not read
+    assert cadence_for("v2.1", "dlrm", 32768) is None  # no schedule stated (DLRM)
+    # Packed BERT from v1.1: a point may be rounded up by up to 3 global batches.
+    later = cadence_for("v2.0", "bert", 768)
+    assert later is not None and (later[0].every, later[0].slack) == (150_000, 2304)
+
+
+def _schedule(folder: str, bench: str, gbs: int) -> tuple[float | None, float | None]:
+    found = cadence_for(folder, bench, gbs)
+    assert found is not None
+    return found[0].first, found[0].every
+
+
+def test_later_rounds_schedules_match_the_rules_text() -> None:
+    # Llama 2 70B LoRA: every CEIL(384 / GBS) * GBS, skipping FLOOR(0.125 * GBS + 2).
+    assert _schedule("v4.0", "llama2_70b_lora", 8) == (1536, 384)
+    assert _schedule("v4.0", "llama2_70b_lora", 100) == ((14 + 1) * 400, 400)
+    # Flux.1: "CEIL(262144 / global_batch_size) * global_batch_size".
+    assert _schedule("v5.1", "flux1", 2304) == (262_656, 262_656)
+    # GPT3: every 24,576 sequences of 2,048 tokens, counted in tokens.
+    assert _schedule("v3.1", "gpt3", 2048) == (50_331_648, 50_331_648)
+    # Llama 3.1 405B: 46,080 in v5.0; 18,432 skipping FLOOR(0.0026 * GBS + 12) after.
+    assert _schedule("v5.0", "llama31_405b", 1152) == (46_080, 46_080)
+    assert _schedule("v5.1", "llama31_405b", 1152) == (15 * 18_432, 18_432)
+    # U-Net3D counted in samples in v4.0: from 1000 epochs of 168, then every 20.
+    assert _schedule("v4.0", "unet3d", 56) == (168_000, 3_360)
+    assert _schedule("v3.0", "unet3d", 56) == (1000, 20)
+    # dlrm_v4_hstu: 2,293,760 samples at GBS 8192, 16384 and 32768, first at the grid
+    # blocks 25, 31 and 41 (the rules text and the official closed_dlrmv4.yaml).
+    newest = max(covered(), key=lambda f: parse_round(f).number)
+    for gbs, block in ((8192, 25), (16384, 31), (32768, 41)):
+        assert _schedule(newest, "dlrmv4", gbs) == (block * 2_293_760, 2_293_760)
+    # Stable Diffusion: only the last two evaluations, one checkpoint apart.
+    sd = cadence_for("v4.1", "stable_diffusion", 1024)
+    assert sd is not None and sd[0].last_only and sd[0].every == 512_000
+    assert judge([512_000, 2_048_000, 2_560_000], sd[0]) == ""
+    assert "widest 1.024e+06 samples" in judge([1_536_000, 2_560_000], sd[0])
+    assert judge([2_560_000], sd[0]).startswith("one evaluation only")
 
 
 def test_one_problem_per_log_naming_found_and_required() -> None:

@@ -413,7 +413,7 @@ EVAL_CADENCE = rule(
     Severity.WARNING,
     "A closed run evaluates less often than its round's training rules require: its "
     "first evaluation later than the schedule's first point, or two evaluations further "
-    "apart than the schedule's interval (epochs, or samples for BERT). One per log.",
+    "apart than the schedule's interval (epochs, samples, tokens or steps). One per log.",
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/olympic\ndelete-line Example/results/sys8/resnet/result_2.txt: "
@@ -422,8 +422,9 @@ EVAL_CADENCE = rule(
         f'The training rules ({TRAINING_RULES}, "Quality measure" under "Training '
         'Loop", its "Evaluation frequency" table: ResNet "Every 4 epochs with offset 0 or '
         '1 or 2 or 3", BERT v1.0 eval_interval_samples = FLOOR(0.05*(230.23*GBS+3000000), '
-        "25000), ...) require the quality to be evaluated at least as often as the "
-        "reference (v0.7) or at the same frequency (v1.0); no official tool checks it "
+        "25000), Llama 2 70B LoRA every 384 sequences skipping the first FLOOR(0.125*GBS+2), "
+        "...) require the quality to be evaluated at least as often as the reference "
+        "(v0.7) or at the same frequency (v1.0 on); no official tool checks it "
         "(mlcommons/logging#79). Schedules per round: schemas/cadence/eval_cadence.yaml, "
         'docs/scores.md "Evaluation cadence".'
     ),
