@@ -282,7 +282,8 @@ def _log(tmp_path: Path, batch: object, places: list[str]) -> Path:
         '{"key": "run_start", "value": null, "time_ms": 3, "metadata": {}}',
     ]
     evals = [
-        f'{{"key": "eval_accuracy", "value": 0.5, "time_ms": 4, "metadata": {{"epoch_num": {p}}}}}'
+        f'{{"key": "eval_accuracy", "value": 0.5, "time_ms": 4, '
+        f'"metadata": {{"epoch_num": {p}, "samples_count": {p}, "step_num": {p}}}}}'
         for p in places
     ]
     path = tmp_path / "result_0.txt"
@@ -291,12 +292,21 @@ def _log(tmp_path: Path, batch: object, places: list[str]) -> Path:
     return path
 
 
-@pytest.mark.parametrize("batch", ["3072", "1e400", "-1", "0", "true", "null", '"x"', "2e300"])
+@pytest.mark.parametrize(
+    "batch", ["3072", "1e400", "-1", "0", "true", "null", '"x"', "2e300", "1099511627776", "7"]
+)
 def test_hostile_values_are_judged_or_skipped_never_raised(tmp_path: Path, batch: str) -> None:
     odd = ["NaN", "Infinity", "1e400", '"4"', "true", "null", "[4]", "-5", "1e308", "4"]
     result = parse_file(str(_log(tmp_path, batch, odd)))
     for bench in ("bert", "unet3d", "resnet", "ssd"):
         problems = cadence_problems([result], "v1.0", bench, "eval_accuracy")
         assert len(problems) <= 1
+    # The later rounds' kinds (samples_count, step_num, batch-rounded, skipped, fixed
+    # first point, last two only) at every batch size, the largest one included.
+    later = {name: benches for name, benches in covered().items() if name not in BREAKING}
+    for folder, benches in later.items():
+        for bench in benches:
+            assert len(cadence_problems([result], folder, bench, "eval_accuracy")) <= 1
     # Only finite numbers are placed: -5, 4 and 1e308 (the rest are not positions).
     assert positions(result, "eval_accuracy") == [-5.0, 4.0, 1e308]
+    assert positions(result, "eval_accuracy", "samples_count") == [-5.0, 4.0, 1e308]
