@@ -91,7 +91,7 @@ def test_every_kind_is_found_once_where_planted() -> None:
     elsewhere = {"declared-mismatch", "system-description-format", "unchecked-result"}
     elsewhere |= {"target-not-reached", "batch-size-differs", "runs-far-apart"}  # audit/sets
     # Copies of real logs, edited (tests/test_audit_duplicates.py)
-    elsewhere |= {"shared-eval-curve", "duplicate-run-counted"}
+    elsewhere |= {"shared-eval-curve", "duplicate-run-counted", "same-eval-curve"}
     # A folder of the round that is no org (tests/test_hostile.py)
     elsewhere |= {"not-audited"}
     # Org folders named alike (tests/test_hostile_outputs.py)

@@ -8,6 +8,7 @@ from conftest import FIXTURES
 
 from mllog_check.html_report import build_page, collect
 from mllog_check.results import scoring
+from mllog_check.rounds import all_rounds
 
 ROUND = FIXTURES / "audit" / "round"
 
@@ -39,5 +40,7 @@ def test_a_bug_in_the_scoring_lookup_surfaces(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_round_without_scoring_data_is_said() -> None:
-    assert scoring.known_scoring("0.5.0") is None  # v0.5: no scoring file
     assert scoring.known_scoring("no-such-round") is None
+    # Every registered round: scoring data exactly where the registry names a file.
+    for rnd in all_rounds():
+        assert (scoring.known_scoring(rnd.version) is not None) == rnd.has("scoring"), rnd
