@@ -315,6 +315,24 @@ def gzip_wrap(data: bytes, rng: random.Random) -> bytes:
     return packed[: rng.randrange(len(packed))] if rng.random() < 0.3 else packed
 
 
+def gzip_members(data: bytes, rng: random.Random) -> bytes:
+    """The log as many gzip members, empty ones between (a chunk of 200,000 empty
+    members was quadratic), sometimes zero padding or a truncated last member."""
+    cuts = sorted(rng.sample(range(len(data) + 1), min(len(data) + 1, rng.randrange(1, 40))))
+    pieces = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True)]
+    empty = gzip.compress(b"", mtime=0)
+    packed = b"".join(
+        empty * rng.choice((0, 1, 50, 5000)) + gzip.compress(p, mtime=0, compresslevel=1)
+        for p in pieces
+    )
+    ending = rng.random()
+    if ending < 0.2:
+        packed += b"\x00" * rng.randrange(1, 2000)
+    elif ending < 0.3:
+        packed = packed[: rng.randrange(len(packed))]
+    return packed
+
+
 LOG_MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
     "bit-flips": bit_flips,
     "delete-lines": delete_lines,
@@ -334,7 +352,12 @@ RARE_LOG_MUTATIONS: dict[str, tuple[float, Callable[[bytes, random.Random], byte
     "many-bad-lines": (0.01, many_bad_lines),
     "long-line": (0.005, long_line),
     "gzip": (0.05, gzip_wrap),
+    "gzip-members": (0.01, gzip_members),
 }
+# Follow stages of a mutated log (check --follow): fed in random pieces to LiveCheck, or
+# read from a file that is rewritten, truncated or swapped while followed.
+FOLLOW_CHANCE = 0.05
+FOLLOW_FILE_CHANCE = 0.005
 
 
 def mutate_log(data: bytes, rng: random.Random) -> tuple[list[str], bytes]:
@@ -400,6 +423,110 @@ def shown_safely(problems: list[Any]) -> None:
             assert not (isinstance(cell, str) and cell[:1] in ("=", "+", "@", "\t", "\r")), cell
 
 
+def follow_input(data: bytes, ruleset: str | None, rng: random.Random) -> None:
+    """check --follow's live check and status line fed the log in random pieces: must not
+    raise (an unknown round is the tool's own error); problems shown safely."""
+    from mllog_check.errors import MllogCheckError
+    from mllog_check.follow import LiveCheck
+    from mllog_check.follow.progress import Progress
+
+    try:
+        live = LiveCheck("result_0.txt", ruleset or "auto")
+        progress = Progress()
+
+        def seen(rec: Any) -> None:
+            if progress.round is None and live.choice is not None:
+                progress.round = live.choice.round.version
+            progress.feed(rec)
+
+        live.on_record = seen
+        position = 0
+        while position < len(data):
+            size = rng.choice((1, 7, 100, 4096, 1 << 16, 1 << 20))
+            shown_safely(live.feed(data[position : position + size]))
+            position += size
+            if rng.random() < 0.05:
+                progress.line()
+        live.judge_end()
+        progress.line()
+        shown_safely(live.finish().problems)
+    except MllogCheckError:
+        pass
+
+
+_FOLLOW_CHANGES = ("rewrite", "replace", "swap", "fifo", "link-out", "folder", "append")
+
+
+def follow_file_input(data: bytes, rng: random.Random) -> None:
+    """A log followed from a file (``FileTail``) while it is rewritten in place,
+    truncated and written again, swapped for another file, a FIFO, a link leaving its
+    folder or a folder, or appended to: no poll may raise or hang; a byte rewritten in
+    what was read is seen (``rewritten``), an append is not."""
+    import tempfile
+
+    from mllog_check.errors import MllogCheckError
+    from mllog_check.follow import LiveCheck
+    from mllog_check.follow.tail import FileTail
+
+    with tempfile.TemporaryDirectory(prefix="mllog-follow-") as work:
+        folder = Path(work) / "logs"
+        folder.mkdir()
+        path = folder / "result_0.txt"
+        half = rng.randrange(len(data) + 1)
+        path.write_bytes(data[:half])
+        tail = FileTail(str(path))
+        live = LiveCheck(str(path), "auto")
+
+        def drain(polls: int) -> None:
+            nonlocal live
+            for _ in range(polls):
+                poll = tail.poll()
+                if poll.restarted:
+                    live = LiveCheck(str(path), "auto")
+                if poll.data:
+                    with contextlib.suppress(MllogCheckError):
+                        live.feed(poll.data)
+
+        try:
+            drain(3)
+            change = rng.choice(_FOLLOW_CHANGES)
+            expect: bool | None = None
+            if change == "rewrite" and half and tail.offset:
+                spot = rng.randrange(tail.offset)
+                with path.open("r+b") as log:
+                    log.seek(spot)
+                    log.write(bytes([data[spot] ^ 0x20]))
+                expect = True
+            elif change == "replace":
+                path.write_bytes(bytes(reversed(data)))
+            elif change == "swap":
+                other = folder / "next.txt"
+                other.write_bytes(data)
+                os.replace(other, path)
+            elif change == "fifo":
+                path.unlink()
+                os.mkfifo(path)
+            elif change == "link-out":
+                outside = Path(work) / "outside.txt"
+                outside.write_bytes(data)
+                path.unlink()
+                path.symlink_to(outside)
+            elif change == "folder":
+                path.unlink()
+                path.mkdir()
+            elif change == "append":
+                with path.open("ab") as log:
+                    log.write(data[half:])
+                expect = False
+            drain(3)
+            changed = tail.rewritten()
+            assert expect is None or changed == expect, (change, changed)
+            with contextlib.suppress(MllogCheckError):
+                shown_safely(live.finish().problems)
+        finally:
+            tail.close()
+
+
 def gzip_marker_bound(data: bytes) -> int:
     """Markers inside compressed or UTF-16 data are not visible in the raw bytes."""
     return 10**9 if data[:2] in (b"\x1f\x8b", b"\xff\xfe", b"\xfe\xff") else 0
@@ -419,6 +546,12 @@ def fuzz_logs(
         outcome.inputs += 1
         try:
             check_log_input(data, ruleset)
+            if rng.random() < FOLLOW_CHANCE:
+                names.append("follow")
+                follow_input(data, ruleset, rng)
+            if rng.random() < FOLLOW_FILE_CHANCE:
+                names.append("follow-file")
+                follow_file_input(data, rng)
         except Exception:
             outcome.failures.append(_failure(f"log {i} ({path}, {'+'.join(names)})", seed))
     return outcome
@@ -526,6 +659,10 @@ OUTSIDE_NAME = "READ-FROM-OUTSIDE"
 _HOSTILE_NAMES = [
     "=HYPERLINK(\"http:x\")", "@SUM(1)", "+cmd", "-x", "javascript:alert(1)", "a\x1b[2Jb",
     "x\n::error file=a::y", "r\rtl\u202e", "%0A%25", "a,b:c", "é" * 100, "n" * 240,
+    # Unicode look-alikes: zero-width, bidi isolates and overrides, Cyrillic and Greek
+    # letters that look Latin, a fullwidth name, a combining mark.
+    "A\u200bMD", "\u0410MD", "AM\u0044\u0301", "\u2066AMD\u2069", "\u202eDMA",
+    "\uff21\uff2d\uff24", "\u0391\u039c\u0044", "G\ufeffoogle",
 ]  # fmt: skip
 
 
@@ -610,6 +747,25 @@ def scaling_values(bench: Path, org: Path, rng: random.Random) -> None:
     (bench / "scaling.json").write_text(text, "utf-8")
 
 
+_HUGE_COUNTS: list[Any] = ["1e19", 1e308, 2**70, "9" * 400, -1, 0, "NaN", 1.5, "1e308"]
+
+
+def system_numbers(bench: Path, org: Path, rng: random.Random) -> None:
+    """A node or accelerator count in the system description beyond any system (1e308
+    and "1e19" crashed every table writer)."""
+    desc = next(iter((org / "systems").glob("*.json")), None)
+    if desc is None or not desc.is_file():
+        return
+    try:
+        data = json.loads(desc.read_text("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return
+    if isinstance(data, dict):
+        keys = ["number_of_nodes", "accelerators_per_node", "host_processors_per_node"]
+        data[rng.choice(keys)] = rng.choice(_HUGE_COUNTS)
+        desc.write_text(json.dumps(data), "utf-8")
+
+
 def deep_folder(bench: Path, org: Path, rng: random.Random) -> None:
     """A result file far below the tree (a walk that recursed hit Python's limit)."""
     files = _results(bench)
@@ -639,6 +795,7 @@ FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
     "special-files": special_files,
     "scaling-values": scaling_values,
     "deep-folder": deep_folder,
+    "system-numbers": system_numbers,
 }
 
 
@@ -649,6 +806,7 @@ def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
     from mllog_check.submission.package import check_package
 
     report: Any = compute_scores([str(org)], ruleset=ruleset)
+    _score_tables(report)
     for row in report.scores:
         assert OUTSIDE_NAME not in str(row), row  # nothing outside the tree is read
         assert row.scaling_factor != OUTSIDE_FACTOR, row
@@ -663,6 +821,19 @@ def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
     assert not failures, failures
     crashed = [p.message for p in result.problems if p.rule == "MLP031"]
     assert not crashed, crashed
+
+
+def _score_tables(report: Any) -> None:
+    """score's tables written in every format (Parquet holds no integer beyond int64)."""
+    import io
+
+    from mllog_check.cli.score import _tables
+    from mllog_check.reporters import tables
+
+    for fmt in tables.offered("score"):
+        binary = tables.FORMATS[fmt].binary
+        for runs in (False, True):
+            tables.write(fmt, _tables(report, fmt, runs), io.BytesIO() if binary else io.StringIO())
 
 
 def fuzz_folders(
