@@ -128,3 +128,28 @@ def _blocking(fd: int) -> None:
 
 def _flag(name: str) -> int:
     return int(getattr(os, name, 0))
+
+
+def check_writable(path: str | Path) -> None:
+    """Before a run, OutputError when the file ``path`` could not be written at its end
+    (a missing folder, a read-only one, a link, a folder or a special file in its place):
+    a long run never ends in a refusal (docs/security.md). An existing file is opened
+    for writing without being emptied; a missing one is created and removed again."""
+    name = os.fspath(path)
+    if os.path.abspath(name).startswith(_SYSTEM):
+        return
+    existed = os.path.lexists(name)
+    flags = os.O_WRONLY | _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | _flag("O_NOCTTY")
+    flags |= 0 if existed else os.O_CREAT | os.O_EXCL
+    if not _flag("O_NOFOLLOW") and os.path.islink(name):
+        raise OutputError(_link(name))
+    try:
+        fd = os.open(name, flags | _flag("O_BINARY"), 0o666)
+    except OSError as err:
+        raise OutputError(_refusal(name, err)) from None
+    try:
+        _check_regular(name, fd)
+    finally:
+        os.close(fd)
+        if not existed:
+            os.unlink(name)

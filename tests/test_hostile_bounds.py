@@ -525,3 +525,52 @@ def test_a_price_csv_field_over_128_kib_is_a_usage_error(tree: Path, tmp_path: P
         ["cost", "--ruleset", "5.0.0", "--prices", str(catalog), str(tree.parent)]
     )
     assert code == 2 and "field larger than field limit" in err and "Traceback" not in err
+
+
+# -- deep folders and outputs that cannot be written -----------------------------------
+
+
+def _deep(base: Path, name: str, depth: int = 1100) -> None:
+    here = base
+    here.mkdir(exist_ok=True)
+    for _ in range(depth):
+        here = here / "d"
+        here.mkdir()
+    (here / name).write_text("x\n", "utf-8")
+
+
+def test_package_and_report_walk_deep_folders(tree: Path, tmp_path: Path) -> None:
+    _deep(tree / "benchmarks", "train.py")
+    _deep(tree / "results" / "G893-SD1_pytorch", "result_0.txt")
+    try:
+        code, _out, err = _limited(["package", "--ruleset", "5.0.0", str(tree)])
+        assert "Traceback" not in err and code in (0, 1), err[-2000:]
+        page = tmp_path / "report.html"
+        args = ["report", "--ruleset", "5.0.0", "--out", str(page), str(tree)]
+        code, _out, err = _limited(args)
+        assert "Traceback" not in err and "RecursionError" not in err, err[-2000:]
+        assert code in (0, 1) and page.is_file()
+    finally:  # pytest's own removal recurses
+        test_hostile._remove_deep(tree / "benchmarks" / "d")
+        test_hostile._remove_deep(tree / "results" / "G893-SD1_pytorch" / "d")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["hparams", "-o", "{bad}/h.csv"],
+        ["score", "--ruleset", "5.0.0", "-o", "{bad}/s.csv"],
+        ["report", "--ruleset", "5.0.0", "--out", "{tmp}/r.html", "--plots", "{bad}/plots"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(
+    tree: Path, tmp_path: Path, command: list[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n", "utf-8")
+    bad = blocker / "below"  # a folder that cannot exist: its parent is a file
+    args = [a.format(bad=bad, tmp=tmp_path) for a in command]
+    code, out, err = _limited([*args, str(tree.parent)])
+    assert code == 2 and str(bad) in err and "Traceback" not in err, err[-2000:]
+    assert not (tmp_path / "r.html").exists() and not out  # nothing was run

@@ -161,6 +161,21 @@ def check_round_name(command: str, flag: str | None) -> None:
         sys.exit(EXIT_USAGE)
 
 
+def writable_or_exit(command: str, path: str | None, folder: bool = False) -> None:
+    """An output named on the command line (``-o FILE``, or ``--out``/``--plots`` as a
+    folder, made now) checked before the run: exit 2 saying why it cannot be written,
+    rather than after the whole run (docs/security.md)."""
+    from ..outputs import OutputError, check_writable, output_folder
+
+    if path is None:
+        return
+    try:
+        output_folder(path) if folder else check_writable(path)
+    except OutputError as err:
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.exit(EXIT_USAGE)
+
+
 def write_output_file(command: str, fmt: str, tables: Any, path: str) -> None:
     """``--output FILE`` of a table command, in format ``fmt``: never through a link
     (docs/security.md); a refused file exits 2 saying why."""

@@ -18,6 +18,7 @@ from . import (
     chosen_round,
     ruleset_option,
     with_usage,
+    writable_or_exit,
 )
 from .filter_options import filter_options
 
@@ -94,6 +95,7 @@ def audit(
     try:
         for results_dir in results_dirs:
             check_output_dir(Path(results_dir), out)
+        writable_or_exit("audit", out_dir, folder=True)
         with _progress() as tick:
             target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
             result = run_audit(target, ruleset, jobs, tick, setting)

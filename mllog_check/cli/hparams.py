@@ -18,6 +18,8 @@ from . import (
     chosen_round,
     ruleset_option,
     with_usage,
+    writable_or_exit,
+    write_output_file,
 )
 
 
@@ -76,6 +78,7 @@ def hparams(
     except BorrowingError as err:
         click.echo(f"mllog-check hparams: {err}", err=True)
         sys.exit(EXIT_USAGE)
+    writable_or_exit("hparams", output)
     report = hparam_table(list(paths), ruleset=ruleset, setting=setting)
     if not report.rows:
         write_problems(report.problems, sys.stderr)
@@ -84,7 +87,7 @@ def hparams(
     found = check_declarations(declared, report.rows, borrowing) if borrowing else []
     made = _tables(report, fmt, same_as)
     if output is not None:
-        tables.write_file(fmt, made, output)
+        write_output_file("hparams", fmt, made, output)
     else:
         tables.write(fmt, made, tables.stdout_for(fmt))
     write_problems(sorted([*report.problems, *found]), sys.stderr)

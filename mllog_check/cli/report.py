@@ -8,7 +8,14 @@ import click
 
 from ..html_report.pages import PAGES
 from ..results.filters import ResultFilter
-from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
+from . import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    chosen_round,
+    ruleset_option,
+    writable_or_exit,
+)
 from .filter_options import filter_options
 
 
@@ -84,6 +91,8 @@ def report(
         ruleset = setting.ruleset
     if fmt == "png" and not plots_dir:
         plots_dir = default_plots_dir(out)
+    writable_or_exit("report", out)
+    writable_or_exit("report", plots_dir, folder=True)
     try:
         if link_base is not None:
             check_link_base(link_base)

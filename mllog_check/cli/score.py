@@ -18,6 +18,7 @@ from . import (
     chosen_round,
     ruleset_option,
     with_usage,
+    writable_or_exit,
     write_output_file,
 )
 from .filter_options import filter_options
@@ -62,6 +63,7 @@ def score(
     ruleset = with_usage("score", ruleset, usage)
     setting = chosen_round("score", ruleset)
     _needs_extras(fmt)
+    writable_or_exit("score", output)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     found = len(report.scores) + len(report.weak)
     report = filter_report(report, result_filter)

@@ -17,6 +17,7 @@ from . import (
     RULESET_HELP,
     check_round_name,
     round_setting,
+    writable_or_exit,
     write_output_file,
 )
 from .filter_options import filter_options
@@ -79,6 +80,7 @@ def trends(
         sys.exit(EXIT_USAGE)
     check_round_name("trends", ruleset)
     setting = round_setting("trends", ruleset)
+    writable_or_exit("trends", output)
     report = compute_trends(list(paths), result_filter, scale, ruleset, setting, open_speedups)
     write_problems(report.inputs, sys.stderr)
     if not report.rows:
