@@ -8,7 +8,10 @@ resident memory (``ru_maxrss``) and seconds are printed beside the limit docs/se
 states, and beside the baseline of the same run: the same command on the unmutated log
 (the interpreter and imports included). The sizes are those of the reports that led to
 the bounds (a 1 MB gzip holding one line, a million bad marker lines, 300,000
-CR-separated records, YAML aliases nine deep); --quick divides them by ten for CI.
+CR-separated records, YAML aliases nine deep; check --follow of a 256 MiB line without
+a line feed, 2,000,000 bad eval_accuracy lines, 200,000 empty gzip members, a 64 KB
+string repeated by YAML aliases, a 2 GB sparse pyproject.toml, a registry that is a FIFO
+or /dev/zero); --quick divides them by ten for CI.
 
 Exit 1 when a case goes over its limit. ``check`` on millions of valid records is
 printed for information: its memory still grows with the records (docs/security.md).
@@ -56,6 +59,8 @@ class Case:
     limit_mib: float
     limit_s: float
     bounded: bool = True  # False: printed for information only
+    in_work: bool = False  # run in the case's folder (a pyproject.toml above it)
+    env: dict[str, str] | None = None  # variables set, {work} replaced by the folder
 
 
 def _record(log: Path) -> bytes:
@@ -137,24 +142,120 @@ def many_records(work: Path, log: Path, scale: int) -> list[str]:
     return ["check", "--ruleset", "5.0.0", str(path)]
 
 
+def follow_long_line(work: Path, log: Path, scale: int) -> list[str]:
+    """check --follow of a log whose last line (after run_stop) has no line feed: 256 MiB
+    of it took 1.35 GB (the follower kept it whole)."""
+    path = work / "result_0.txt"
+    with path.open("wb") as out:
+        out.write(log.read_bytes().rstrip(b"\n") + b"\n:::MLLOG ")
+        for _ in range(256 // scale):
+            out.write(b"x" * (1 << 20))
+    return ["check", "--follow", "--until", "run_stop", "--ruleset", "5.0.0", str(path)]
+
+
+def rule_problems(work: Path, log: Path, scale: int) -> list[str]:
+    """2,000,000 bad eval_accuracy lines in a gzip (3 MB): 2,000,000 problems before."""
+    lines = log.read_bytes().split(b"\n")
+    evaluation = next(ln for ln in lines if b'"key": "eval_accuracy"' in ln)
+    value = evaluation.index(b'"value": ') + len(b'"value": ')
+    bad = evaluation[:value] + b'"bad"' + evaluation[evaluation.index(b",", value) :] + b"\n"
+    stop = next(i for i, ln in enumerate(lines) if b'"key": "run_stop"' in ln)
+    path = work / "result_0.txt.gz"
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        out.write(b"\n".join(lines[:stop]) + b"\n")
+        for _ in range(2000 // scale):
+            out.write(bad * 1000)
+        out.write(b"\n".join(lines[stop:]))
+    return ["check", "--ruleset", "5.0.0", str(path)]
+
+
+def gzip_members(work: Path, log: Path, scale: int) -> list[str]:
+    """200,000 empty gzip members in one 4 MB read chunk (quadratic before: 55-155 s)."""
+    data = log.read_bytes()
+    half = len(data) // 2
+    path = work / "result_0.txt.gz"
+    empty = gzip.compress(b"", mtime=0)
+    path.write_bytes(
+        gzip.compress(data[:half]) + empty * (200_000 // scale) + gzip.compress(data[half:])
+    )
+    return ["parse", "-q", str(path)]
+
+
+def yaml_string(work: Path, log: Path, scale: int) -> list[str]:
+    """A 98 KB price catalog repeating a 64 KB string through aliases (a 96 KB one took
+    2.27 GB and printed a 328 MB message)."""
+    path = work / "prices.yaml"
+    aliases = ", ".join(["*s"] * (300 // scale))
+    path.write_text(
+        f"prices:\n  - system: G893-SD1\n    description: &s {'x' * 65_536}\n"
+        f"    includes: &l [{aliases}]\n    aliases: [*l, *l, *l, *l]\n    price: 1\n"
+        "    currency: USD\n    kind: list\n    source: test\n    date: 2025-01-01\n",
+        encoding="utf-8",
+    )
+    return ["cost", "--ruleset", "5.0.0", "--prices", str(path), str(log)]
+
+
+def pyproject_sparse(work: Path, log: Path, scale: int) -> list[str]:
+    """A 2 GB sparse pyproject.toml in the working folder (read whole: 4.2 GB)."""
+    with (work / "pyproject.toml").open("wb") as sparse:
+        sparse.truncate((2 << 30) // scale)
+    return ["check", str(log)]
+
+
+def registry_fifo(work: Path, log: Path, scale: int) -> list[str]:
+    """$MLLOG_CHECK_ROUNDS naming a FIFO (a hang before) and /dev/zero (memory)."""
+    os.mkfifo(work / "rounds.yaml")
+    return ["check", str(log)]
+
+
 CASES = (
     Case("long-line", "1 MB gzip of one 1 GB marker line", long_line, 200, 10),
     Case("bad-lines", "a million broken marker lines (20 KB gzip)", bad_lines, 200, 30),
     Case("cr-segments", "CR-separated records filling one 8 MiB line", cr_segments, 600, 60),
     Case("yaml-prices", "price catalog with aliases nine deep", yaml_prices, 200, 10),
     Case("yaml-ruleset", "--ruleset file with aliases ten deep", yaml_ruleset, 200, 10),
+    Case("follow-line", "check --follow: a 256 MiB line without LF", follow_long_line, 100, 60),
+    Case("rule-problems", "2 million bad eval_accuracy lines (gzip)", rule_problems, 400, 120),
+    Case("gzip-members", "200,000 empty gzip members in one chunk", gzip_members, 100, 5),
+    Case("yaml-string", "catalog repeating a 64 KB string by aliases", yaml_string, 100, 10),
+    Case("pyproject", "2 GB sparse pyproject.toml", pyproject_sparse, 100, 10, in_work=True),
+    Case(
+        "registry-fifo",
+        "$MLLOG_CHECK_ROUNDS is a FIFO",
+        registry_fifo,
+        100,
+        10,
+        env={"MLLOG_CHECK_ROUNDS": "{work}/rounds.yaml"},
+    ),
+    Case(
+        "registry-zero",
+        "$MLLOG_CHECK_ROUNDS is /dev/zero",
+        lambda work, log, scale: ["check", str(log)],
+        100,
+        10,
+        env={"MLLOG_CHECK_ROUNDS": "/dev/zero"},
+    ),
     Case("many-records", "check of 4 million valid records", many_records, 0, 0, bounded=False),
 )
 
 
-def measure(args: list[str]) -> tuple[float, float]:
-    """(peak MiB, seconds) of one command in a fresh interpreter."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def measure(
+    args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """(peak MiB, seconds) of one command in a fresh interpreter (a minute at most: a
+    hang is reported as such)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            timeout=300,
+        )
+    except subprocess.TimeoutExpired:
+        return float("inf"), float("inf")
     last = [ln for ln in done.stderr.splitlines() if ln.startswith("RESULT ")]
     if not last:
         raise SystemExit(f"{args}: no measurement\n{done.stderr[-2000:]}")
@@ -182,7 +283,9 @@ def main() -> int:
                 continue
             work = Path(tmp) / case.name
             work.mkdir()
-            mib, seconds = measure(case.build(work, log, scale))
+            env = {k: v.format(work=work) for k, v in (case.env or {}).items()}
+            command = case.build(work, log, scale)
+            mib, seconds = measure(command, work if case.in_work else None, env)
             ok = not case.bounded or (mib <= case.limit_mib and seconds <= case.limit_s)
             over += not ok
             verdict = ("ok" if ok else "OVER") if case.bounded else "info"
