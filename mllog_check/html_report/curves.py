@@ -39,9 +39,11 @@ class RunCurve:
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
+    """A finite number, else None: a NaN, infinite or 400-digit batch size or value from
+    a hostile log is no point on a chart (docs/security.md)."""
+    from ..rules.schema import finite_number
+
+    return finite_number(value)
 
 
 # How the RCP rules count convergence (scoring data ``converged_at``) -> the metadata
