@@ -106,8 +106,8 @@ def json_text(document: str) -> str:
     same values once parsed)."""
     if document.isascii():
         return document
-    if not _JSON:  # on first use: lookalike imports this module
-        from .lookalike import CONFUSABLE
+    if not _JSON:  # on first use
+        from .confusables import CONFUSABLE
 
         codes = [code for code in _CODES if code >= 0x7F] + [ord(c) for c in CONFUSABLE]
         _JSON.update({code: _json_escape(code) for code in codes})
@@ -118,7 +118,7 @@ def _mark_lookalikes(text: str) -> str:
     """Letters of another script that look like Latin ones, escaped inside a word
     (a run of letters) that holds Latin letters too: ``АMD`` (Cyrillic А) is
     ``\\u0410MD``. A word all in one script (Cyrillic, Chinese) stays as written."""
-    from .lookalike import CONFUSABLE, is_latin
+    from .confusables import CONFUSABLE, is_latin
 
     out: list[str] = []
     word: list[str] = []
