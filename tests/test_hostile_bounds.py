@@ -274,17 +274,25 @@ def test_omitted_warnings_are_errors_with_strict() -> None:
     assert errors.is_error and "(2 error(s) among them)" in errors.message
 
 
-def test_power_problems_are_capped_and_counted(corpus: Path, tmp_path: Path) -> None:
+def _power_copy(corpus: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of a published v5.0 benchmark folder with power logs, and its first node
+    log (writable)."""
     import shutil
-
-    from mllog_check.parsing.scanner import PROBLEM_LIMIT
-    from mllog_check.power import check_benchmark_folder
 
     source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
     folder = tmp_path / "retinanet"
     shutil.copytree(source, folder)
     node = sorted(folder.glob("power/result_*/node_*.txt"))[0]
     node.chmod(0o644)
+    return folder, node
+
+
+def test_power_problems_are_capped_and_counted(corpus: Path, tmp_path: Path) -> None:
+
+    from mllog_check.parsing.scanner import PROBLEM_LIMIT
+    from mllog_check.power import check_benchmark_folder
+
+    folder, node = _power_copy(corpus, tmp_path)
     text = node.read_text("utf-8")
     line = next(ln for ln in text.splitlines() if '"key": "power_reading"' in ln)
     value = line.split('"value": ')[1].split(",")[0]
@@ -381,15 +389,10 @@ def test_a_published_scaling_factor_still_scales(tree: Path) -> None:
 def test_a_conversion_efficiency_outside_the_range_gives_no_energy(
     corpus: Path, tmp_path: Path, eff: str
 ) -> None:
-    import shutil
 
     from mllog_check.power import check_benchmark_folder
 
-    source = corpus / "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
-    folder = tmp_path / "retinanet"
-    shutil.copytree(source, folder)
-    node = sorted(folder.glob("power/result_*/node_*.txt"))[0]
-    node.chmod(0o644)
+    folder, node = _power_copy(corpus, tmp_path)
     text = node.read_text("utf-8")
     assert '"key": "conversion_eff", "value": 0.94' in text
     node.write_text(
