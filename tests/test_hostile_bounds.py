@@ -577,3 +577,23 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_run(
     code, out, err = _limited([*args, str(tree.parent)])
     assert code == 2 and str(bad) in err and "Traceback" not in err, err[-2000:]
     assert not (tmp_path / "r.html").exists() and not out  # nothing was run
+
+
+def test_trends_of_zero_minute_results_do_not_divide_by_zero(tree: Path, tmp_path: Path) -> None:
+    import re
+    import shutil
+
+    root = tmp_path / "repo"
+    for version in ("v5.0", "v5.1"):
+        shutil.copytree(tree, root / version / tree.name)
+    for log in (root / "v5.1").rglob("result_*.txt"):
+        text = log.read_text("utf-8")
+        start = re.search(
+            r'"time_ms": (\d+), "event_type": "INTERVAL_START", "key": "run_start"', text
+        )
+        assert start is not None
+        stop = r'"time_ms": \d+(, "event_type": "INTERVAL_END", "key": "run_stop")'
+        log.write_text(re.sub(stop, rf'"time_ms": {start.group(1)}\1', text), "utf-8")
+    code, out, err = _limited(["trends", "--format", "json", str(root)])
+    assert "Traceback" not in err and code in (0, 1), err[-2000:]
+    assert "v5.1" in out  # the 0-minute round is a row
