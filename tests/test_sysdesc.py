@@ -86,8 +86,16 @@ def test_values_as_they_really_occur_are_accepted(
 def test_missing_field_and_misspelt_division(tmp_path: Path) -> None:
     data = _good()
     data["divison"] = data.pop("division")  # v0.7 Alibaba's spelling
-    found = _check(tmp_path, json.dumps(data))
-    assert [(r, m) for r, _, m in found] == [("MLP011", "missing required field 'division'")]
+    text = json.dumps(data, indent=2)
+    found = _check(tmp_path, text)
+    misspelt = (
+        "missing required field 'division': the file has 'divison' (did you mean 'division'?)"
+    )
+    assert [(r, m) for r, _, m in found] == [("MLP011", misspelt)]
+    # at the misspelt key's line, not the file's first
+    assert found[0][1] == 1 + text.splitlines().index(
+        next(line for line in text.splitlines() if '"divison"' in line)
+    )
     assert (
         _check(tmp_path, json.dumps({k: v for k, v in _good().items() if k != "cooling"}), "v0.6")
         == []
@@ -134,4 +142,4 @@ def test_corpus_descriptions(corpus: Path) -> None:
     assert [(p.rule, p.line, p.column) for p in broken.problems] == [("MLP010", 36, 5)]
     misspelt = sysdesc.load(corpus / "v0.7/Alibaba/systems/n1_A100.json")
     messages = [p.message for p in sysdesc.validate(misspelt, "v0.7")]
-    assert "missing required field 'division'" in messages
+    assert any(m.startswith("missing required field 'division'") for m in messages)
