@@ -597,3 +597,28 @@ def test_trends_of_zero_minute_results_do_not_divide_by_zero(tree: Path, tmp_pat
     code, out, err = _limited(["trends", "--format", "json", str(root)])
     assert "Traceback" not in err and code in (0, 1), err[-2000:]
     assert "v5.1" in out  # the 0-minute round is a row
+
+
+@pytest.mark.parametrize(
+    "seeds",
+    [('"\\ud800x"', "7"), ("[1, [2]]", "7"), (str(2**70), "[1, 2]"), ("[1, 2]", "[3, 4.5]")],
+    ids=["surrogate", "nested-list", "huge-and-list", "int-and-float"],
+)
+def test_score_parquet_takes_any_seeds_a_log_may_hold(
+    tree: Path, tmp_path: Path, seeds: tuple[str, str]
+) -> None:
+    import pyarrow.parquet as pq
+
+    logs = sorted(bench(tree).glob("result_*.txt"))
+    for log, seed in zip(logs, seeds, strict=False):
+        text = log.read_text("utf-8")
+        value = text.split('"key": "seed", "value": ')[1].split(",")[0]
+        log.write_text(
+            text.replace(f'"key": "seed", "value": {value}', f'"key": "seed", "value": {seed}')
+        )
+    for runs in ([], ["--runs"]):
+        out = tmp_path / f"scores{len(runs)}.parquet"
+        args = ["score", "--ruleset", "5.0.0", "--format", "parquet", *runs, "-o", str(out)]
+        code, _out, err = _limited([*args, str(tree.parent)])
+        assert "Traceback" not in err and code in (0, 1), err[-2000:]
+        assert pq.read_table(out).num_rows >= 1

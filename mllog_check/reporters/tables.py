@@ -183,7 +183,7 @@ def write_parquet(table: Table, out: IO[bytes]) -> None:
         _extra("pyarrow", "Parquet output")
         columns = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
         data = {
-            name: [_float(v) for v in cells] if name in table.floats else _int64_or_text(cells)
+            name: [_float(v) for v in cells] if name in table.floats else _pandas_column(cells)
             for name, cells in zip(table.columns, columns, strict=True)
         }
         frame = pandas.DataFrame(data, columns=list(table.columns))
@@ -232,7 +232,7 @@ def _real(value: Any) -> float | None:
 
 
 _CONVERT: dict[str, Callable[[Any], Any]] = {
-    "string": lambda v: v if isinstance(v, str) else str(_scalar(v)),
+    "string": lambda v: _utf8(v if isinstance(v, str) else str(_scalar(v))),
     "int64": _whole,
     "float64": _real,
     "bool": lambda v: v if isinstance(v, bool) else None,
@@ -242,7 +242,7 @@ COLUMN_TYPES = tuple(_CONVERT)
 
 
 def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
-    values = _int64_or_text([_scalar(v) for v in raw])
+    values = _int64_or_text([_utf8(_scalar(v)) for v in raw])
     kinds = {type(v) for v in values if v is not None}
     if len(kinds) > 1 and not kinds <= {int, float}:
         values = [None if v is None else str(v) for v in values]  # mixed: as text
@@ -255,6 +255,36 @@ def _float(value: Any) -> float | None:
         return None if value is None else float(value)
     except OverflowError:
         return None
+
+
+def _utf8(value: Any) -> Any:
+    """Text Parquet can hold: a lone surrogate (a log's "\\ud800", read as JSON) becomes
+    its escape; lists and tuples of text alike; other values stay."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, list | tuple):
+        return type(value)(_utf8(v) for v in value)
+    return value
+
+
+def _pandas_column(values: Sequence[Any]) -> list[Any]:
+    """A column for pandas' Parquet writer: valid UTF-8 text; all as text when lists mix
+    with other values or their items are not of one scalar kind (a log's seeds: a list in
+    one run, a number or a list of lists in another), or when an integer is beyond int64."""
+    cells = _int64_or_text([_utf8(v) for v in values])
+    lists = [isinstance(v, list | tuple) for v in cells if v is not None]
+    if not any(lists):
+        return cells
+    items = {type(i) for v in cells if isinstance(v, list | tuple) for i in v if i is not None}
+    uniform = len(items) <= 1 or items <= {int, float}
+    wide = any(type(i) is int and not -(2**63) <= i < 2**63 for v in cells if v for i in v)
+    if all(lists) and uniform and not wide and not items & {list, tuple, dict}:
+        return cells
+    return [None if v is None else str(v) for v in cells]
 
 
 def _int64_or_text(values: Sequence[Any]) -> list[Any]:
