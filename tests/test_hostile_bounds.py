@@ -622,3 +622,21 @@ def test_score_parquet_takes_any_seeds_a_log_may_hold(
         code, _out, err = _limited([*args, str(tree.parent)])
         assert "Traceback" not in err and code in (0, 1), err[-2000:]
         assert pq.read_table(out).num_rows >= 1
+
+
+def test_an_evaluation_beyond_floats_is_judged_against_the_target(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # The long fuzz run's case: the last evaluation of a v1.0 BERT log an integer beyond
+    # floats; check --follow's status line judged it with float() and raised.
+    source = corpus / "v1.0/Google/results/tpu-v4-6912-TF/bert/result_8.txt"
+    lines = source.read_text("utf-8").split("\n")
+    index = max(i for i, ln in enumerate(lines) if '"key": "eval_accuracy"' in ln)
+    value = lines[index].split('"value": ')[1].split(",")[0]
+    lines[index] = lines[index].replace(f'"value": {value}', f'"value": {_HUGE}')
+    path = tmp_path / "result_8.txt"
+    path.write_text("\n".join(lines), "utf-8")
+    checked, _out, _err = _limited(["check", "--ruleset", "1.0.0", str(path)])
+    args = ["check", "--follow", "--until", "run_stop", "--ruleset", "1.0.0", str(path)]
+    followed, _out, err = _limited(args)
+    assert "Traceback" not in err and followed == checked, err[-2000:]

@@ -333,7 +333,10 @@ def target_reached(target: dict[str, Any], value: Any) -> bool:
         )
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return all(TARGET_KINDS[kind](float(value), float(t)) for kind, t in target.items())
+    # An int is compared as it is: Python compares int and float exactly, and float() of
+    # an integer beyond floats raised (check --follow's status line, a logged 1e400 as 1 and
+    # 400 zeros).
+    return all(TARGET_KINDS[kind](value, float(t)) for kind, t in target.items())
 
 
 def read_quality(target: dict[str, Any], value: Any, items: tuple[str, ...] = ()) -> Any:
