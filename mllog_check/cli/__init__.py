@@ -13,6 +13,7 @@ import sys
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 # name -> "module:function"; each command lives in its own module beside this one.
@@ -161,19 +162,39 @@ def check_round_name(command: str, flag: str | None) -> None:
         sys.exit(EXIT_USAGE)
 
 
-def writable_or_exit(command: str, path: str | None, folder: bool = False) -> None:
+def writable_or_exit(
+    command: str, path: str | None, folder: bool = False, parents: bool = False
+) -> None:
     """An output named on the command line (``-o FILE``, or ``--out``/``--plots`` as a
     folder, made now) checked before the run: exit 2 saying why it cannot be written,
-    rather than after the whole run (docs/security.md)."""
+    rather than after the whole run (docs/security.md). ``parents``: a file whose
+    missing folders the command makes (``report --out new/report.html``)."""
+    from pathlib import Path
+
     from ..outputs import OutputError, check_writable, output_folder
 
     if path is None:
         return
     try:
+        if parents and not folder:
+            _make_parents(Path(path))
         output_folder(path) if folder else check_writable(path)
     except OutputError as err:
         sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)
+
+
+def _make_parents(path: Path) -> None:
+    """The folders above an output file the user named (a link among them is theirs to
+    choose; only the file itself is never written through a link)."""
+    from ..outputs import OutputError
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise OutputError(
+            f"{path.parent}: cannot make the folder ({err.strerror or err})"
+        ) from None
 
 
 def write_output_file(command: str, fmt: str, tables: Any, path: str) -> None:

@@ -91,7 +91,7 @@ def report(
         ruleset = setting.ruleset
     if fmt == "png" and not plots_dir:
         plots_dir = default_plots_dir(out)
-    writable_or_exit("report", out)
+    writable_or_exit("report", out, parents=True)  # the report makes its folder
     writable_or_exit("report", plots_dir, folder=True)
     try:
         if link_base is not None:
