@@ -184,6 +184,22 @@ def writable_or_exit(
         sys.exit(EXIT_USAGE)
 
 
+def table_format_or_exit(command: str, fmt: str, output: str | None, form: Any = None) -> None:
+    """Before any work: a binary table format (Parquet) needs ``--output`` or a
+    redirected stdout, and its writer the analysis extra; exit 2 saying which."""
+    from ..extras import MissingExtra
+    from ..reporters import tables
+
+    if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
+        sys.stderr.write(f"error: {fmt} is binary: give --output FILE (or redirect stdout)\n")
+        sys.exit(EXIT_USAGE)
+    try:
+        tables.require(fmt, "Parquet output", form or tables.Form())
+    except MissingExtra as err:
+        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.exit(EXIT_USAGE)
+
+
 def _make_parents(path: Path) -> None:
     """The folders above an output file the user named (a link among them is theirs to
     choose; only the file itself is never written through a link)."""

@@ -17,6 +17,7 @@ from . import (
     USAGE_HELP,
     chosen_round,
     ruleset_option,
+    table_format_or_exit,
     with_usage,
     writable_or_exit,
     write_output_file,
@@ -67,10 +68,7 @@ def hparams(
     from ..results.borrowing import BorrowingError, check_declarations, load_declarations
     from ..results.hparams import hparam_table
 
-    if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
-        click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
-        sys.exit(EXIT_USAGE)
-    _needs_extras(fmt)
+    table_format_or_exit("hparams", fmt, output)
     ruleset = with_usage("hparams", ruleset, usage)
     setting = chosen_round("hparams", ruleset)
     try:
@@ -93,16 +91,6 @@ def hparams(
     write_problems(sorted([*report.problems, *found]), sys.stderr)
     unread = any(p.is_error for p in report.problems)
     sys.exit(EXIT_USAGE if unread else EXIT_PROBLEMS if found else EXIT_OK)
-
-
-def _needs_extras(fmt: str) -> None:
-    from ..extras import MissingExtra
-
-    try:
-        tables.require(fmt, "Parquet output")
-    except MissingExtra as err:
-        click.echo(f"mllog-check hparams: {err}", err=True)
-        sys.exit(EXIT_USAGE)
 
 
 def _tables(report: Any, fmt: str, same_as: bool) -> list[tables.Table]:

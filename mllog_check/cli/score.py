@@ -17,6 +17,7 @@ from . import (
     USAGE_HELP,
     chosen_round,
     ruleset_option,
+    table_format_or_exit,
     with_usage,
     writable_or_exit,
     write_output_file,
@@ -57,12 +58,9 @@ def score(
     from ..results import compute_scores
     from ..results.filters import filter_report
 
-    if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
-        click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
-        sys.exit(EXIT_USAGE)
+    table_format_or_exit("score", fmt, output, FORM)
     ruleset = with_usage("score", ruleset, usage)
     setting = chosen_round("score", ruleset)
-    _needs_extras(fmt)
     writable_or_exit("score", output)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     found = len(report.scores) + len(report.weak)
@@ -91,17 +89,6 @@ BEYOND_JOULES = (
     "switch_energy_share",
     "perf_per_watt",
 )
-
-
-def _needs_extras(fmt: str) -> None:
-    """Parquet needs pandas and pyarrow (the analysis extra): say so before any work."""
-    from ..extras import MissingExtra
-
-    try:
-        tables.require(fmt, "Parquet output", FORM)
-    except MissingExtra as err:
-        click.echo(f"mllog-check score: {err}", err=True)
-        sys.exit(EXIT_USAGE)
 
 
 def _exit_code(report: Any) -> int:

@@ -17,6 +17,7 @@ from . import (
     RULESET_HELP,
     check_round_name,
     round_setting,
+    table_format_or_exit,
     writable_or_exit,
     write_output_file,
 )
@@ -67,17 +68,9 @@ def trends(
     file) are listed on stderr. Exit 0 with rows, 1 with rows when an input was left
     out (a link not followed), 2 on usage or input errors or when no result counts.
     """
-    from ..extras import MissingExtra
     from ..results.trends import compute_trends
 
-    if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
-        click.echo(f"error: {fmt} is binary: give --output FILE (or redirect stdout)", err=True)
-        sys.exit(EXIT_USAGE)
-    try:
-        tables.require(fmt, "Parquet output")
-    except MissingExtra as err:
-        click.echo(f"mllog-check trends: {err}", err=True)
-        sys.exit(EXIT_USAGE)
+    table_format_or_exit("trends", fmt, output)
     check_round_name("trends", ruleset)
     setting = round_setting("trends", ruleset)
     writable_or_exit("trends", output)
