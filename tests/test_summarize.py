@@ -273,3 +273,22 @@ def test_an_org_without_result_files_has_its_rows(corpus: Path, tmp_path: Path) 
     rows = list(csv.DictReader((tmp_path / "t.csv").open(newline="")))
     assert len(rows) == 4 and {r["llama2_70b_lora"] for r in rows} == {""}
     assert rows[0]["details_url"].startswith("https://github.com/mlcommons/training_results_v5.1/")
+
+
+@pytest.mark.corpus
+def test_a_missing_output_folder_is_made_before_the_run(corpus: Path, tmp_path: Path) -> None:
+    """summarize --csv new/OUT.csv makes new/ (as report --out does); a folder it cannot
+    make is exit 2 before any org is read."""
+    from click.testing import CliRunner
+
+    from mllog_check.cli.group import cli
+
+    org = corpus / "v5.1" / "Oracle"
+    out = tmp_path / "new" / "deeper" / "o.csv"
+    done = CliRunner().invoke(cli, ["summarize", str(org), "--csv", str(out)])
+    assert done.exit_code in (0, 1), done.output
+    assert out.is_file() and (tmp_path / "new" / "deeper" / "o_detailed.csv").is_file()
+    blocked = tmp_path / "file"
+    blocked.write_text("", "utf-8")
+    refused = CliRunner().invoke(cli, ["summarize", str(org), "--csv", str(blocked / "o.csv")])
+    assert refused.exit_code == 2 and "cannot make the folder" in refused.output
