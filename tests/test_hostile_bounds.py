@@ -640,3 +640,21 @@ def test_an_evaluation_beyond_floats_is_judged_against_the_target(
     args = ["check", "--follow", "--until", "run_stop", "--ruleset", "1.0.0", str(path)]
     followed, _out, err = _limited(args)
     assert "Traceback" not in err and followed == checked, err[-2000:]
+
+
+def test_a_convergence_count_near_the_float_maximum_is_compared_with_the_rcp(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # The long fuzz run's case: a v4.1 DLRM log converging at epoch 1.7e308; the RCP
+    # mean of the status line (and of score) overflowed.
+    source = corpus / "v4.1/GigaComputing/results/G593-ZD1_hugectr/dlrm_dcnv2/result_8.txt"
+    text = source.read_text("utf-8")
+    import re
+
+    text = re.sub(r'"epoch_num": [0-9.]+', '"epoch_num": 1.7e308', text)
+    path = tmp_path / "result_8.txt"
+    path.write_text(text, "utf-8")
+    checked, _out, _err = _limited(["check", "--ruleset", "4.1.0", str(path)])
+    args = ["check", "--follow", "--until", "run_stop", "--ruleset", "4.1.0", str(path)]
+    followed, _out, err = _limited(args)
+    assert "Traceback" not in err and followed == checked, err[-2000:]

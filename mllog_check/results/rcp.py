@@ -288,7 +288,10 @@ def check_rcp(
             "Insufficient convergence", f"{failed} runs did not converge; at most {trim}"
         )
     ordered = sorted(epochs)
-    mean = statistics.fmean(ordered[trim : len(ordered) - trim])
+    try:
+        mean = statistics.fmean(ordered[trim : len(ordered) - trim])
+    except OverflowError:  # counts near the float maximum (a log may hold 1e308)
+        mean = math.inf
     unit = load_rcp(ruleset_folder)["benchmarks"][benchmark]["unit"]
     result = _verdict(points, bs, mean, unit, required, allowance)
     result = _confidence(result, epochs, trim, allowance)
