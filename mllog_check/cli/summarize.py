@@ -63,8 +63,8 @@ def summarize(
         _needs_openpyxl()
     orgs = _org_folders(orgs)
     outputs = _outputs(csv_path, xlsx_path, orgs)
-    for path in [outputs[".csv"], *([Path(xlsx_path)] if xlsx_path else [])]:
-        writable_or_exit("summarize", str(path), parents=True)  # before the run
+    for target in [outputs[".csv"], *([Path(xlsx_path)] if xlsx_path else [])]:
+        writable_or_exit("summarize", str(target), parents=True)  # before the run
     ruleset = with_usage("summarize", ruleset, usage)
     setting = chosen_round("summarize", ruleset)
     try:
