@@ -100,6 +100,13 @@ def ruleset_option(extra: str = "") -> Any:
     return click.option("--ruleset", default="auto", show_default=True, help=help_text)
 
 
+def usage_option() -> Any:
+    """The --usage option (Training or MLPerf HPC): one name, choices and help text."""
+    import click
+
+    return click.option("--usage", type=click.Choice(USAGES), help=USAGE_HELP)
+
+
 def chosen_round(command: str, flag: str | None) -> Any:
     """How every command takes its round: the flag checked (an unknown round exits 2),
     and, when it says auto, the project setting (None without one). Notes about the
@@ -128,6 +135,7 @@ def round_setting(command: str, flag: str | None) -> Any:
         sys.exit(EXIT_USAGE)
 
 
+USAGES = ("training", "hpc")  # the official tools' --usage values
 USAGE_HELP = (
     "What the logs are: training or hpc, as the official tools' --usage; with it a bare "
     "--ruleset names that usage's round (--usage hpc --ruleset 3.0.0 is hpc-3.0.0)."

@@ -14,9 +14,9 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    USAGE_HELP,
     chosen_round,
     ruleset_option,
+    usage_option,
     with_usage,
     writable_or_exit,
 )
@@ -26,7 +26,7 @@ from .filter_options import filter_options
 @click.command(options_metavar="[OPTIONS]")
 @click.argument("results_dirs", nargs=-1, required=True)
 @ruleset_option()
-@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
+@usage_option()
 @click.option(
     "--jobs",
     "-j",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..reporters import CHECK, names
 from ..values import Value
-from . import RULESET_HELP, USAGE_HELP
+from . import RULESET_HELP, USAGE_HELP, USAGES
 
 
 class Option(Value):
@@ -49,7 +49,7 @@ OPTIONS: tuple[Option, ...] = (
         RULESET_HELP + " A rule file path (.yaml) is used as given. 0.5.0: parse checks only.",
         default="auto",
     ),
-    Option(("--usage",), "usage", USAGE_HELP, choices=("training", "hpc")),
+    Option(("--usage",), "usage", USAGE_HELP, choices=USAGES),
     Option(
         ("--include",),
         "include",

@@ -14,10 +14,10 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    USAGE_HELP,
     chosen_round,
     ruleset_option,
     table_format_or_exit,
+    usage_option,
     with_usage,
     writable_or_exit,
     write_output_file,
@@ -27,7 +27,7 @@ from . import (
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @ruleset_option("Each result set's own round by default.")
-@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
+@usage_option()
 @click.option(
     "--format",
     "fmt",

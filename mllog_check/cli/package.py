@@ -12,9 +12,9 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    USAGE_HELP,
     chosen_round,
     ruleset_option,
+    usage_option,
     with_usage,
 )
 
@@ -33,7 +33,7 @@ FORMATS = offered(PACKAGE)
     "with nothing staged, every org below the working folder.",
 )
 @ruleset_option()
-@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
+@usage_option()
 @click.option("-v", "--verbose", is_flag=True, help="Say which round was chosen, and why.")
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output."

@@ -14,10 +14,10 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    USAGE_HELP,
     chosen_round,
     ruleset_option,
     table_format_or_exit,
+    usage_option,
     with_usage,
     writable_or_exit,
     write_output_file,
@@ -35,7 +35,7 @@ from .filter_options import filter_options
     default="table",
     show_default=True,
 )
-@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
+@usage_option()
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @filter_options

@@ -14,9 +14,9 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
-    USAGE_HELP,
     chosen_round,
     ruleset_option,
+    usage_option,
     with_usage,
     writable_or_exit,
     write_output_file,
@@ -41,7 +41,7 @@ from . import (
     "{round}-{NNNN} (openpyxl, of the analysis extra).",
 )
 @ruleset_option("Exit 2 without evidence.")
-@click.option("--usage", type=click.Choice(["training", "hpc"]), help=USAGE_HELP)
+@usage_option()
 def summarize(
     orgs: tuple[str, ...],
     csv_path: str,

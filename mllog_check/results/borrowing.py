@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import ReadError
 from ..problems import Problem
-from .hparams import BATCH_GROUP, HparamRow, _canonical, describe, result_id
+from .hparams import ABSENT, BATCH_GROUP, HparamRow, canonical, describe, result_id
 
 # A borrowing file lists a round's declarations: far below this.
 BORROWING_LIMIT = 1 << 20
@@ -105,13 +105,11 @@ def check_declarations(
 def differences(borrower: HparamRow, lender: HparamRow) -> list[tuple[str, Any, Any]]:
     """(key, lender's value, borrower's value) for each constrained key outside the
     batch-size group where the two differ (a key logged by one only included)."""
-    from .hparams import _ABSENT
-
     keys = sorted((set(borrower.keys) | set(lender.keys)) - BATCH_GROUP)
     out = []
     for key in keys:
-        theirs, ours = lender.values.get(key, _ABSENT), borrower.values.get(key, _ABSENT)
-        if _canonical(theirs) != _canonical(ours):
+        theirs, ours = lender.values.get(key, ABSENT), borrower.values.get(key, ABSENT)
+        if canonical(theirs) != canonical(ours):
             out.append((key, theirs, ours))
     return out
 

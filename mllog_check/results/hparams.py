@@ -40,7 +40,7 @@ BATCH_GROUP = frozenset(
 # (the hyperparameter table of training_rules.adoc, mlcommons/training_policies).
 NOT_HYPERPARAMETERS = frozenset({"seed", "actual_selfplay_games_per_generation"})
 ID_COLUMNS = ("round", "org", "system", "benchmark", "division", "runs", "folder")
-_ABSENT = object()
+ABSENT = object()
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class HparamRow:
 
     def signature(self) -> tuple[Any, ...]:
         """What borrowing must keep: every constrained value but the batch-size group."""
-        kept = sorted((k, _canonical(v)) for k, v in self.values.items() if k not in BATCH_GROUP)
+        kept = sorted((k, canonical(v)) for k, v in self.values.items() if k not in BATCH_GROUP)
         return (self.benchmark, tuple(kept))
 
 
@@ -116,16 +116,13 @@ def _row_for_round(rs: ResultSet, version: str, results: list[ParseResult]) -> H
 def closed_keys(ruleset: Any, records: Sequence[Record]) -> set[str]:
     """The keys the closed sections of ``ruleset`` constrain for this log's benchmark
     (and optimizer variant), whatever division the log declares."""
-    from ..rules.engine import chain_of, selector_keys
+    from ..rules.engine import chain_of, first_values, selector_keys
 
     closed = ruleset.sections.get("closed")
     if closed is None or closed.when is None:
         return set()
-    selectors = selector_keys(ruleset)  # the first values that choose the chain
-    first: dict[str, Any] = {}
-    for rec in records:
-        if rec.key in selectors and rec.key not in first:
-            first[rec.key] = rec.value
+    first: dict[str, Any] = {}  # the first values that choose the chain
+    first_values(records, selector_keys(ruleset), first)
     first[closed.when[0]] = closed.when[1]
     below = _descendants(ruleset, "closed")
     return {
@@ -154,9 +151,9 @@ def _row(
     keys: tuple[str, ...],
     note: str = "",
 ) -> HparamRow:
-    firsts = [first_values(r.records, keys) for r in results]
-    values = {k: v for k, v in (firsts[0] if firsts else {}).items() if v is not _ABSENT}
-    disagree = tuple(k for k in keys if len({_canonical(f.get(k, _ABSENT)) for f in firsts}) > 1)
+    firsts = [first_logged(r.records, keys) for r in results]
+    values = {k: v for k, v in (firsts[0] if firsts else {}).items() if v is not ABSENT}
+    disagree = tuple(k for k in keys if len({canonical(f.get(k, ABSENT)) for f in firsts}) > 1)
     return HparamRow(
         round=version,
         org=rs.org,
@@ -172,10 +169,10 @@ def _row(
     )
 
 
-def first_values(records: Iterable[Record], keys: Iterable[str]) -> dict[str, Any]:
-    """Each key's first logged value (``_ABSENT`` when never logged)."""
+def first_logged(records: Iterable[Record], keys: Iterable[str]) -> dict[str, Any]:
+    """Each key's first logged value (``ABSENT`` when never logged)."""
     wanted = set(keys)
-    found: dict[str, Any] = dict.fromkeys(wanted, _ABSENT)
+    found: dict[str, Any] = dict.fromkeys(wanted, ABSENT)
     for rec in records:
         if rec.key in wanted:
             found[rec.key] = rec.value
@@ -201,19 +198,19 @@ def _division(results: list[ParseResult]) -> str:
     return _first_text(results, "submission_division")
 
 
-def _canonical(value: Any) -> Any:
+def canonical(value: Any) -> Any:
     """A value as equality sees it: 1 and 1.0 alike, lists as tuples, dicts sorted;
-    ``_ABSENT`` stays itself (a key logged in one run only is a disagreement)."""
-    if value is _ABSENT or value is None:
+    ``ABSENT`` stays itself (a key logged in one run only is a disagreement)."""
+    if value is ABSENT or value is None:
         return value
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int | float):
         return ("number", float(value))
     if isinstance(value, list | tuple):
-        return ("list", tuple(_canonical(v) for v in value))
+        return ("list", tuple(canonical(v) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple(sorted((str(k), _canonical(v)) for k, v in value.items())))
+        return ("dict", tuple(sorted((str(k), canonical(v)) for k, v in value.items())))
     return ("text", str(value))
 
 
@@ -236,4 +233,4 @@ def result_id(row: HparamRow) -> str:
 
 
 def describe(value: Any) -> str:
-    return "(not logged)" if value is _ABSENT else repr(value)
+    return "(not logged)" if value is ABSENT else repr(value)
