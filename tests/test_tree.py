@@ -145,6 +145,35 @@ def test_the_package_and_score_find_the_same_result_sets(corpus: Path) -> None:
     """One model of the tree: in every corpus org, the package checker's layout pass and
     `score`'s discover make the same result sets (names, folder, tree, description,
     files; the layout alone keeps folders without logs, which it reports)."""
+    orgs = sorted(p for p in corpus.glob("*/*") if (p / "results").is_dir())
+    assert len(orgs) >= 35  # every round's orgs: a walk that finds nothing must not pass
+    found = sum(_same_sets(org) for org in orgs)
+    assert found >= 200
+
+
+@pytest.mark.corpus
+def test_a_tree_reached_through_a_link_gives_both_the_same_rows(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """A corpus reached through a symbolic link (a CI checkout beside a linked shared
+    folder): the description's path is spelt as the tree was given, by both passes."""
+    rounds = sorted(p for p in corpus.iterdir() if p.is_dir())
+    linked = tmp_path / "linked"
+    found = 0
+    for rnd in (rounds[0], rounds[-1]):  # the oldest and the newest folder, HPC or not
+        linked.unlink(missing_ok=True)
+        linked.symlink_to(rnd.resolve(), target_is_directory=True)
+        for org in sorted(p for p in linked.iterdir() if (p / "results").is_dir())[:3]:
+            found += _same_sets(org)
+            scored, _ = discover([str(org)])
+            described = [s.system_json for s in scored if s.system_json]
+            assert described and all(d.startswith(str(linked)) for d in described), org
+    assert found >= 2
+
+
+def _same_sets(org: Path) -> int:
+    """The result sets of the package checker's layout pass and of `score`'s discover,
+    compared; how many there are."""
     from mllog_check.results.tree import ResultSet
     from mllog_check.submission.layout import check_layout
     from mllog_check.submission.package import choose_round
@@ -156,12 +185,7 @@ def test_the_package_and_score_find_the_same_result_sets(corpus: Path) -> None:
             if (files := sorted(str(f) for f in s.files))
         }
 
-    orgs = sorted(p for p in corpus.glob("*/*") if (p / "results").is_dir())
-    assert len(orgs) >= 35  # every round's orgs: a walk that finds nothing must not pass
-    found = 0
-    for org in orgs:
-        layout = check_layout(org, choose_round(org).round)
-        scored, _ = discover([str(org)])
-        assert facts(layout.result_sets) == facts(scored), org
-        found += len(facts(scored))
-    assert found >= 200
+    layout = check_layout(org, choose_round(org).round)
+    scored, _ = discover([str(org)])
+    assert facts(layout.result_sets) == facts(scored), org
+    return len(facts(scored))

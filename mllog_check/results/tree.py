@@ -201,7 +201,7 @@ def _result_set(folder: Path, files: list[Path], given: Path) -> ResultSet:
     scaling = absolute.parent.name if absolute.parent.name in SCALINGS else None
     system_dir = absolute.parent.parent if scaling else absolute.parent
     org_dir = _org_dir(system_dir)
-    system_json = org_dir / "systems" / f"{system_dir.name}.json"
+    system_json = _as_given(org_dir / "systems" / f"{system_dir.name}.json", given)
     ordered = sorted({str(f) for f in files}, key=_natural)
     return result_set(
         folder,
@@ -252,6 +252,16 @@ def _org_dir(system_dir: Path) -> Path:
     """<org>/results/<system>: anything else keeps the folder names we have."""
     results_dir = system_dir.parent
     return results_dir.parent if results_dir.name == "results" else results_dir
+
+
+def _as_given(path: Path, given: Path) -> Path:
+    """``path`` (links resolved) spelt from the folder named on the command line when it
+    lies below it, as the package checker's layout spells it (a corpus reached through a
+    link gives both the same rows)."""
+    try:
+        return given / path.relative_to(given.resolve())
+    except ValueError:
+        return path
 
 
 def _tree_root(given: Path, org_dir: Path) -> Path:
