@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
+    from .records import RecordRow
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -57,7 +59,7 @@ def records_frame(results: Any) -> pd.DataFrame:
     from .extras import require
 
     pandas = require("pandas", "records_frame (a DataFrame)")
-    rows: list[dict[str, Any]] = []
+    rows: list[RecordRow] = []
     for item in results if isinstance(results, list | tuple) else list(results):
         records = item.records if isinstance(item, ParseResult) else [item]
         rows.extend(r.to_dict() for r in records)

@@ -18,6 +18,9 @@ TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 
+    # A mapping as read from a YAML, JSON or TOML file, before its kind's checks: untyped.
+    Document = dict[str, Any]
+
 
 class DataFileError(DataError, ValueError):
     """A data file that cannot be read, is not valid YAML/JSON or repeats a key."""
@@ -97,8 +100,8 @@ def load_json(path: Path) -> Any:
         raise DataFileError(f"{path}: {err}") from None
 
 
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> Document:
+    out: Document = {}
     for key, value in pairs:
         if key in out:
             raise ValueError(f"duplicate key {key!r}")
@@ -118,13 +121,13 @@ EXTENDS = "extends"
 
 
 def merge_named(
-    inherited: dict[str, Any],
-    changes: dict[str, Any] | None,
+    inherited: Document,
+    changes: Document | None,
     removed: list[str] | None,
     where: str,
     *,
     update: bool = False,
-) -> dict[str, Any]:
+) -> Document:
     """``inherited`` (changed in place and returned) less ``removed``, plus ``changes``:
     each entry given replaces the inherited one whole, or with ``update`` its fields
     replace the inherited entry's fields. DataFileError for a removal of an unknown name."""

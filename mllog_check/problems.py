@@ -11,6 +11,10 @@ TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 
+    # A problem's row (Problem.row): the columns asked for, in order; a cell is a text
+    # or a line or column number.
+    ProblemRow = dict[str, str | int]
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -114,14 +118,14 @@ class Problem(Value):
             return self.path
         return f"{self.path}:{self.line}:{self.column}"
 
-    def row(self, columns: Sequence[str] = FIELDS) -> dict[str, Any]:
+    def row(self, columns: Sequence[str] = FIELDS) -> ProblemRow:
         """The one row of a problem for CSV, Parquet and JSON, with ``columns`` in order.
 
         Columns: the fields, ``org``/``system``/``benchmark`` (its context), and the
         audit's names ``code`` (the rule's code), ``kind`` (the rule's name) and ``impact``
         (an anomaly's severity: score, rules, info).
         """
-        values: dict[str, Any] = {
+        values: ProblemRow = {
             "path": self.path,
             "line": self.line,
             "column": self.column,
@@ -139,7 +143,7 @@ class Problem(Value):
         }
         return {column: values[column] for column in columns}
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> ProblemRow:
         return self.row()
 
     def __str__(self) -> str:

@@ -10,7 +10,12 @@ from .values import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
+    from typing import Any, NamedTuple, TypedDict
+
+    # A value as logged: any JSON value (the rules judge it; nothing types it).
+    Logged = Any
+    # A record's metadata object as logged (the parser keeps a mapping, else {}).
+    Metadata = dict[str, Logged]
 
 
 class Generation(StrEnum):
@@ -28,12 +33,26 @@ if TYPE_CHECKING:
         line: int
         column: int
         generation: Generation
-        namespace: Any
+        namespace: Logged
         timestamp_ms: float
         event_type: str | None
         key: str
-        value: Any
-        metadata: dict[str, Any]
+        value: Logged
+        metadata: Metadata
+
+    class RecordRow(TypedDict):
+        """A record as one row (parse's JSON and CSV, ``records_frame``)."""
+
+        path: str
+        line: int
+        column: int
+        generation: str
+        namespace: Logged
+        timestamp_ms: float
+        event_type: str | None
+        key: str
+        value: Logged
+        metadata: Metadata
 
 else:  # the same fields without typing.NamedTuple (tests/test_records.py checks they agree)
     _RecordFields = namedtuple(
@@ -47,10 +66,10 @@ class Record(_RecordFields):
 
     __slots__ = ()
 
-    def epoch_num(self) -> Any:
+    def epoch_num(self) -> Logged:
         return self.metadata.get("epoch_num") if isinstance(self.metadata, dict) else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RecordRow:
         return {
             "path": self.path,
             "line": self.line,

@@ -28,6 +28,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 
+    from .datafiles import Document
+
 ENV_REGISTRY = "MLLOG_CHECK_ROUNDS"
 TRAINING = "training"
 HPC = "hpc"
@@ -319,7 +321,7 @@ def read_registry_file(source: Path) -> Any:
         raise RegistryError(f"cannot read the round registry: {err}") from None
 
 
-def _round(source: Path, data: dict[str, Any], entry: Any) -> Round:
+def _round(source: Path, data: Document, entry: Any) -> Round:
     if not isinstance(entry, dict) or not isinstance(entry.get("version"), str):
         raise RegistryError(f"{source}: every round has a version string: {entry!r}")
     version = entry["version"]
@@ -403,7 +405,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 
 def _benchmarks(
-    raw: dict[str, Any], drops: dict[str, int], without_rcp: set[str]
+    raw: Document, drops: dict[str, int], without_rcp: set[str]
 ) -> dict[str, Benchmark]:
     out = {}
     for name, spec in raw.items():
@@ -783,7 +785,7 @@ def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[
 SETTING_FILE_LIMIT = 1 << 20
 
 
-def _tool_table(path: Path, notes: list[str] | None = None) -> dict[str, Any] | None:
+def _tool_table(path: Path, notes: list[str] | None = None) -> Document | None:
     import tomllib
 
     from .datafiles import read_text
@@ -805,7 +807,7 @@ def _tool_table(path: Path, notes: list[str] | None = None) -> dict[str, Any] | 
     return table if isinstance(table, dict) else None
 
 
-def _setting_notes(path: Path, tools: dict[str, Any], table: Any) -> list[str]:
+def _setting_notes(path: Path, tools: Document, table: Any) -> list[str]:
     """What a reader of the file would expect to apply and does not: a table name close
     to ours ([tool.mllog_check]) and keys of ours that mean nothing."""
     from .suggest import closest, did_you_mean

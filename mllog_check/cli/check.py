@@ -9,22 +9,36 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .check_options import OPTIONS, PATHS, Option
 from .check_run import run_check
 
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    class _Settings(TypedDict, total=False):
+        """What click.option is given for one row of the table."""
+
+        help: str
+        is_flag: bool
+        multiple: bool
+        metavar: str | None
+        default: object
+        show_default: bool
+        type: click.Choice
+
 
 def _option(option: Option) -> Callable[[Any], Any]:
-    kwargs: dict[str, Any] = {"help": option.help}
+    kwargs: _Settings = {"help": option.help}
     if option.is_flag:
         kwargs["is_flag"] = True
     elif option.multiple:
-        kwargs.update(multiple=True, metavar=option.metavar)
+        kwargs.update({"multiple": True, "metavar": option.metavar})
     else:
-        kwargs.update(default=option.default, show_default=True)
+        kwargs.update({"default": option.default, "show_default": True})
         if option.choices:
             kwargs["type"] = click.Choice(option.choices)
     return click.option(*option.flags, option.dest, **kwargs)

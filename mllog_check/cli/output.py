@@ -33,9 +33,8 @@ def write_records(records: Iterable[Record], fmt: str, out: TextIO) -> None:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(Record._fields)
         for rec in records:
-            row = rec.to_dict()
-            row["value"] = _json(rec.value)
-            row["metadata"] = _json(rec.metadata)
+            # The row's columns in order, value and metadata as JSON text.
+            row = {**rec.to_dict(), "value": _json(rec.value), "metadata": _json(rec.metadata)}
             writer.writerow(csv_row(row.values()))  # no formula for a spreadsheet
     else:
         _write_table(records, out)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..rules import LogVerdict
-    from ..rules.engine import Engine
+    from ..rules.engine import Engine, FirstValues
     from ..rules.loader import Ruleset
 
 HOLD_LIMIT = 10_000  # records held at most while the chain of sections is not certain
@@ -88,7 +88,7 @@ class LiveCheck:
         self.records = 0
         self._generations: dict[Generation, int] = {}
         self._witnesses: dict[Any, Record] = {}  # one record per generation and benchmark
-        self._first: dict[str, Any] = {}  # first value of each key that chooses sections
+        self._first: FirstValues = {}  # first value of each key that chooses sections
         self._selectors: set[str] = set()  # the keys that choose sections (once rules known)
         self._texts: dict[str, str | None] = {}
         self._parse_seen = 0  # parse problems already handed out

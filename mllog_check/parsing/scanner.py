@@ -27,6 +27,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..records import Metadata
+
 _CANDIDATE = b":::ML"
 _MLLOG_PREFIX = b":::MLLOG "
 _MLLOG_MARKER = b":::MLLOG"
@@ -793,7 +795,7 @@ def _bulk_mll(
     return True
 
 
-def _metadata(metadata: Any) -> dict[str, Any]:
+def _metadata(metadata: Any) -> Metadata:
     return metadata if type(metadata) is dict else {}
 
 

@@ -10,15 +10,55 @@ from . import ordered
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import Any, NotRequired, TextIO, TypedDict
 
-# A problem in the JSON format: the file's path is its parent's (Problem.row columns).
-JSON_COLUMNS = ("line", "column", "rule", "name", "severity", "message")
+    class JsonProblem(TypedDict):
+        """A problem in the JSON format: the file's path is its parent's."""
+
+        line: int
+        column: int
+        rule: str
+        name: str
+        severity: str
+        message: str
+        impact: NotRequired[str]  # an audit anomaly's severity (docs/audit.md)
+
+    class JsonFile(TypedDict):
+        path: str
+        verdict: str  # pass or fail
+        division: str | None
+        benchmark: str | None
+        ruleset: str | None
+        ruleset_source: str | None
+        problems: list[JsonProblem]
+
+    class JsonDocument(TypedDict):
+        """The JSON format's document (tests/test_reporters.py holds its shape)."""
+
+        files: list[JsonFile]
+
+    class SarifRegion(TypedDict):
+        startLine: int
+        startColumn: int
+
+    class SarifLocation(TypedDict):
+        artifactLocation: dict[str, str]
+        region: NotRequired[SarifRegion]
+
+    class SarifResult(TypedDict):
+        ruleId: str
+        ruleIndex: int
+        level: str
+        message: dict[str, str]
+        locations: list[dict[str, SarifLocation]]
+        properties: NotRequired[dict[str, str]]
+
+
 # A problem in the CSV format, one row per problem (Problem.row columns).
 CSV_COLUMNS = ("path", "line", "column", "rule", "name", "severity", "message")
 
 
-def as_dict(files: Sequence[Any]) -> dict[str, Any]:
+def as_dict(files: Sequence[Any]) -> JsonDocument:
     return {
         "files": [
             {
@@ -36,9 +76,16 @@ def as_dict(files: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-def _json_row(p: Problem) -> dict[str, Any]:
+def _json_row(p: Problem) -> JsonProblem:
     """A problem's JSON row; an audit anomaly's also has its severity (``impact``)."""
-    row = p.row(JSON_COLUMNS)
+    row: JsonProblem = {
+        "line": p.line,
+        "column": p.column,
+        "rule": p.rule,
+        "name": p.name,
+        "severity": str(p.severity),
+        "message": p.message,
+    }
     if p.impact:
         row["impact"] = p.impact
     return row
@@ -205,11 +252,11 @@ def _artifact(path: str) -> dict[str, str]:
     return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": SRCROOT}
 
 
-def _sarif_result(p: Problem, rule_index: int) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": _artifact(p.path)}
+def _sarif_result(p: Problem, rule_index: int) -> SarifResult:
+    location: SarifLocation = {"artifactLocation": _artifact(p.path)}
     if p.line > 0:
         location["region"] = {"startLine": p.line, "startColumn": max(p.column, 1)}
-    result = {
+    result: SarifResult = {
         "ruleId": p.rule,
         "ruleIndex": rule_index,
         "level": _LEVEL[p.severity],

@@ -6,14 +6,17 @@ tests/test_rule_files.py keeps the two equal (its failure shows the text to past
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .expr import render
 from .loader import _read, _resolve, canonical, rules_dir
 from .schema import describe
 
+if TYPE_CHECKING:
+    from ..datafiles import Document
 
-def _summary(spec: dict[str, Any] | None) -> str:
+
+def _summary(spec: Document | None) -> str:
     """A few words on a key's rule: what it requires."""
     spec = spec or {}
     parts = []
@@ -55,7 +58,7 @@ def changes(name: str) -> list[str]:
     if base_name is None:
         return [f"`{name}` extends nothing: it is the base ruleset"]
     base = _resolve(canonical(base_name), here, ())
-    base_sections: dict[str, Any] = base.get("sections", {})
+    base_sections: Document = base.get("sections", {})
     lines = [f"extends `{base_name}`"]
     for key, value in sorted((raw.get("params") or {}).items()):
         lines.append(f"params: `{key}` = `{value}`")

@@ -29,11 +29,17 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Sequence
     from typing import Any
 
+    from ..records import Logged
+    from .schema import Schema
+
+    # The first value of each selector key, as logged: they choose the chain.
+    FirstValues = dict[str, Logged]
+
 
 def chain(ruleset: Ruleset, records: Iterable[Record]) -> list[Section]:
     """Sections that apply, root first, chosen by the first value of each selector key."""
     selectors = selector_keys(ruleset)
-    first: dict[str, Any] = {}
+    first: FirstValues = {}
     for rec in records:
         if rec.key in selectors and rec.key not in first:
             first[rec.key] = rec.value
@@ -47,7 +53,7 @@ def selector_keys(ruleset: Ruleset) -> set[str]:
     return {s.when[0] for s in ruleset.sections.values() if s.when}
 
 
-def chain_of(ruleset: Ruleset, first: dict[str, Any]) -> list[Section]:
+def chain_of(ruleset: Ruleset, first: FirstValues) -> list[Section]:
     """The chain the first values of the selector keys choose (a key absent: no child)."""
     found: list[Section] = []
     level = ruleset.roots()
@@ -66,9 +72,7 @@ def chain_of(ruleset: Ruleset, first: dict[str, Any]) -> list[Section]:
     return found
 
 
-def first_values(
-    records: Iterable[Record], selectors: Collection[str], first: dict[str, Any]
-) -> None:
+def first_values(records: Iterable[Record], selectors: Collection[str], first: FirstValues) -> None:
     """Add to ``first`` each selector key's first value among ``records`` (held before the
     rules were known) that it does not hold yet."""
     for rec in records:
@@ -76,7 +80,7 @@ def first_values(
             first[rec.key] = rec.value
 
 
-def chain_settled(ruleset: Ruleset, first: dict[str, Any]) -> bool:
+def chain_settled(ruleset: Ruleset, first: FirstValues) -> bool:
     """Whether no later record can change the chain: every selector key its sections'
     children test has its first value (``check`` streamed and ``check --follow``)."""
     return all(
@@ -506,7 +510,7 @@ def _record(state: _State, spec: KeySpec, rec: Record) -> None:
             )
 
 
-def _hint(value: Any, schema: dict[str, Any]) -> str:
+def _hint(value: Any, schema: Schema) -> str:
     """A misspelled name among a rule's allowed strings (a benchmark, a division)."""
     if not isinstance(value, str):
         return ""

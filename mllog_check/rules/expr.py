@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     Seen = dict[str, Occurrences]
     Expr = Callable[[Record, Seen], Any]
     Test = Callable[[Record, Seen], bool]
+    # A test as a rule file writes it (one operator and its arguments: docs/rules.md).
+    Node = dict[str, Any]
 
 
 class Undefined(DataError):
@@ -154,7 +156,7 @@ def _is_integer(value: Any) -> bool:
     return abs(round(value) - value) < 0.00001
 
 
-def compile_test(node: dict[str, Any]) -> Test:
+def compile_test(node: Node) -> Test:
     """A predicate that never raises: an evaluation failure is a failed test."""
     inner = _test(node)
 
@@ -167,7 +169,7 @@ def compile_test(node: dict[str, Any]) -> Test:
     return test
 
 
-def _test(node: dict[str, Any]) -> Test:
+def _test(node: Node) -> Test:
     ((op, arg),) = node.items()
     if op in _COMPARE:
         return _pair(_COMPARE[op], [compile_expr(a) for a in arg])
@@ -295,7 +297,7 @@ def _comparisons(node: Any, rec: Record, seen: Seen, every: bool = False) -> lis
     return []
 
 
-def explain(node: dict[str, Any], rec: Record, seen: Seen) -> str:
+def explain(node: Node, rec: Record, seen: Seen) -> str:
     """What a failing test computed, for the message (docs/rules.md, "Relations"): the
     comparisons that do not hold with each side's value, and the earlier keys read with
     their values and lines."""

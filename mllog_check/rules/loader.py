@@ -24,8 +24,9 @@ TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 
-    from .expr import Test
-    from .schema import Compiled
+    from ..datafiles import Document
+    from .expr import Node, Test
+    from .schema import Compiled, Schema
 
 
 class UnknownRuleset(UsageError, ValueError):
@@ -43,7 +44,7 @@ class Fragment(Value):
 
     def __init__(
         self,
-        schema: dict[str, Any],
+        schema: Schema,
         validator: Compiled,
         says: str,
     ) -> None:
@@ -81,7 +82,7 @@ class Check(Value):
         test: Test,
         says: str,
         first_only: bool = False,  # the official FIRST_CHECK: the key's first record only
-        node: dict[str, Any] | None = None,  # the test as written (the message's values)
+        node: Node | None = None,  # the test as written (the message's values)
         once: bool = False,  # one problem per log: the first record breaking it, and a count
         warn_as: str | None = None,  # a registered code to report its failures with
     ) -> None:
@@ -229,7 +230,7 @@ class Ruleset(Value):
         self,
         name: str,
         sections: dict[str, Section],
-        params: dict[str, Any],
+        params: Document,
     ) -> None:
         self.name = name
         self.sections = sections
@@ -280,7 +281,7 @@ def _load(name: str) -> Ruleset:
     return ruleset
 
 
-def resolved(name: str) -> dict[str, Any]:
+def resolved(name: str) -> Document:
     """A ruleset's data with its ``extends`` chain merged: the prepared copy of a shipped
     round's rules when it is current (mllog_check.prepared: no YAML, no validation at run
     time), else read and validated from the rule files."""
@@ -299,7 +300,7 @@ def resolved(name: str) -> dict[str, Any]:
     return resolve_with_sources(name)[0]
 
 
-def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[str]]:
+def resolve_with_sources(name: str) -> tuple[Document, list[str]]:
     """A ruleset's merged data from its rule files, and what it came from: its rule files,
     and ``<registry>#<version>`` when it took that round's benchmarks (the fingerprints
     of prepared data, mllog_check.prepared)."""
@@ -320,7 +321,7 @@ def resolve_with_sources(name: str) -> tuple[dict[str, Any], list[str]]:
 _DIVISIONS = ("closed", "open")
 
 
-def _values_from_registry(data: dict[str, Any], chain: list[str]) -> str | None:
+def _values_from_registry(data: Document, chain: list[str]) -> str | None:
     """``value_from: benchmarks`` becomes the enum of the round's benchmarks (sorted: the
     registry's order depends on how it was read): the round of the file, else of the
     nearest round it extends (a rule file of one's own). The round's version when one
@@ -372,7 +373,7 @@ def _locate(name: str, here: Path) -> Path:
     raise UnknownRuleset(f"unknown ruleset {name!r}; available: {', '.join(available_rulesets())}")
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> Document:
     """A rule file's data, validated against ruleset.schema.json (jsonschema). Nothing is
     cached on disk: shipped rounds come prepared (``resolved``)."""
     import json
@@ -394,7 +395,7 @@ def _read(path: Path) -> dict[str, Any]:
     return document
 
 
-def unregistered_codes(document: dict[str, Any]) -> list[str]:
+def unregistered_codes(document: Document) -> list[str]:
     """Codes a rule file names (a key's ``warn_as``, an advisory's ``code``) that no
     compliance rule registers: the engine could not report them (rules/codes.py)."""
     from .codes import TABLE
@@ -419,7 +420,7 @@ def _resolve(
     seen: tuple[str, ...],
     sources: list[Path] | None = None,
     chain: list[str] | None = None,
-) -> dict[str, Any]:
+) -> Document:
     path = _locate(name, here)
     if sources is not None:
         sources.append(path)
@@ -437,7 +438,7 @@ def _resolve(
     return merge(base, document)
 
 
-def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+def merge(base: Document, child: Document) -> Document:
     """Apply a child ruleset's changes to its parent's (already resolved) data.
 
     Both are fresh, unshared data from ``_read``/``_resolve`` (JSON round trip): the
@@ -450,7 +451,7 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     merged["ruleset"] = child["ruleset"]
     merged.pop(EXTENDS, None)
     merged.setdefault("params", {}).update(child.get("params", {}))
-    sections: dict[str, Any] = merged.setdefault("sections", {})
+    sections: Document = merged.setdefault("sections", {})
     try:
         merge_named(sections, None, child.get("remove_sections"), child["ruleset"])
         for name, change in child.get("sections", {}).items():
@@ -478,7 +479,7 @@ def merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _compile(raw: dict[str, Any]) -> Ruleset:
+def _compile(raw: Document) -> Ruleset:
     sections: dict[str, Section] = {}
     raw_sections = raw.get("sections", {})
     # Python's numbers in value checks (True == 1, True > 0), as the official files
@@ -508,15 +509,13 @@ def _compile(raw: dict[str, Any]) -> Ruleset:
     return Ruleset(raw["ruleset"], sections, dict(raw.get("params", {})))
 
 
-def _compile_keys(
-    given: dict[str, Any], section: str, label: str, python: bool
-) -> dict[str, KeySpec]:
+def _compile_keys(given: Document, section: str, label: str, python: bool) -> dict[str, KeySpec]:
     return {
         key: _compile_key(key, section, label, spec or {}, python) for key, spec in given.items()
     }
 
 
-def _when(when: dict[str, Any], python: bool = False) -> tuple[str, Any]:
+def _when(when: Document, python: bool = False) -> tuple[str, Any]:
     """(key, expected): an equal value, or a Fragment the value must match (e.g. a bound)."""
     if "matches" in when:
         return when["key"], _fragment(when["matches"], python=python)
@@ -524,7 +523,7 @@ def _when(when: dict[str, Any], python: bool = False) -> tuple[str, Any]:
 
 
 def _fragment(
-    schema: dict[str, Any] | None, says: str | None = None, python: bool = False
+    schema: Schema | None, says: str | None = None, python: bool = False
 ) -> Fragment | None:
     if schema is None:
         return None
@@ -532,7 +531,7 @@ def _fragment(
 
 
 def _compile_key(
-    key: str, section: str, label: str, spec: dict[str, Any], python: bool = False
+    key: str, section: str, label: str, spec: Document, python: bool = False
 ) -> KeySpec:
     occurs = spec.get("occurs")
     one_of: tuple[str, ...] = ()

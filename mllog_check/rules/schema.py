@@ -15,7 +15,13 @@ from functools import cache
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Protocol
+
+    # A JSON Schema fragment as a rule file states it (the rule file's schema checks it).
+    Schema = dict[str, Any]
+    # A compiled test of one logged value.
+    Predicate = Callable[[Any], bool]
 
     class Compiled(Protocol):
         def is_valid(self, instance: Any) -> bool: ...
@@ -91,7 +97,7 @@ def _validator_class() -> Any:
     )
 
 
-def compile_fragment(schema: dict[str, Any], *, python: bool = False) -> Compiled:
+def compile_fragment(schema: Schema, *, python: bool = False) -> Compiled:
     """A validator for one fragment; built at ruleset load, reused for every record.
 
     Fragments that use only the keywords below run on a small direct evaluator with
@@ -106,7 +112,7 @@ def compile_fragment(schema: dict[str, Any], *, python: bool = False) -> Compile
     return validator
 
 
-def jsonschema_validator(schema: dict[str, Any]) -> Compiled:
+def jsonschema_validator(schema: Schema) -> Compiled:
     """The reference validator (jsonschema with the two extra keywords)."""
     validator: Compiled = _validator_class()(schema)
     return validator
@@ -130,7 +136,7 @@ _LEAF = {
     "xPowerOfTwoTimes",
     "xDivisorOf",
 }
-_TYPES: dict[str, Any] = {
+_TYPES: dict[str, Predicate] = {
     "number": lambda v: _is_number(v),
     "integer": lambda v: _is_number(v) and float(v).is_integer(),
     "string": lambda v: isinstance(v, str),
@@ -186,7 +192,7 @@ class _Fast:
     __slots__ = ("_check", "python", "schema")
     __hash__ = None  # type: ignore[assignment]  # the schema is a dict
 
-    def __init__(self, schema: dict[str, Any], python: bool = False) -> None:
+    def __init__(self, schema: Schema, python: bool = False) -> None:
         self.schema = schema
         self.python = python
         self._check = _compile(schema, python)
@@ -203,11 +209,11 @@ class _Fast:
         return bool(self._check(instance))
 
 
-def _valid(schema: dict[str, Any], v: Any) -> bool:
+def _valid(schema: Schema, v: Any) -> bool:
     return all(_KEYWORDS[keyword](arg, v) for keyword, arg in schema.items())
 
 
-def _compile(schema: dict[str, Any], python: bool = False) -> Any:
+def _compile(schema: Schema, python: bool = False) -> Any:
     """A predicate equal to _valid(schema, ·), with sub-schemas compiled too."""
     checks = [_compile_keyword(keyword, arg, python) for keyword, arg in schema.items()]
     if len(checks) == 1:
@@ -256,7 +262,7 @@ def _py_equal(a: Any, b: Any) -> bool:
         return False
 
 
-_PYTHON: dict[str, Any] = {
+_PYTHON: dict[str, Callable[[Any], Predicate]] = {
     "type": lambda arg: (
         _py_number
         if arg == "number"
@@ -277,7 +283,7 @@ def _bound(test: Any) -> Any:
     return lambda arg, v: not _is_number(v) or test(v, arg)
 
 
-_KEYWORDS: dict[str, Any] = {
+_KEYWORDS: dict[str, Callable[[Any, Any], bool]] = {
     "type": lambda arg, v: _TYPES[arg](v),
     "const": lambda arg, v: equal(v, arg),
     "enum": lambda arg, v: any(equal(v, x) for x in arg),
@@ -303,7 +309,7 @@ _KEYWORDS: dict[str, Any] = {
 }
 
 
-def validate_document(document: Any, schema: dict[str, Any]) -> list[str]:
+def validate_document(document: Any, schema: Schema) -> list[str]:
     """Errors of a whole document (the rule file itself) against a schema, sorted."""
     from jsonschema import Draft202012Validator
 
@@ -328,7 +334,7 @@ _BOUNDS = (
 )
 
 
-def describe(schema: dict[str, Any]) -> str:
+def describe(schema: Schema) -> str:
     """What a fragment requires, in words ("must be 0.0001", "must be ≥ 0.759 and < 1.0")."""
     parts: list[str] = []
     if "const" in schema:
@@ -363,7 +369,7 @@ def describe(schema: dict[str, Any]) -> str:
     return "; ".join(parts) if parts else "must satisfy the rule"
 
 
-def _describe_any(options: list[dict[str, Any]]) -> str:
+def _describe_any(options: list[Schema]) -> str:
     """anyOf in words: "must contain epoch_num or samples_count" for alternatives of keys."""
     if all(set(o) == {"required"} for o in options):
         return "must contain " + " or ".join(", ".join(o["required"]) for o in options)
@@ -371,11 +377,11 @@ def _describe_any(options: list[dict[str, Any]]) -> str:
     return "must " + " or ".join(f"({w})" if ";" in w else w for w in words)
 
 
-def _has_bounds(schema: dict[str, Any]) -> bool:
+def _has_bounds(schema: Schema) -> bool:
     return any(k in schema for k, _ in _BOUNDS) or "minItems" in schema or "required" in schema
 
 
-def _describe_items(schema: dict[str, Any]) -> list[str]:
+def _describe_items(schema: Schema) -> list[str]:
     parts: list[str] = []
     low, high = schema.get("minItems"), schema.get("maxItems")
     if low is not None and low == high:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from . import LogVerdict
-    from .engine import Engine
+    from .engine import Engine, FirstValues
     from .loader import Ruleset
 
 HOLD_LIMIT = 10_000  # records held at most while the round or the chain is not certain
@@ -78,7 +78,7 @@ class Walk:
         self.rules: Ruleset | None = None
         self.engine: Engine | None = None
         self.held: list[Record] | None = []  # None once records were let go unchecked
-        self.first: dict[str, Any] = {}  # the first value of each selector key
+        self.first: FirstValues = {}  # the first value of each selector key
         self.selectors: frozenset[str] = frozenset()
         self._watch = _TEXTS | {_RUN_START}  # keys _watched reads (the selectors added)
         self._start()
