@@ -599,3 +599,16 @@ def test_weak_models_beyond_the_systems_accelerators_are_reported(
         "10 models × 512 accelerators each (as logged) = 5120, more than the system's 4000"
     )
     assert found.message in weak.reason and not found.is_error
+
+
+def test_weak_row_states_weak_score_fields() -> None:
+    """score's weak-scaling rows (WeakRow) are WeakScore's fields with their types, in
+    order: a field renamed or retyped in one and not the other fails here."""
+    import dataclasses
+
+    from mllog_check.results.weak import WEAK_COLUMNS, WeakRow, WeakScore
+
+    fields = {f.name: f.type for f in dataclasses.fields(WeakScore)}
+    row = {name: ref.__forward_arg__ for name, ref in WeakRow.__annotations__.items()}
+    assert tuple(row) == WEAK_COLUMNS == tuple(n for n in fields if n in row)
+    assert row == {name: fields[name] for name in row}

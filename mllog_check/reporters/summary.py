@@ -4,6 +4,7 @@ and the files the shared formats write for them, one per path that has problems.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -132,7 +133,7 @@ def _official_stops(problems: list[Problem]) -> str | None:
     return next((p.message for p in problems if p.rule == OFFICIAL_CRASH.code), None)
 
 
-def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
+def _scores_text(scores: Sequence[Mapping[str, Any]], out: TextIO) -> None:
     """One line per result: what the published table would show, and why not when invalid."""
     for row in sorted(scores, key=lambda r: (r["system"], r["benchmark"])):
         where = f"{row['system']}/{row['benchmark']} ({row['division']})"
@@ -162,7 +163,7 @@ def _scores_text(scores: list[dict[str, Any]], out: TextIO) -> None:
         _energy_text(row, where, out)
 
 
-def _energy_text(row: dict[str, Any], where: str, out: TextIO) -> None:
+def _energy_text(row: Mapping[str, Any], where: str, out: TextIO) -> None:
     """The energy score of a result with power logs (docs/power.md)."""
     method = row.get("energy_method")
     if not method:
@@ -232,7 +233,7 @@ def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
         out.write(f"not audited: {folder} (names no round of this build)\n")
 
 
-def _result_line(row: dict[str, Any]) -> str:
+def _result_line(row: Mapping[str, Any]) -> str:
     minutes = row.get("minutes")
     score = "no score" if minutes is None else f"{minutes:.2f} min"
     again = row.get("minutes_without_copies")

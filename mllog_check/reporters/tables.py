@@ -74,7 +74,7 @@ class Table:
             else:
                 yield list(row)
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[dict[str, object]]:
         """Each row as a mapping of column to value, in column order."""
         return [dict(zip(self.columns, cells, strict=True)) for cells in self.cells()]
 

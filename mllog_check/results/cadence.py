@@ -17,11 +17,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem
 from ..records import ParseResult
 from ..rules.schema import finite_number
+
+if TYPE_CHECKING:
+    from ..datafiles import Document
 from . import codes
 
 SLACK = 1e-6  # epoch_num logged as a float (ResNet 4.0, DLRM 1.0499947)
@@ -53,7 +56,7 @@ class Cadence:
 
 
 @cache
-def _table() -> dict[str, Any]:
+def _table() -> Document:
     """Each round's whole schedule table, its ``extends`` chain resolved."""
     from ..datafiles import DataFileError, load_yaml, merge_named, validate
     from ..prepared import schemas_dir
@@ -62,7 +65,7 @@ def _table() -> dict[str, Any]:
     path = folder / "eval_cadence.yaml"
     data = load_yaml(path)
     validate(data, folder / "eval_cadence.schema.json", path)
-    resolved: dict[str, Any] = {}
+    resolved: Document = {}
     for name, entry in data["rounds"].items():  # a round extends one stated before it
         base = entry.get("extends")
         if base is not None and base not in resolved:
@@ -147,7 +150,7 @@ def _amount(spec: Any, gbs: int | None, every: float | None = None) -> float | N
     return float(epochs * per_epoch if spec.get("in_samples") else epochs)
 
 
-def _rounded_up(spec: dict[str, Any], gbs: int) -> float:
+def _rounded_up(spec: Document, gbs: int) -> float:
     """CEIL(round_up / GBS) * GBS samples ("if N is not divisible by GBS"), counted in
     steps (``steps``) or tokens (``scale``); with ``skip``, the evaluation after the
     first FLOOR(per_batch * GBS + plus) skipped ones."""

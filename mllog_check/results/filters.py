@@ -16,6 +16,9 @@ from typing import Any, TypeVar
 from .hardware import accelerator, availability_category
 
 T = TypeVar("T")
+# Rows of scores and runs as the audit and the report carry them (their TypedDicts).
+S = TypeVar("S", bound=Mapping[str, Any])
+R = TypeVar("R", bound=Mapping[str, Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +137,8 @@ def filter_report(report: Any, result_filter: ResultFilter) -> Any:
 
 
 def filter_rows(
-    scores: list[dict[str, Any]], runs: list[dict[str, Any]], result_filter: ResultFilter
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[str]]:
+    scores: list[S], runs: list[R], result_filter: ResultFilter
+) -> tuple[list[S], list[R], set[str]]:
     """The same for rows (the audit's and the report's): kept scores, their runs, and the
     folders left out (their problems and anomalies go too)."""
     if not result_filter.active:

@@ -13,13 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..parsing import parse_file
 from ..problems import Problem
 from ..records import ParseResult, Record
 from ..rounds import RoundError, Setting, current_benchmark_name
 from .tree import ResultSet, discover
+
+if TYPE_CHECKING:
+    from ..records import Logged
+    from ..rules.engine import FirstValues
+
+    # A row of the table: the id columns, each constrained key's first value (the keys
+    # are the round's), disagree and note.
+    HparamsRow = dict[str, Logged]
 
 # Always a column: the batch size is what borrowing may change (docs/hparams.md).
 BATCH_KEY = "global_batch_size"
@@ -55,11 +63,11 @@ class HparamRow:
     runs: int
     folder: str
     keys: tuple[str, ...]  # the keys the round's closed rules constrain, sorted
-    values: dict[str, Any] = field(default_factory=dict)  # key -> first value (absent: none)
+    values: FirstValues = field(default_factory=dict)  # key -> first value (absent: none)
     disagree: tuple[str, ...] = ()  # keys whose first values differ between runs
     note: str = ""  # why no key is constrained (no rules for the round, not read)
 
-    def cells(self) -> dict[str, Any]:
+    def cells(self) -> HparamsRow:
         ids = {c: getattr(self, c) for c in ID_COLUMNS}
         return {**ids, **self.values, "disagree": ",".join(self.disagree), "note": self.note}
 
@@ -121,7 +129,7 @@ def closed_keys(ruleset: Any, records: Sequence[Record]) -> set[str]:
     closed = ruleset.sections.get("closed")
     if closed is None or closed.when is None:
         return set()
-    first: dict[str, Any] = {}  # the first values that choose the chain
+    first: FirstValues = {}  # the first values that choose the chain
     first_values(records, selector_keys(ruleset), first)
     first[closed.when[0]] = closed.when[1]
     below = _descendants(ruleset, "closed")
@@ -169,10 +177,10 @@ def _row(
     )
 
 
-def first_logged(records: Iterable[Record], keys: Iterable[str]) -> dict[str, Any]:
+def first_logged(records: Iterable[Record], keys: Iterable[str]) -> FirstValues:
     """Each key's first logged value (``ABSENT`` when never logged)."""
     wanted = set(keys)
-    found: dict[str, Any] = dict.fromkeys(wanted, ABSENT)
+    found: FirstValues = dict.fromkeys(wanted, ABSENT)
     for rec in records:
         if rec.key in wanted:
             found[rec.key] = rec.value

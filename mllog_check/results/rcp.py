@@ -22,12 +22,15 @@ import statistics
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..prepared import schemas_dir
 from ..problems import Problem
 from . import codes
 from .runs import Run
+
+if TYPE_CHECKING:
+    from ..datafiles import Document
 
 ALPHA = 0.05
 NOT_CONVERGED = 1e9  # a failed run's epochs: it sorts last and is dropped as the slowest
@@ -92,7 +95,7 @@ class RcpResult:
 
 
 @cache
-def load_rcp(ruleset_folder: str) -> dict[str, Any]:
+def load_rcp(ruleset_folder: str) -> Document:
     """A round's reference data: the path the round registry names (schemas/rcp/
     training_X.Y.Z.json, the project's copy), or a name in schemas/rcp/. A file that
     ``extends`` another round's states only its changes (``benchmarks`` replaced whole,
@@ -103,7 +106,7 @@ def load_rcp(ruleset_folder: str) -> dict[str, Any]:
     return _resolved(schemas_dir() / "rcp" / f"{ruleset_folder}.json", ())
 
 
-def _resolved(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
+def _resolved(path: Path, seen: tuple[Path, ...]) -> Document:
     from ..datafiles import EXTENDS, DataFileError, load_json, merge_named, validate
     from ..rounds import RoundError, parse_round
 

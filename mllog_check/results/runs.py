@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..records import ParseResult, Record
 from .scoring import BenchmarkScoring, finite_number
+
+if TYPE_CHECKING:
+    from ..records import Logged
 
 MS_PER_MINUTE = 60_000.0
 QUALITY_KEYS = ("eval_accuracy", "aggregated_eval_accuracy")
@@ -139,7 +142,7 @@ def evaluations(records: list[Record], scoring: BenchmarkScoring) -> list[tuple[
     into one dict value; an aggregated_eval_accuracy dict value counts as it is."""
     if not scoring.split_metrics:
         return [(None, r.value) for r in records if r.key == scoring.key]
-    joined: dict[Any, dict[str, Any]] = {}
+    joined: dict[Any, dict[str, Logged]] = {}  # step -> metric -> value
     for record in records:
         if record.key not in QUALITY_KEYS:
             continue

@@ -27,11 +27,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..rounds import Round
 from ..rules.schema import finite_number
+
+if TYPE_CHECKING:
+    from ..datafiles import Document
+    from ..rules.schema import Schema
+
+# A threshold: a number, or one per item of a dict or list quality value (module doc).
+Threshold = float | dict[str, float] | list[float]
+# A quality target: its bounds, kind (TARGET_KINDS) -> threshold.
+Target = dict[str, Threshold]
+# A target as a scoring file states it: a null bound removes an inherited one.
+StatedTarget = dict[str, Threshold | None]
 
 
 class UnknownRound(UsageError, ValueError):
@@ -56,7 +67,7 @@ class BenchmarkScoring:
     name: str
     runs: int  # required result files (exact or minimum, per round)
     drop: int  # dropped from each end for the olympic mean; also failed runs allowed
-    target: dict[str, Any]  # bounds (TARGET_KINDS) -> number, dict or list, defaults merged
+    target: Target  # defaults merged
     metric: str = "accuracy"  # what eval_accuracy measures (eval loss, FID and CLIP, ...)
     converged_at: str = "epoch_num"  # how the RCP rules count convergence (module doc)
     first_reaching: bool = False  # the first evaluation meeting the target, not the last
@@ -106,7 +117,7 @@ class RoundScoring:
     normalize_score: bool = True
 
 
-def _read(round_name: str) -> dict[str, Any]:
+def _read(round_name: str) -> Document:
     from ..datafiles import DataFileError, load_yaml, validate
     from ..prepared import schemas_dir
     from ..rounds import RoundError, parse_round
@@ -129,7 +140,7 @@ def _read(round_name: str) -> dict[str, Any]:
     return data
 
 
-def _merged(round_name: str) -> dict[str, Any]:
+def _merged(round_name: str) -> Document:
     from ..datafiles import EXTENDS, DataFileError, merge_named
 
     data = _read(round_name)
@@ -213,7 +224,7 @@ _BOUNDS = {"minimum": "min", "maximum": "max", "exclusiveMinimum": "above",
 _PLAIN = frozenset({*_BOUNDS, "type", "properties", "required"})
 
 
-def rule_target(rnd: Any, name: str) -> dict[str, Any]:
+def rule_target(rnd: Round, name: str) -> Target:
     """The quality target the round's compliance rules state for a benchmark (the
     closed section's ``eval_accuracy`` or ``aggregated_eval_accuracy`` ``target``), as
     target bounds; {} when the rules state none or one that bounds cannot express. A
@@ -232,19 +243,23 @@ def rule_target(rnd: Any, name: str) -> dict[str, Any]:
     return {}
 
 
-def _bounds(schema: dict[str, Any]) -> dict[str, Any] | None:
+def _bounds(schema: Schema) -> Target | None:
     """Target bounds of a JSON Schema fragment: a number's bounds, or per-item bounds of
     an object's properties (one number when every item has the same); None otherwise."""
     if set(schema) - _PLAIN:
         return None
     if "properties" not in schema:
-        return {_BOUNDS[k]: v for k, v in schema.items() if k in _BOUNDS}
-    items = {item: _bounds(sub) for item, sub in schema["properties"].items()}
-    if any(not b or "properties" in schema["properties"][i] for i, b in items.items()):
-        return None  # an item without bounds, or nested objects
-    out: dict[str, Any] = {}
-    for kind in sorted({k for b in items.values() if b for k in b}):
-        values = {item: b[kind] for item, b in items.items() if b and kind in b}
+        target: Target = dict(_number_bounds(schema))
+        return target
+    properties: dict[str, Schema] = schema["properties"]
+    if any(set(sub) - _PLAIN or "properties" in sub for sub in properties.values()):
+        return None  # nested objects, or an item bounds cannot express
+    items = {item: _number_bounds(sub) for item, sub in properties.items()}
+    if not all(items.values()):
+        return None  # an item without bounds
+    out: Target = {}
+    for kind in sorted({k for b in items.values() for k in b}):
+        values = {item: b[kind] for item, b in items.items() if kind in b}
         if len(values) != len(items):
             return None  # a bound on some items only: not a target kind
         same = set(values.values())
@@ -252,9 +267,12 @@ def _bounds(schema: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def _benchmark(
-    rnd: Any, name: str, defaults: dict[str, Any], b: dict[str, Any]
-) -> BenchmarkScoring:
+def _number_bounds(schema: Schema) -> dict[str, float]:
+    """The bounds a fragment sets on a number, as target kinds."""
+    return {_BOUNDS[k]: v for k, v in schema.items() if k in _BOUNDS}
+
+
+def _benchmark(rnd: Round, name: str, defaults: StatedTarget, b: Document) -> BenchmarkScoring:
     """A benchmark's scoring: runs and drops from the round registry (schemas/rounds.yaml,
     the one place that states them), targets and RCP details from the scoring file."""
     round_name = rnd.folder
@@ -287,10 +305,10 @@ def _benchmark(
 def _target(
     round_name: str,
     name: str,
-    defaults: dict[str, Any],
-    bench: dict[str, Any],
-    ruled: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    defaults: StatedTarget,
+    bench: Document,
+    ruled: Target | None = None,
+) -> Target:
     """The round's target defaults, then the rules' target (``rule_target``), then what
     the scoring file states (null removes a bound)."""
     own = bench.get("target") or {}
@@ -314,7 +332,7 @@ def _shape(threshold: Any) -> tuple[Any, ...] | None:
     return None
 
 
-def target_reached(target: dict[str, Any], value: Any) -> bool:
+def target_reached(target: Target, value: Any) -> bool:
     """Whether one eval_accuracy value meets every bound of the quality target."""
     shaped = next((t for t in target.values() if isinstance(t, dict | list)), None)
     if isinstance(shaped, dict):
@@ -336,10 +354,17 @@ def target_reached(target: dict[str, Any], value: Any) -> bool:
     # An int is compared as it is: Python compares int and float exactly, and float() of
     # an integer beyond floats raised (check --follow's status line, a logged 1e400 as 1 and
     # 400 zeros).
-    return all(TARGET_KINDS[kind](value, float(t)) for kind, t in target.items())
+    return all(TARGET_KINDS[kind](value, _number(t)) for kind, t in target.items())
 
 
-def read_quality(target: dict[str, Any], value: Any, items: tuple[str, ...] = ()) -> Any:
+def _number(threshold: Threshold) -> float:
+    """A threshold of a target without dict or list thresholds (``_target`` refuses a mix)."""
+    if isinstance(threshold, dict | list):
+        raise ScoringDataError(f"threshold {threshold!r} beside number thresholds")
+    return float(threshold)
+
+
+def read_quality(target: Target, value: Any, items: tuple[str, ...] = ()) -> Any:
     """A logged quality value in the shape of the target's thresholds, or None when it
     cannot be read. The shapes published logs use (docs/scores.md, "Quality values"):
     a number; a number written as text (v0.6 NVIDIA Transformer BLEU); a dict wrapping

@@ -26,7 +26,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..inputs import InputError, read_in_tree
@@ -38,6 +38,15 @@ from .runs import Run
 from .scores import Score, ScoreReport, compute_scores
 from .tree import COUNT_MAX, read_system
 from .weak import WeakScore
+
+if TYPE_CHECKING:
+    from ..datafiles import Document
+
+# A cell of the tables: text, a number, or None (no value).
+Cell = str | float | int | None
+# A row: column -> cell (the benchmark columns are the round's, so the keys vary).
+SummaryRow = dict[str, Cell]
+
 
 SPEC_COLUMNS = (
     "division",
@@ -73,7 +82,7 @@ _RCP_WORDS = {"Pass": "Pass", "Fail": "Fail", "Interp. Fail": "Interp. Fail", "M
 @dataclass(frozen=True)
 class SummaryTable:
     columns: tuple[str, ...]
-    rows: list[dict[str, Any]]
+    rows: list[SummaryRow]
 
 
 @dataclass
@@ -168,11 +177,11 @@ def _org_rows(
         specs = _specs(org, system_dir, rnd, summary.problems)
         if specs is None:
             continue
-        urls = _urls(rnd, specs["submitter"], system_dir.name)
+        urls = _urls(rnd, str(specs["submitter"]), system_dir.name)
         parent = system_dir / "strong" if rnd.is_hpc else system_dir
         if parent.is_dir():
             scores, details = _strong_cells(
-                rnd, specs["division"], parent, strong, summary.problems
+                rnd, str(specs["division"]), parent, strong, summary.problems
             )
             summary.strong.rows.append({**specs, **scores, **urls})
             summary.detailed.rows.append({**specs, **details, **urls})
@@ -194,9 +203,7 @@ def _folders(parent: Path) -> list[Path]:
     )
 
 
-def _specs(
-    org: Path, system_dir: Path, rnd: Round, problems: list[Problem]
-) -> dict[str, Any] | None:
+def _specs(org: Path, system_dir: Path, rnd: Round, problems: list[Problem]) -> SummaryRow | None:
     """The description's columns as the official tool writes them; None (with the
     problem) when the description cannot be read or lacks a column's field."""
     path = org / "systems" / f"{system_dir.name}.json"
@@ -275,7 +282,7 @@ def _unknown(folder: Path, rnd: Round) -> Problem:
     return INPUT_ERROR.problem(str(folder), why)
 
 
-def _system_name(data: dict[str, Any]) -> str:
+def _system_name(data: Document) -> str:
     """TPU v3 systems are named by their chip count (the official table's names)."""
     name = str(data["system_name"])
     if name == "tpu-v3":
@@ -283,12 +290,12 @@ def _system_name(data: dict[str, Any]) -> str:
     return name
 
 
-def _accelerator(data: dict[str, Any]) -> str:
+def _accelerator(data: Document) -> str:
     name = str(data["accelerator_model_name"])
     return "TPUv3" if name == "tpu-v3" else name
 
 
-def _framework(data: dict[str, Any]) -> str:
+def _framework(data: Document) -> str:
     """TensorFlow frameworks lose their " commit hash = ..." suffix."""
     framework = str(data["framework"])
     if "TensorFlow" in framework:
@@ -347,11 +354,11 @@ def _strong_cells(
     parent: Path,
     found: tuple[dict[str, Score], dict[str, list[Run]]],
     problems: list[Problem],
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[SummaryRow, SummaryRow]:
     """(benchmark -> minutes, benchmark:metric -> value) of one system's folders."""
     scores, runs = found
-    minutes: dict[str, Any] = {}
-    details: dict[str, Any] = {f"{b}:{m}": "" for b in rnd.summary_columns for m in _TEXT_METRICS}
+    minutes: SummaryRow = {}
+    details: SummaryRow = {f"{b}:{m}": "" for b in rnd.summary_columns for m in _TEXT_METRICS}
     for folder, bench in _benchmark_folders(parent, rnd, problems):
         score = scores.get(_key(str(folder)))
         if score is None:
@@ -379,7 +386,7 @@ def _scaling_factor(folder: Path) -> float:
         return 1.0
 
 
-def _closed_cells(bench: str, score: Score, runs: list[Run]) -> dict[str, Any]:
+def _closed_cells(bench: str, score: Score, runs: list[Run]) -> SummaryRow:
     """GBS, samples to converge and the RCP verdict, as the closed division has them.
     Runs disagreeing on the batch size leave all three empty (the official RCP step
     stops there); runs logging none have GBS -1."""
@@ -389,7 +396,7 @@ def _closed_cells(bench: str, score: Score, runs: list[Run]) -> dict[str, Any]:
     batch = batches.pop() if batches else None
     epochs = [r.epochs_or_samples if r.run_stop_status == "success" else None for r in runs]
     samples = samples_to_converge(epochs, 4 if bench == "unet3d" else 1)
-    cells = {
+    cells: SummaryRow = {
         f"{bench}:RCP": rcp_word(score.rcp_verdict),
         f"{bench}:GBS": -1.0 if batch is None else float(batch),
     }
@@ -400,8 +407,8 @@ def _closed_cells(bench: str, score: Score, runs: list[Run]) -> dict[str, Any]:
 
 def _weak_cells(
     rnd: Round, parent: Path, scores: dict[str, WeakScore], problems: list[Problem]
-) -> dict[str, Any]:
-    cells: dict[str, Any] = {}
+) -> SummaryRow:
+    cells: SummaryRow = {}
     for folder, bench in _benchmark_folders(parent, rnd, problems):
         score = scores.get(_key(str(folder)))
         if score is None or not score.valid or score.minutes is None:
@@ -438,7 +445,7 @@ def _sort(table: SummaryTable) -> None:
     table.rows.sort(key=lambda row: _order(row, table.columns))
 
 
-def _order(row: dict[str, Any], columns: tuple[str, ...]) -> tuple[Any, ...]:
+def _order(row: SummaryRow, columns: tuple[str, ...]) -> tuple[Any, ...]:
     """Every column in turn, missing numbers last (the official tool's sort)."""
     key: list[Any] = []
     for column in columns:
@@ -452,7 +459,7 @@ def _order(row: dict[str, Any], columns: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(key)
 
 
-def table_row(table: SummaryTable, row: dict[str, Any]) -> list[Any]:
+def table_row(table: SummaryTable, row: SummaryRow) -> list[Cell]:
     """A row's cells in column order: missing metrics are empty (None), text ones ""."""
     return [row.get(c, "" if c.endswith(tuple(f":{m}" for m in _TEXT_METRICS)) else None)
             for c in table.columns]  # fmt: skip

@@ -24,11 +24,14 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..inputs import InputError, read_in_tree, walk
 from ..problems import Problem
 from ..syntax_codes import INPUT_ERROR
+
+if TYPE_CHECKING:
+    from ..datafiles import Document
 
 _RESULT = re.compile(r"^result_.*\.txt(?:\.gz)?$")
 # MLPerf HPC's scaling level between the system and the benchmark folder.
@@ -82,7 +85,7 @@ class SystemDescription:
     values a score needs (the file writes them as strings) are properties."""
 
     path: str = ""
-    data: dict[str, Any] | None = None
+    data: Document | None = None
     text: str = ""
     problems: list[Problem] = field(default_factory=list)
     unreadable: Unreadable | None = None

@@ -228,7 +228,8 @@ def trend_columns() -> list[str]:
     return [f.name for f in dataclasses.fields(TrendRow)]
 
 
-def trend_rows(report: TrendReport) -> list[dict[str, Any]]:
+def trend_rows(report: TrendReport) -> list[dict[str, object]]:
+    """The rows as their fields by name (``trend_columns``)."""
     import dataclasses
 
     return [dataclasses.asdict(r) for r in report.rows]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from ..problems import Problem
 from ..records import ParseResult, Record
@@ -59,29 +59,34 @@ class WeakScore:
     interconnect: str | None = None
 
 
-WEAK_COLUMNS = (
-    "org",
-    "system",
-    "system_name",
-    "benchmark",
-    "division",
-    "ruleset",
-    "accelerators",
-    "models",
-    "instance_scale",
-    "minutes",
-    "models_per_minute",
-    "valid",
-    "reason",
-    "models_total",
-    "required",
-    "folder",
-    "availability",
-    "rcp_verdict",
-    "rcp_message",
-    "accelerator_model",
-    "nodes",
-)
+class WeakRow(TypedDict):
+    """A weak-scaling score as a row of score's tables: WeakScore's fields in order, but
+    host and interconnect."""
+
+    org: str
+    system: str
+    system_name: str | None
+    benchmark: str
+    division: str | None
+    ruleset: str
+    accelerators: int | None
+    models: int
+    instance_scale: int | None
+    minutes: float | None
+    models_per_minute: float | None
+    valid: bool
+    reason: str
+    models_total: int
+    required: int
+    folder: str
+    availability: str | None
+    rcp_verdict: str | None
+    rcp_message: str
+    accelerator_model: str | None
+    nodes: int | None
+
+
+WEAK_COLUMNS = tuple(WeakRow.__annotations__)
 
 
 def score_weak_set(
@@ -228,9 +233,9 @@ def _first_int(records: list[Record], key: str) -> int | None:
     return None
 
 
-def weak_table(report: Any) -> tuple[list[str], list[dict[str, Any]]]:
+def weak_table(report: Any) -> tuple[list[str], list[WeakRow]]:
     """Weak-scaling scores as (columns, rows), one row per result."""
-    rows = [{name: getattr(w, name) for name in WEAK_COLUMNS} for w in report.weak]
+    rows = [cast(WeakRow, {name: getattr(w, name) for name in WEAK_COLUMNS}) for w in report.weak]
     return list(WEAK_COLUMNS), rows
 
 

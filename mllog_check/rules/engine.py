@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..records import Logged
     from .schema import Schema
 
-    # The first value of each selector key, as logged: they choose the chain.
+    # The first value of each key, as logged (a selector key's choose the chain).
     FirstValues = dict[str, Logged]
 
 
