@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ReadError
+
+if TYPE_CHECKING:
+    from ..datafiles import Document
 
 KINDS = ("list", "street", "estimated", "cloud-hourly")
 REQUIRED_COLUMNS = ("system", "price", "currency", "kind", "includes", "source", "date")
@@ -92,9 +95,9 @@ def _is_pattern(name: str) -> bool:
 
 
 @cache
-def schema() -> dict[str, Any]:
+def schema() -> Document:
     text = resources.files("mllog_check.schemas").joinpath("prices.schema.json").read_text()
-    loaded: dict[str, Any] = json.loads(text)
+    loaded: Document = json.loads(text)
     return loaded
 
 
@@ -158,7 +161,7 @@ def _check_duplicates(entries: list[PriceEntry]) -> list[PriceEntry]:
     return kept
 
 
-def _csv_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
+def _csv_rows(name: str, text: str) -> list[tuple[int, Document]]:
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip() for h in (reader.fieldnames or [])]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
@@ -168,12 +171,12 @@ def _csv_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
     if unknown:
         raise PriceCatalogError(f"{name}:1: unknown column(s): {', '.join(unknown)}")
     reader.fieldnames = header
-    rows: list[tuple[int, dict[str, Any]]] = []
+    rows: list[tuple[int, Document]] = []
     for record in reader:
         line = reader.line_num
         if None in record:
             raise PriceCatalogError(f"{name}:{line}: more fields than columns")
-        data: dict[str, Any] = {k: (v or "").strip() for k, v in record.items()}
+        data: Document = {k: (v or "").strip() for k, v in record.items()}
         if not any(data.values()):
             continue  # blank line
         aliases = data.pop("aliases", "")
@@ -201,7 +204,7 @@ def _number(text: str) -> object:
     return value if math.isfinite(value) else text  # "nan", "inf" are not prices
 
 
-def _yaml_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
+def _yaml_rows(name: str, text: str) -> list[tuple[int, Document]]:
     from ..yamlsafe import YamlError, compose, load
 
     try:  # bounded alias expansion (docs/security.md)
@@ -217,7 +220,7 @@ def _yaml_rows(name: str, text: str) -> list[tuple[int, dict[str, Any]]]:
     if not data["prices"]:
         raise PriceCatalogError(f"{name}: price catalog has no rows")
     lines = _yaml_entry_lines(node)
-    rows: list[tuple[int, dict[str, Any]]] = []
+    rows: list[tuple[int, Document]] = []
     for i, item in enumerate(data["prices"]):
         line = lines[i] if i < len(lines) else 0
         if not isinstance(item, dict):
@@ -233,7 +236,7 @@ def _yaml_entry_lines(node: Any) -> list[int]:
     return []
 
 
-def _entry(name: str, row: int, data: dict[str, Any]) -> PriceEntry:
+def _entry(name: str, row: int, data: Document) -> PriceEntry:
     data = dict(data)
     if isinstance(data.get("date"), _dt.date):  # YAML reads 2021-07-01 as a date
         data["date"] = data["date"].isoformat()
@@ -258,7 +261,7 @@ def _entry(name: str, row: int, data: dict[str, Any]) -> PriceEntry:
     )
 
 
-def _optional(data: dict[str, Any], key: str) -> float | None:
+def _optional(data: Document, key: str) -> float | None:
     return None if data.get(key) is None else float(data[key])
 
 

@@ -10,7 +10,7 @@ later rounds are checked with the round their ``stage`` names (``check@5.1.0``).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .codes import (
     BAD_METADATA,
@@ -40,6 +40,9 @@ from .codes import (
     UNKNOWN_BENCHMARK,
     UNREADABLE_RECORD,
 )
+
+if TYPE_CHECKING:
+    from ..records import Metadata
 
 T0 = 1621118606000
 
@@ -102,7 +105,7 @@ RNNT_TENSORS = [
 ]
 
 
-def line(key: str, value: Any = None, metadata: dict[str, Any] | None = None, t: int = 0) -> str:
+def line(key: str, value: Any = None, metadata: Metadata | None = None, t: int = 0) -> str:
     payload = {
         "namespace": "",
         "time_ms": T0 + t,
@@ -149,7 +152,7 @@ def build(
     return text + line("run_stop", None, {"status": "success"}, t=900000)
 
 
-def good(replace: dict[str, Any] | None = None, accuracy: float = 0.7601) -> str:
+def good(replace: Metadata | None = None, accuracy: float = 0.7601) -> str:
     """The compliant closed ResNet (LARS) log; ``replace`` changes (None: drops) keys."""
     replace = replace or {}
     params = [(k, replace.get(k, v)) for k, v in RESNET_LARS]
@@ -170,7 +173,7 @@ GOOD = good()
 def build_samples(
     benchmark: str,
     params: list[tuple[str, Any]],
-    evals: list[tuple[Any, dict[str, Any]]],
+    evals: list[tuple[Any, Metadata]],
     division: str = "closed",
 ) -> str:
     """A v4.0+ style log: evaluation points counted in samples (metadata samples_count)."""
@@ -210,7 +213,7 @@ LLAMA31_8B: list[tuple[str, Any]] = [
 ]
 
 
-def llama31_8b(replace: dict[str, Any] | None = None) -> str:
+def llama31_8b(replace: Metadata | None = None) -> str:
     """A compliant closed Llama 3.1 8B v5.1 log; ``replace`` changes (None: drops) keys."""
     replace = replace or {}
     params = [(k, replace.get(k, v)) for k, v in LLAMA31_8B]
@@ -233,16 +236,16 @@ STABLE_DIFFUSION: list[tuple[str, Any]] = [
 ]
 
 
-def stable_diffusion(points: list[dict[str, Any]] | None = None) -> str:
+def stable_diffusion(points: list[Metadata] | None = None) -> str:
     """A compliant closed Stable Diffusion v4.x log: FID and CLIP logged per point."""
     if points is None:
         points = [
             {"samples_count": 512000, "FID": 120.0, "CLIP": 0.14},
             {"samples_count": 1024000, "FID": 80.0, "CLIP": 0.16},
         ]
-    evals: list[tuple[Any, dict[str, Any]]] = []
+    evals: list[tuple[Any, Metadata]] = []
     for point in points:
-        meta: dict[str, Any] = {k: point[k] for k in ("samples_count", "epoch_num") if k in point}
+        meta: Metadata = {k: point[k] for k in ("samples_count", "epoch_num") if k in point}
         for metric in ("FID", "CLIP"):
             if metric in point:
                 evals.append((point[metric], {**meta, "metric": metric}))
