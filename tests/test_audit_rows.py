@@ -1,9 +1,14 @@
-"""Typed rows (the audit's runs, submission/audit_rows.py; score's runs, results/scores.py)
-follow their tables' columns."""
+"""Typed rows (the audit's runs, scores and copies, submission/audit_rows.py; its orgs,
+audit.py; its ranked results, ranking.py; score's scores and runs, results/scores.py)
+follow their tables' columns and the dataclasses they show."""
 
 from __future__ import annotations
 
-from typing import get_type_hints
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NotRequired, get_origin, get_type_hints
+
+import pytest
 
 from mllog_check.submission.audit_rows import AuditRun
 from mllog_check.submission.package import AUDIT_RUN_COLUMNS
@@ -17,3 +22,73 @@ def test_the_score_run_row_is_typed_with_the_tables_columns() -> None:
     from mllog_check.results.scores import SCORE_RUN_COLUMNS, ScoreRun
 
     assert tuple(get_type_hints(ScoreRun)) == SCORE_RUN_COLUMNS
+
+
+def required(kind: type) -> set[str]:
+    """The keys a TypedDict requires (``__required_keys__`` misses NotRequired written
+    as text, as under ``from __future__ import annotations``)."""
+    hints = get_type_hints(kind, include_extras=True)
+    return {key for key, hint in hints.items() if get_origin(hint) is not NotRequired}
+
+
+def conforms(row: Mapping[str, object], kind: type) -> bool:
+    """A row holds every key its TypedDict requires and no key it lacks."""
+    return required(kind) <= set(row) <= set(get_type_hints(kind))
+
+
+def test_the_score_row_is_the_scores_fields() -> None:
+    """ScoreRow's keys and types are Score's and WeakScore's fields (keys of one kind
+    only are not required); the audit's adds MLPerf HPC's scaling and the copies
+    columns, and the scores table's Parquet schema names the same columns."""
+    from mllog_check.results.scores import Score, ScoreRow
+    from mllog_check.results.weak import WeakScore
+    from mllog_check.submission.audit_rows import AuditScore
+    from mllog_check.submission.table_types import SCORE_TYPES
+
+    hints = get_type_hints(ScoreRow)
+    kinds = [get_type_hints(Score), get_type_hints(WeakScore)]
+    for fields in kinds:
+        for name, hint in fields.items():
+            assert hints[name] == hint, name
+    assert set(hints) == set(kinds[0]) | set(kinds[1])
+    assert required(ScoreRow) == set(kinds[0]) & set(kinds[1])
+    audit = get_type_hints(AuditScore)
+    assert set(audit) - set(hints) == {"scaling", "copies", "minutes_without_copies"}
+    assert required(AuditScore) == required(ScoreRow)
+    assert set(audit) == set(SCORE_TYPES)
+
+
+def test_the_org_and_result_rows_are_their_tables_columns() -> None:
+    from mllog_check.submission.audit import ORG_COLUMNS, OrgSummary
+    from mllog_check.submission.impact import IMPACTS
+    from mllog_check.submission.ranking import COUNT_COLUMNS, RESULT_COLUMNS, ResultRow
+
+    assert tuple(get_type_hints(OrgSummary)) == ORG_COLUMNS
+    assert tuple(get_type_hints(ResultRow)) == RESULT_COLUMNS
+    assert list(COUNT_COLUMNS) == list(IMPACTS)
+    assert list(COUNT_COLUMNS.values()) == [f"anomalies_{name}" for name in IMPACTS]
+    assert [c for c in RESULT_COLUMNS if c.startswith("anomalies_")] == list(COUNT_COLUMNS.values())
+
+
+@pytest.mark.corpus
+def test_an_audits_rows_are_their_types(corpus: Path) -> None:
+    """Every row of a real round's audit (its runs, scores, copies of nested folders,
+    orgs and ranked results) has the keys of its type: v1.0, whose Habana folder holds
+    copies of its bert logs below resnet/."""
+    from mllog_check.submission.audit import OrgSummary, run_audit
+    from mllog_check.submission.audit_rows import AuditScore, CopyRow
+    from mllog_check.submission.ranking import ResultRow
+
+    result = run_audit(corpus / "v1.0", jobs=2)
+    tables = [
+        (result.runs, AuditRun),
+        (result.scores, AuditScore),
+        (result.copies, CopyRow),
+        (result.orgs, OrgSummary),
+        (result.results, ResultRow),
+    ]
+    for rows, kind in tables:
+        assert rows, kind.__name__
+        bad = [row for row in rows if not conforms(row, kind)]
+        assert not bad, (kind.__name__, bad[:1])
+    assert all(list(row) == list(get_type_hints(ResultRow)) for row in result.results)

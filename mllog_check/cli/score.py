@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
 
@@ -23,6 +23,25 @@ from . import (
     write_output_file,
 )
 from .filter_options import filter_options
+
+if TYPE_CHECKING:
+    from ..results.scores import Score, ScoreReport
+
+# The JSON document of ``score`` (docs/scores.md): scores with a nested ``rcp``, runs,
+# and weak scaling and efficiency when there are any.
+JsonDocument = dict[str, Any]
+
+
+class Hardware(TypedDict):
+    """What a result ran on, in the JSON document (docs/scores.md, "Hardware columns")."""
+
+    availability: str | None
+    accelerator_model: str | None
+    accelerators: int | None
+    nodes: int | None
+    host: str | None
+    interconnect: str | None
+    accelerator_minutes: float | None
 
 
 @click.command()
@@ -130,7 +149,7 @@ def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
     return out
 
 
-def json_document(report: Any) -> dict[str, Any]:
+def json_document(report: ScoreReport) -> JsonDocument:
     """The JSON shape scripts rely on (docs/scores.md)."""
     from ..results.scores import run_row
 
@@ -181,7 +200,7 @@ def json_document(report: Any) -> dict[str, Any]:
     )
     rows: list[dict[str, Any]] = [dict(run_row(r)) for r in report.runs]
     runs = [{k: row[k] for k in keys} for row in rows]
-    document: dict[str, Any] = {"scores": scores, "runs": runs}
+    document: JsonDocument = {"scores": scores, "runs": runs}
     if report.weak:  # MLPerf HPC weak scaling (docs/hpc.md); absent otherwise
         from ..results.weak import weak_table
 
@@ -196,7 +215,7 @@ def json_document(report: Any) -> dict[str, Any]:
     return document
 
 
-def _hardware(s: Any) -> dict[str, Any]:
+def _hardware(s: Score) -> Hardware:
     """What the result ran on (docs/scores.md, "Hardware columns")."""
     return {
         "availability": s.availability,

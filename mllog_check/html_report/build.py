@@ -7,13 +7,17 @@ import math
 import os
 import re
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..results.scoring import known_scoring
 from .charts import Chart, Point, Series, fmt
 from .collect import ReportData
 from .curves import RunCurve, x_axis
+
+if TYPE_CHECKING:  # the score rows (ReportData.scores, .weak)
+    from ..results.scores import ScoreRow
 
 Key = tuple[str, str, str]  # org, system, benchmark
 SEVERITIES = ("error", "warning", "info")
@@ -27,7 +31,7 @@ class ResultSetView:
     key: Key
     anchor: str
     folder: str
-    score: dict[str, Any]
+    score: Mapping[str, Any]  # its ScoreRow; {"valid": False} for runs without a score
     runs: list[dict[str, Any]] = field(default_factory=list)  # with "state" and "file"
     drop: int | None = None
     # The round's scoring data, looked up once per view (None: the round has none).
@@ -184,7 +188,7 @@ def build_page(data: ReportData) -> Page:
     return page
 
 
-def trend_charts(scores: list[dict[str, Any]]) -> list[Chart]:
+def trend_charts(scores: list[ScoreRow]) -> list[Chart]:
     """A bar per round at the best result of each benchmark found in several rounds
     (``results.trends``: renamed benchmarks on one line)."""
     from types import SimpleNamespace
@@ -298,7 +302,7 @@ def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[dict[str, A
     return lines
 
 
-def _counts(score: dict[str, Any]) -> bool:
+def _counts(score: Mapping[str, Any]) -> bool:
     minutes = score.get("minutes")
     if not score.get("valid") or not isinstance(minutes, int | float):
         return False
@@ -559,7 +563,7 @@ def weak_charts(data: ReportData) -> list[Chart]:
     return charts
 
 
-def _weak_series(data: ReportData, weak: dict[str, Any], index: int) -> Series:
+def _weak_series(data: ReportData, weak: ScoreRow, index: int) -> Series:
     folder = weak.get("folder") or ""
     counted = [r for r in data.runs if os.path.dirname(r["path"]) == folder and counted_model(r)]
     times = []

@@ -10,17 +10,20 @@ Paths are shown relative to ``base``: the round folder, or the folder above the 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..problems import FIELDS, Context, Problem
 from .curves import RunCurve, read_curves, read_many
+
+if TYPE_CHECKING:  # the rows' types; the audit is imported where it runs
+    from ..results.scores import ScoreRow
+    from ..submission.audit import OrgSummary
 
 # A problem as the report shows it (Problem.row columns): its org, then its fields.
 PROBLEM_ROW = ("org", *FIELDS)
@@ -35,11 +38,11 @@ class ReportData:
     paths: list[str]
     base: str  # shown paths are relative to this folder
     rulesets: list[str] = field(default_factory=list)
-    orgs: list[dict[str, Any]] = field(default_factory=list)
+    orgs: list[OrgSummary] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)  # package.AUDIT_RUN_COLUMNS and more
-    scores: list[dict[str, Any]] = field(default_factory=list)  # results.Score fields
+    scores: list[ScoreRow] = field(default_factory=list)  # results.Score fields
     # MLPerf HPC weak-scaling results (results.weak.WeakScore fields; docs/hpc.md)
-    weak: list[dict[str, Any]] = field(default_factory=list)
+    weak: list[ScoreRow] = field(default_factory=list)
     anomalies: list[dict[str, Any]] = field(default_factory=list)  # row(ANOMALY_COLUMNS)
     problems: list[dict[str, Any]] = field(default_factory=list)  # row(PROBLEM_ROW)
     curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
@@ -232,16 +235,17 @@ def _import_renderer() -> None:
 
 def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
     from ..results import compute_scores
+    from ..results.scores import as_row
 
     report = compute_scores([str(f) for f in folders], ruleset=ruleset)
     rel = _shown(data.base)
     for score in report.scores:
-        row = dataclasses.asdict(score)
+        row = as_row(score)
         row["folder"] = rel(row["folder"])
         data.scores.append(row)
         data.rulesets.append(score.ruleset)
     for weak in report.weak:
-        row = dataclasses.asdict(weak)
+        row = as_row(weak)
         row["folder"] = rel(row["folder"])
         data.weak.append(row)
         data.rulesets.append(weak.ruleset)

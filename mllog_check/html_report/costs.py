@@ -7,30 +7,30 @@ for RCP verdicts and invalid results, and the systems no catalog prices named.
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .build import Page, slug
 from .charts import Chart, Point, Series, fmt
 
+if TYPE_CHECKING:  # the score rows (ReportData.scores, .weak)
+    from ..results.scores import ScoreRow
 
-def _score(row: dict[str, Any]) -> Any:
+
+def _score(row: ScoreRow) -> Any:
     from ..results import Score
+    from ..results.scores import score_of
 
-    names = {f.name for f in dataclasses.fields(Score)}
-    return Score(**{k: v for k, v in row.items() if k in names})
+    return score_of(row, Score)
 
 
-def _per_model(rows: list[dict[str, Any]]) -> list[Any]:
+def _per_model(rows: list[ScoreRow]) -> list[Any]:
     """MLPerf HPC weak-scaling results priced per model, as the cost command does."""
     if not rows:
         return []
+    from ..results.scores import score_of
     from ..results.weak import WeakScore, per_model_scores
 
-    names = {f.name for f in dataclasses.fields(WeakScore)}
-    return list(
-        per_model_scores([WeakScore(**{k: v for k, v in r.items() if k in names}) for r in rows])
-    )
+    return list(per_model_scores([score_of(r, WeakScore) for r in rows]))
 
 
 def add_costs(page: Page, price_files: list[str]) -> None:

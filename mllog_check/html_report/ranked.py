@@ -4,21 +4,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .collect import ReportData
+
+if TYPE_CHECKING:  # imported where the table is made
+    from ..submission.ranking import ResultRow
+
+    class NamedResult(ResultRow):
+        """A results-table row with the benchmark's name in its round (``with_names``)."""
+
+        name: str
+
 
 SHOWN = ("score", "rules")
 
 
-def ranked_rows(data: ReportData, shown: tuple[str, ...] = SHOWN) -> list[dict[str, Any]]:
+def ranked_rows(data: ReportData, shown: tuple[str, ...] = SHOWN) -> list[ResultRow]:
     """One row per result whose worst anomaly is of a ``shown`` severity, rank order."""
     from ..submission.ranking import results_table
 
     return [r for r in results_table(data.scores, data.anomalies) if r["worst"] in shown]
 
 
-def with_names(data: ReportData, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_names(data: ReportData, rows: list[ResultRow]) -> list[NamedResult]:
     """The rows with ``name``: the benchmark their round means (``build.benchmark_name``:
     RetinaNet published in ``ssd/``), as every heading of the page names it."""
     from ..submission.ranking import key_of

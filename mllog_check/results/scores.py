@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict, TypeVar, cast
 
 from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
@@ -76,6 +76,71 @@ class Score:
     # Closed, within one reference stdev of the RCP bound: the chance that N runs
     # converging like these pass the RCP check (results/rcp_confidence.py); None else.
     rcp_pass_probability: float | None = None
+
+
+class ScoreRow(TypedDict):
+    """A ``Score`` or a ``WeakScore`` as a row (``as_row``: ``dataclasses.asdict``), as
+    tables, JSON and the report take it. Keys and types are the two dataclasses'
+    fields (a test holds them to both); those of one kind only are not in every row."""
+
+    org: str
+    system: str
+    benchmark: str
+    system_name: str | None
+    division: str | None
+    ruleset: str
+    minutes: float | None
+    valid: bool
+    reason: str
+    folder: str
+    availability: str | None
+    accelerators: int | None
+    rcp_verdict: str | None
+    rcp_message: str
+    accelerator_model: str | None
+    nodes: int | None
+    host: str | None
+    interconnect: str | None
+    # Score only (time to train).
+    runs_counted: NotRequired[int]
+    runs_total: NotRequired[int]
+    raw_minutes: NotRequired[float | None]
+    scaling_factor: NotRequired[float]
+    energy_j: NotRequired[float | None]
+    energy_method: NotRequired[str]
+    avg_power_w: NotRequired[float | None]
+    energy_per_accelerator_j: NotRequired[float | None]
+    node_energy_share: NotRequired[float | None]
+    switch_energy_share: NotRequired[float | None]
+    perf_per_watt: NotRequired[float | None]
+    rcp_scaling_factor: NotRequired[float | None]
+    score_if_normalized: NotRequired[float | None]
+    accelerator_minutes: NotRequired[float | None]
+    rcp_pass_probability: NotRequired[float | None]
+    # WeakScore only (MLPerf HPC weak scaling, docs/hpc.md).
+    models: NotRequired[int]
+    instance_scale: NotRequired[int | None]
+    models_per_minute: NotRequired[float | None]
+    models_total: NotRequired[int]
+    required: NotRequired[int]
+
+
+def as_row(score: Score | WeakScore) -> ScoreRow:
+    """A score's fields as a row, in their order."""
+    import dataclasses
+
+    return cast(ScoreRow, dataclasses.asdict(score))
+
+
+_Kind = TypeVar("_Kind", Score, WeakScore)
+
+
+def score_of(row: Mapping[str, Any], kind: type[_Kind]) -> _Kind:
+    """The score a row shows (``as_row`` undone): the fields of ``kind`` only."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(kind)}
+    return kind(**{k: v for k, v in row.items() if k in names})
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -562,12 +627,12 @@ def _unusable(path: Path, why: str) -> tuple[float, str, float | None, list[Prob
     return 1.0, message, None, [codes.SCALING_UNUSABLE.problem(str(path), message)]
 
 
-def score_table(report: ScoreReport) -> tuple[list[str], list[dict[str, Any]]]:
+def score_table(report: ScoreReport) -> tuple[list[str], list[ScoreRow]]:
     """Scores as (columns, rows): one row per score, every Score field."""
     import dataclasses
 
     columns = [f.name for f in dataclasses.fields(Score)]
-    return columns, [dataclasses.asdict(s) for s in report.scores]
+    return columns, [as_row(s) for s in report.scores]
 
 
 def run_table(report: ScoreReport) -> tuple[list[str], list[ScoreRun]]:

@@ -13,26 +13,34 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..errors import MllogCheckError, UsageError
 from ..problems import Context, Problem
 from ..results.tree import is_org_folder
 from ..rounds import Setting
 from . import codes, fingerprints, impact, ranking
+from .audit_rows import AuditRun, AuditScore, CopyRow
 from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
 from .preview import preview_not_available
 
-ORG_COLUMNS = (
-    "org",
-    "passed",
-    "errors",
-    "warnings",
-    "beyond_official",
-    "runs",
-    "anomalies",
-    "failure",
-)
+
+class OrgSummary(TypedDict):
+    """One org's line of the orgs table (orgs.csv; ``ORG_COLUMNS`` are its keys)."""
+
+    org: str
+    passed: bool
+    errors: int
+    warnings: int
+    beyond_official: int  # problems beyond the official package checker
+    runs: int
+    anomalies: int
+    failure: str  # why the org could not be checked, '' when it was
+
+
+ORG_COLUMNS: tuple[str, ...] = tuple(OrgSummary.__annotations__)
+# A log hashed for identical copies (duplicate_logs): a run, or a file the checks skip.
+HashedLog = AuditRun | CopyRow
 # The problems table (Problem.row columns; ``org`` is the problem's context).
 PROBLEM_COLUMNS = ("org", "path", "line", "column", "rule", "name", "severity", "message")
 
@@ -44,25 +52,25 @@ class AuditError(UsageError):
 @dataclass
 class OrgRows:
     org: str
-    summary: dict[str, Any]
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    scores: list[dict[str, Any]] = field(default_factory=list)
+    summary: OrgSummary
+    runs: list[AuditRun] = field(default_factory=list)
+    scores: list[AuditScore] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # context: the org
-    copies: list[dict[str, Any]] = field(default_factory=list)  # hashes of unchecked logs
+    copies: list[CopyRow] = field(default_factory=list)  # hashes of unchecked logs
 
 
 @dataclass
 class AuditResult:
     root: str
     ruleset: str
-    orgs: list[dict[str, Any]] = field(default_factory=list)
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    scores: list[dict[str, Any]] = field(default_factory=list)
+    orgs: list[OrgSummary] = field(default_factory=list)
+    runs: list[AuditRun] = field(default_factory=list)
+    scores: list[AuditScore] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    copies: list[dict[str, Any]] = field(default_factory=list)
-    results: list[dict[str, Any]] = field(default_factory=list)  # ranking.RESULT_COLUMNS
+    copies: list[CopyRow] = field(default_factory=list)
+    results: list[ranking.ResultRow] = field(default_factory=list)
     # Sub-folders of a results repository that name no round of this build (HPC rounds).
     skipped: list[str] = field(default_factory=list)
 
@@ -134,12 +142,10 @@ def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
     counts = report.counts()
     # Rows name the org as orgs.csv does: with its round folder when rounds are audited
     # together (v1.0/Google), so that a result's key (org, system, benchmark) is unique.
-    runs = [{**row, "path": rel(row["path"]), "org": org} for row in report.runs]
-    copies = [{**row, "path": rel(row["path"]), "org": org} for row in report.copies]
-    scores = [  # the org as the runs name it (with its round folder when several)
-        {k: (rel(v) if k == "folder" and isinstance(v, str) else v) for k, v in s.items()}
-        | {"org": org}
-        for s in report.scores
+    runs: list[AuditRun] = [{**row, "path": rel(row["path"]), "org": org} for row in report.runs]
+    copies: list[CopyRow] = [{**row, "path": rel(row["path"]), "org": org} for row in report.copies]
+    scores: list[AuditScore] = [
+        {**s, "folder": rel(s["folder"]), "org": org} for s in report.scores
     ]
     found = [
         a.replace(path=rel(a.path), message=_strip(a.message, base), context=_in(a.context, org))
@@ -184,9 +190,17 @@ def _summary(
     runs: int,
     anomalies: int,
     failure: str,
-) -> dict[str, Any]:
-    values = (org, passed, errors, warnings, beyond, runs, anomalies, failure)
-    return dict(zip(ORG_COLUMNS, values, strict=True))
+) -> OrgSummary:
+    return {
+        "org": org,
+        "passed": passed,
+        "errors": errors,
+        "warnings": warnings,
+        "beyond_official": beyond,
+        "runs": runs,
+        "anomalies": anomalies,
+        "failure": failure,
+    }
 
 
 def _strip(message: str, base: str) -> str:
@@ -365,15 +379,15 @@ def prewarm(ruleset: str) -> None:
 
 def finish(
     found: list[Problem],
-    runs: list[dict[str, Any]],
-    copies: list[dict[str, Any]],
+    runs: list[AuditRun],
+    copies: list[CopyRow],
     bases: dict[str, str],
 ) -> list[Problem]:
     """The workers' anomalies with those across results (identical logs, shared
     fingerprints), each with its severity, power logs rolled up, in table order: what
     ``run_audit`` and the report (``report/collect.py``) show. ``bases``: org (as rows
     name it) -> the folder its paths are relative to."""
-    found = [*found, *duplicate_logs(runs + copies), *near_duplicates(runs, bases)]
+    found = [*found, *duplicate_logs([*runs, *copies]), *near_duplicates(runs, bases)]
     found += lookalike_orgs(list(bases))
     return sorted(ranking.roll_up_power(impact.classify(found)), key=anomaly_order)
 
@@ -400,9 +414,9 @@ def lookalike_orgs(orgs: list[str]) -> list[Problem]:
     return out
 
 
-def duplicate_logs(runs: list[dict[str, Any]]) -> list[Problem]:
+def duplicate_logs(runs: list[HashedLog]) -> list[Problem]:
     """Identical record sequences under different paths: every copy after the first."""
-    by_hash: dict[str, list[dict[str, Any]]] = {}
+    by_hash: dict[str, list[HashedLog]] = {}
     for row in runs:
         if row.get("body_sha1"):
             by_hash.setdefault(row["body_sha1"], []).append(row)
@@ -434,12 +448,20 @@ _FINGERPRINTS = (
 )
 
 
-def near_duplicates(runs: list[dict[str, Any]], bases: dict[str, str]) -> list[Problem]:
+class _Fingerprinted(AuditRun):
+    """A run with its timed window as a key (``fingerprints.window``)."""
+
+    window: str
+
+
+def near_duplicates(runs: list[AuditRun], bases: dict[str, str]) -> list[Problem]:
     """Runs sharing a fingerprint with a run of another result, files not identical:
     one anomaly per run after the first in path order, naming the first, the lines that
     differ. Copies inside one result are the workers' (``copies``); identical files are
     ``duplicate_logs``'s."""
-    rows = [{**r, "window": fingerprints.window(r["run_start_ms"], r["run_stop_ms"])} for r in runs]
+    rows: list[_Fingerprinted] = [
+        {**r, "window": fingerprints.window(r["run_start_ms"], r["run_stop_ms"])} for r in runs
+    ]
     out: list[Problem] = []
     told: set[str] = set()  # a run named once, by the first fingerprint it shares
     for column, what, info in _FINGERPRINTS:
@@ -456,12 +478,12 @@ def near_duplicates(runs: list[dict[str, Any]], bases: dict[str, str]) -> list[P
     return out
 
 
-def _apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _apart(a: AuditRun, b: AuditRun) -> bool:
     """Two runs of different results whose files differ."""
     return result_key(a) != result_key(b) and a.get("body_sha1") != b.get("body_sha1")
 
 
-def _where(row: dict[str, Any], bases: dict[str, str]) -> Path:
+def _where(row: AuditRun, bases: dict[str, str]) -> Path:
     return Path(bases.get(row["org"], "")) / row["path"]
 
 

@@ -11,13 +11,15 @@ it when no audit runs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from ..problems import Context, Problem
 from ..records import ParseResult
 from ..results.runs import Run
+from ..results.scores import Score, ScoreRow, as_row
 from ..results.scoring import ScoringDataError, UnknownRound, scoring_for
 from ..results.tree import ResultSet
+from ..results.weak import WeakScore
 from ..rounds import Round
 from . import anomalies, copies, set_anomalies
 from .consistency import Declared
@@ -49,6 +51,37 @@ class AuditRun(TypedDict):
     eval_curve_sha1: str
 
 
+class AuditScore(ScoreRow):
+    """One row of the audit's scores table (``table_types.SCORE_COLUMNS``) and of the
+    package JSON's ``scores``: a score's row (``results.scores.ScoreRow``) after its place
+    and MLPerf HPC's ``scaling``, with what ``copies.detect`` adds."""
+
+    scaling: NotRequired[str]  # MLPerf HPC: strong or weak
+    # The score without copied runs, when the set has copies (submission/copies.py).
+    copies: NotRequired[int]
+    minutes_without_copies: NotRequired[float | None]
+
+
+def score_row(org: str, rs: ResultSet, score: Score | WeakScore) -> AuditScore:
+    """A result set's score as the audit's and the package JSON's row: the place first,
+    then the score's fields (its own org, system and benchmark)."""
+    scaling = {"scaling": rs.scaling} if rs.scaling else {}  # MLPerf HPC: strong/weak
+    place = {"org": org, "system": rs.system, "benchmark": rs.benchmark, **scaling}
+    return cast(AuditScore, place | as_row(score))
+
+
+class CopyRow(TypedDict):
+    """A result file the checks skip (a nested folder): hashed for duplicate detection
+    with the runs (``audit.duplicate_logs``), never scored."""
+
+    org: str
+    system: str
+    benchmark: str
+    path: str
+    records: int
+    body_sha1: str
+
+
 class AuditRows:
     """One result set's audit rows and anomalies, collected as its logs are read."""
 
@@ -72,7 +105,7 @@ class AuditRows:
         )
         self.anomalies.extend(self.placed(anomalies.detect(result.records, path)))
 
-    def finish(self, runs: list[Run], score: dict[str, Any] | None, rnd: Round) -> None:
+    def finish(self, runs: list[Run], score: AuditScore | None, rnd: Round) -> None:
         """After the set is scored (``runs``, its ``score`` row): energies, repeated seeds,
         the set's anomalies and the score without its copies."""
         _run_energies(self.runs, runs)

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem
 from . import codes, fingerprints
 from .set_anomalies import SetFacts
+
+if TYPE_CHECKING:  # audit_rows calls this module
+    from .audit_rows import AuditScore
 
 # What makes two runs one, in the order a message names it; the curve is named beside
 # them but makes no copy (module doc).
@@ -108,7 +111,7 @@ def recompute_weak(runs: Sequence[Any], copies: set[str], scoring: Any) -> tuple
 def detect(
     logs: Sequence[SetFacts],
     runs: Sequence[Any],
-    score: dict[str, Any] | None,
+    score: AuditScore | None,
     scoring: Any,
     weak: bool = False,
 ) -> list[Problem]:
@@ -126,7 +129,7 @@ def detect(
     if weak:
         without, note = recompute_weak(runs, set(found), scoring)
     else:
-        factor = float((score or {}).get("scaling_factor") or 1.0)
+        factor = float((score.get("scaling_factor") if score else None) or 1.0)
         without, note = recompute(runs, set(found), scoring, factor)
     if score is not None:
         score["minutes_without_copies"] = without

@@ -13,10 +13,10 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -30,6 +30,8 @@ MIN_DIGITS = 5
 # The position of an evaluation in the run (metadata key, by preference).
 _AT_KEYS = ("epoch_num", "samples_count", "epoch_count", "train_samples", "step_num")
 _KEY = re.compile(r'"key"\s*:\s*"([A-Za-z0-9_.:-]{1,80})"')
+# A row of the audit's runs table (audit_rows.AuditRun), with what ``shared`` groups by.
+Row = TypeVar("Row", bound=Mapping[str, Any])
 
 
 def window(start_ms: Any, stop_ms: Any) -> str:
@@ -64,9 +66,9 @@ def _distinctive(value: Any) -> bool:
     return len(digits) >= MIN_DIGITS
 
 
-def shared(rows: Iterable[dict[str, Any]], column: str) -> list[list[dict[str, Any]]]:
+def shared(rows: Iterable[Row], column: str) -> list[list[Row]]:
     """Groups (two or more, each in path order) of rows with the same non-empty value."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Row]] = {}
     for row in rows:
         if row.get(column):
             groups.setdefault(row[column], []).append(row)

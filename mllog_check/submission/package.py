@@ -10,7 +10,6 @@ anomalies), so an audit worker is a call of this function.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +27,7 @@ from ..results.weak import WeakScore, score_weak_set
 from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
 from . import anomalies, codes
-from .audit_rows import AuditRows, AuditRun
+from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
 from .crashes import layout_crash, result_set_crash
 from .layout import OrgLayout, check_layout, require_org
@@ -36,30 +35,9 @@ from .repository import check_repository
 from .sysdesc import load, position, validate
 
 # The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
-# it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS).
-AUDIT_RUN_COLUMNS = (
-    "org",
-    "system",
-    "benchmark",
-    "path",
-    "submission_org",
-    "division",
-    "submission_status",
-    "platform",
-    "records",
-    "parse_errors",
-    "run_start_ms",
-    "run_stop_ms",
-    "minutes",
-    "run_stop_status",
-    "seed",
-    "compliance",
-    "compliance_errors",
-    "body_sha1",
-    "energy_j",
-    "avg_power_w",
-    "eval_curve_sha1",
-)
+# it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS); its columns are the
+# keys of the row type, in order.
+AUDIT_RUN_COLUMNS: tuple[str, ...] = tuple(AuditRun.__annotations__)
 # The audit's anomaly table (Problem.row columns: ``kind`` is the rule name, ``code`` its code).
 ANOMALY_COLUMNS = (
     "org", "system", "benchmark", "path", "line", "kind", "message", "code", "impact",
@@ -79,13 +57,13 @@ class PackageReport:
     ruleset: str
     problems: list[Problem] = field(default_factory=list)
     runs: list[AuditRun] = field(default_factory=list)  # the audit's (audit_rows.py)
-    scores: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[AuditScore] = field(default_factory=list)
     anomalies: list[Problem] = field(default_factory=list)  # placed: Problem.context
     # Where the round came from (flag, config, folder, content, date, newest) and why.
     ruleset_source: str = ""
     ruleset_reason: str = ""
     # Hashes of result files the checks skip (nested folders), for duplicate detection.
-    copies: list[dict[str, Any]] = field(default_factory=list)
+    copies: list[CopyRow] = field(default_factory=list)
     strict: bool = False
     # The verdict the round's official package checker would give (errors only of what
     # it rejects), and the problems beyond it (warnings; errors under --strict).
@@ -136,8 +114,8 @@ def _scores(
     desc: SystemDescription | None,
     rnd: Round,
     verdicts: dict[str, bool],
-) -> tuple[list[dict[str, Any]], list[Problem], list[Run]]:
-    """Score rows, problems and the results stage's runs of one result set, from the logs
+) -> tuple[list[Score | WeakScore], list[Problem], list[Run]]:
+    """Scores, problems and the results stage's runs of one result set, from the logs
     already parsed and the description already read (no second parse or read); MLP031
     when the stage raised on it (see ``_compliance``)."""
     if not rs.files:
@@ -158,7 +136,7 @@ def _scores(
     kept = [p for p in problems if p.rule != mlr.SYSTEM_UNREADABLE.code]
     # The layout check (MLP003) already counts this folder's result files.
     kept = [p for p in kept if p.rule != mlr.RUN_COUNT.code]
-    return [dataclasses.asdict(score) for score in scores], kept, list(runs)
+    return scores, kept, list(runs)
 
 
 class RoundUnavailable(RoundError):
@@ -323,7 +301,7 @@ def _check_result_set(
             rows_of_audit.add(result, log, verdict, found)
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
     report.problems.extend(result_set_crash(rs, results, desc, rnd, compliance))
-    rows, found, runs = _scores(rs, results, desc, rnd, verdicts)
+    scores, found, runs = _scores(rs, results, desc, rnd, verdicts)
     unseeded = seed_presence(rnd, desc, seeded)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
@@ -334,7 +312,7 @@ def _check_result_set(
     # it has no run_stop) is what the official checker accepts under olympic scoring.
     per_run = compliance + [p for p in found if _untimed(p)]
     report.problems.extend(p for p in found if not _untimed(p))
-    valid = bool(rows) and all(row.get("valid") is True for row in rows)
+    valid = bool(scores) and all(score.valid is True for score in scores)
     if rs.scaling == "weak":
         # The official checker accepts one non-compliant file per folder, weak ones too
         # ("accepting this under olympic scoring"), whatever M is.
@@ -343,13 +321,9 @@ def _check_result_set(
         per_run, tolerated = tolerate(per_run)
         report.tolerated.update(tolerated)
     report.problems.extend(per_run)
-    for row in rows:
-        scaling = {"scaling": rs.scaling} if rs.scaling else {}  # MLPerf HPC: strong/weak
-        report.scores.append(
-            {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark, **scaling, **row}
-        )
+    report.scores.extend(score_row(layout.org, rs, score) for score in scores)
     if rows_of_audit is not None:  # the audit's rows and anomalies (submission/audit_rows.py)
-        rows_of_audit.finish(runs, report.scores[-1] if rows else None, rnd)
+        rows_of_audit.finish(runs, report.scores[-1] if scores else None, rnd)
         report.runs.extend(rows_of_audit.runs)
         report.anomalies.extend(rows_of_audit.anomalies)
 
@@ -427,13 +401,21 @@ def seed_presence(
     return [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad]
 
 
-def _copies(layout: OrgLayout) -> list[dict[str, Any]]:
-    out = []
+def _copies(layout: OrgLayout) -> list[CopyRow]:
+    out: list[CopyRow] = []
     for rs, path in layout.nested:
         records = parse_file(path).records
-        row = {"org": layout.org, "system": rs.system, "benchmark": rs.benchmark}
         hashed = anomalies.body_hash(records)
-        out.append({**row, "path": str(path), "records": len(records), "body_sha1": hashed})
+        out.append(
+            {
+                "org": layout.org,
+                "system": rs.system,
+                "benchmark": rs.benchmark,
+                "path": str(path),
+                "records": len(records),
+                "body_sha1": hashed,
+            }
+        )
     return out
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..problems import Context, Problem
 from ..results.hardware import accelerator, availability_category
+from ..results.scores import ScoreRow
 from ..rounds import Round, all_rounds, registry
 
 # The rules' window: available "in the next submission after 140 days".
@@ -39,7 +39,7 @@ class _System:
     where: str = ""  # the org folder as the audit's rows name it
 
 
-def preview_not_available(scores: Sequence[dict[str, Any]]) -> list[Problem]:
+def preview_not_available(scores: Sequence[ScoreRow]) -> list[Problem]:
     """One MLA050 anomaly per preview system whose deadline round was audited and holds
     no available system of the same submitter with its name, or its accelerator model
     and count. Preview systems whose deadline round is not among the scores: nothing."""
@@ -76,7 +76,7 @@ def deadline_round(version: str) -> Round | None:
     return None
 
 
-def _systems(scores: Iterable[dict[str, Any]]) -> list[_System]:
+def _systems(scores: Iterable[ScoreRow]) -> list[_System]:
     found: dict[tuple[str, str, str], _System] = {}
     for row in scores:
         where = str(row.get("org") or "")

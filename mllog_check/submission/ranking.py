@@ -5,34 +5,51 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, TypedDict, get_args
 
 from ..problems import Problem
+from ..results.scores import ScoreRow
 from ..results.tree import SCALINGS
 from .impact import IMPACTS, RANK, worst
 
 # What names a result: a row's values of these columns, in order. The org carries its
 # round folder when rounds are audited together (v5.1/Oracle). Other trees (HPC) may
-# name results by more columns: they are added here.
+# name results by more columns: they are added here and to ResultRow.
 KEY_COLUMNS = ("org", "system", "benchmark")
-RESULT_COLUMNS = (
-    "rank",
-    *KEY_COLUMNS,
-    "division",
-    "minutes",
-    "copies",
-    "minutes_without_copies",
-    "valid",
-    "worst",
-    "worst_kind",
-    *(f"anomalies_{name}" for name in IMPACTS),
-    "anomalies",
-)
+# A result's anomaly count of each severity, in IMPACTS order (a test holds them to it).
+CountColumn = Literal["anomalies_score", "anomalies_rules", "anomalies_info"]
+COUNT_COLUMNS: dict[str, CountColumn] = dict(zip(IMPACTS, get_args(CountColumn), strict=True))
+
+
+class ResultRow(TypedDict):
+    """One row of the results table (results.csv/.json/.parquet, the report's ranked
+    results): ``RESULT_COLUMNS`` are its keys, in order."""
+
+    rank: int
+    org: str
+    system: str
+    benchmark: str
+    division: str | None
+    minutes: float | None
+    copies: int  # runs of the result that copy another (submission/copies.py)
+    minutes_without_copies: float | None
+    valid: bool | None  # None: a result only anomalies name (no score)
+    worst: str  # the worst severity of its anomalies, '' without any
+    worst_kind: str  # the most frequent anomaly kind of that severity
+    anomalies_score: int
+    anomalies_rules: int
+    anomalies_info: int
+    anomalies: int
+
+
+RESULT_COLUMNS: tuple[str, ...] = tuple(ResultRow.__annotations__)
 Key = tuple[str, ...]
+# An anomaly as the report holds it: Problem.row(package.ANOMALY_COLUMNS).
+AnomalyRow = Mapping[str, Any]
 
 
-def key_of(row: dict[str, Any]) -> Key:
+def key_of(row: Mapping[str, Any]) -> Key:
     """The result a row (runs, scores, results tables) belongs to."""
     return tuple(row[column] for column in KEY_COLUMNS)
 
@@ -42,7 +59,7 @@ class _Facts:
 
     __slots__ = ("org", "system", "benchmark", "path", "kind", "impact")
 
-    def __init__(self, anomaly: Problem | dict[str, Any]) -> None:
+    def __init__(self, anomaly: Problem | AnomalyRow) -> None:
         if isinstance(anomaly, Problem):
             where = anomaly.context
             self.org, self.system, self.benchmark = where.org, where.system, where.benchmark
@@ -53,7 +70,7 @@ class _Facts:
             self.kind, self.impact = anomaly["kind"], anomaly.get("impact") or ""
 
 
-def result_of(anomaly: Problem | dict[str, Any] | _Facts) -> Key | None:
+def result_of(anomaly: Problem | AnomalyRow | _Facts) -> Key | None:
     """The result (org, system, benchmark) an anomaly belongs to, or None (an org's or a
     system's own files). A result folder's path names its benchmark."""
     where = anomaly if isinstance(anomaly, _Facts) else _Facts(anomaly)
@@ -70,12 +87,12 @@ def result_of(anomaly: Problem | dict[str, Any] | _Facts) -> Key | None:
 
 
 def results_table(
-    scores: list[dict[str, Any]], anomalies: Sequence[Problem | dict[str, Any]]
-) -> list[dict[str, Any]]:
+    scores: Sequence[ScoreRow], anomalies: Sequence[Problem | AnomalyRow]
+) -> list[ResultRow]:
     """A row per result (scored, or named by an anomaly), ranked: worst severity first,
     then the number of anomalies of each severity; rank 1 is the result to read first.
     Anomalies are Problems or their rows (the report's)."""
-    rows: dict[Key, dict[str, Any]] = {}
+    rows: dict[Key, ResultRow] = {}
     for score in scores:
         named: Key = key_of(score)
         rows[named] = _row(named, score)
@@ -85,12 +102,12 @@ def results_table(
         key = result_of(facts)
         if key is not None:
             found.setdefault(key, []).append(facts)
-            rows.setdefault(key, _row(key, {}))
+            rows.setdefault(key, _row(key, None))
     for key, mine in found.items():
         counts = Counter(a.impact for a in mine)
         row = rows[key]
-        for name in IMPACTS:
-            row[f"anomalies_{name}"] = counts.get(name, 0)
+        for name, column in COUNT_COLUMNS.items():
+            row[column] = counts.get(name, 0)
         row["anomalies"] = len(mine)
         row["worst"] = worst([a.impact for a in mine if a.impact])
         kinds = Counter(a.kind for a in mine if a.impact == row["worst"])
@@ -101,21 +118,33 @@ def results_table(
     return ordered
 
 
-def _row(key: Key, score: dict[str, Any]) -> dict[str, Any]:
-    row: dict[str, Any] = dict.fromkeys(RESULT_COLUMNS)
-    row.update(zip(KEY_COLUMNS, key, strict=True), worst="", worst_kind="")
-    for column in ("division", "minutes", "minutes_without_copies", "valid"):
-        row[column] = score.get(column)
-    row["copies"] = score.get("copies") or 0  # runs of the result that copy another
-    for name in IMPACTS:
-        row[f"anomalies_{name}"] = 0
-    row["anomalies"] = 0
-    return row
+def _row(key: Key, score: ScoreRow | None) -> ResultRow:
+    """A result's row before its anomalies are counted and it is ranked; ``score``: None
+    for a result only anomalies name."""
+    org, system, benchmark = key  # KEY_COLUMNS
+    given: Mapping[str, Any] = score or {}
+    return {
+        "rank": 0,  # set once the table is ordered (results_table)
+        "org": org,
+        "system": system,
+        "benchmark": benchmark,
+        "division": given.get("division"),
+        "minutes": given.get("minutes"),
+        "copies": given.get("copies") or 0,  # runs of the result that copy another
+        "minutes_without_copies": given.get("minutes_without_copies"),
+        "valid": given.get("valid"),
+        "worst": "",
+        "worst_kind": "",
+        "anomalies_score": 0,
+        "anomalies_rules": 0,
+        "anomalies_info": 0,
+        "anomalies": 0,
+    }
 
 
-def _order(row: dict[str, Any]) -> tuple[Any, ...]:
+def _order(row: ResultRow) -> tuple[Any, ...]:
     severity = RANK.get(row["worst"], len(IMPACTS))
-    counts = tuple(-row[f"anomalies_{name}"] for name in IMPACTS)
+    counts = tuple(-row[column] for column in COUNT_COLUMNS.values())
     return (severity, *counts, *key_of(row))
 
 
