@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
@@ -198,7 +199,7 @@ def json_document(report: ScoreReport) -> JsonDocument:
         *(("energy_j", "avg_power_w") if power else ()),
         *(("note",) if any(r.note for r in report.runs) else ()),
     )
-    rows: list[dict[str, Any]] = [dict(run_row(r)) for r in report.runs]
+    rows: list[Mapping[str, object]] = [run_row(r) for r in report.runs]
     runs = [{k: row[k] for k in keys} for row in rows]
     document: JsonDocument = {"scores": scores, "runs": runs}
     if report.weak:  # MLPerf HPC weak scaling (docs/hpc.md); absent otherwise

@@ -14,7 +14,7 @@ share a window: there only the same records make a copy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +53,7 @@ def copies_of(logs: Sequence[SetFacts], weak: bool = False) -> dict[str, tuple[s
     return out
 
 
-def same_curves(logs: Sequence[SetFacts], copies: dict[str, Any]) -> dict[str, str]:
+def same_curves(logs: Sequence[SetFacts], copies: Container[str]) -> dict[str, str]:
     """path -> the earlier run (path order) whose evaluation curve it logs, for runs that
     are no copy: each its own run, trained alike."""
     out: dict[str, str] = {}
@@ -147,7 +147,7 @@ def detect(
     return out
 
 
-def _same_curves(logs: Sequence[SetFacts], copies: dict[str, Any]) -> list[Problem]:
+def _same_curves(logs: Sequence[SetFacts], copies: Container[str]) -> list[Problem]:
     windows = {log.path: log.window for log in logs}
     out = []
     for path, earlier in sorted(same_curves(logs, copies).items()):
