@@ -70,6 +70,23 @@ def test_the_org_and_result_rows_are_their_tables_columns() -> None:
     assert [c for c in RESULT_COLUMNS if c.startswith("anomalies_")] == list(COUNT_COLUMNS.values())
 
 
+def test_the_anomaly_row_is_a_problems_row_of_its_columns() -> None:
+    """AnomalyRow's keys are the anomaly table's columns, in order, and each cell of an
+    anomaly's row has its key's type."""
+    from mllog_check.problems import Context
+    from mllog_check.submission import codes
+    from mllog_check.submission.package import ANOMALY_COLUMNS
+    from mllog_check.submission.ranking import AnomalyRow, anomaly_row
+
+    hints = get_type_hints(AnomalyRow)
+    assert tuple(hints) == ANOMALY_COLUMNS
+    where = Context("Acme", "acme-8x", "resnet")
+    found = codes.TIME_ZERO.problem("Acme/results/r.txt", "2 timed records", 7, context=where)
+    row = anomaly_row(found.replace(impact="rules"))
+    assert tuple(row) == ANOMALY_COLUMNS
+    assert all(isinstance(row[k], hints[k]) for k in ANOMALY_COLUMNS)
+
+
 @pytest.mark.corpus
 def test_an_audits_rows_are_their_types(corpus: Path) -> None:
     """Every row of a real round's audit (its runs, scores, copies of nested folders,
@@ -77,10 +94,11 @@ def test_an_audits_rows_are_their_types(corpus: Path) -> None:
     copies of its bert logs below resnet/."""
     from mllog_check.submission.audit import OrgSummary, run_audit
     from mllog_check.submission.audit_rows import AuditScore, CopyRow
-    from mllog_check.submission.ranking import ResultRow
+    from mllog_check.submission.ranking import AnomalyRow, ResultRow, anomaly_row
 
     result = run_audit(corpus / "v1.0", jobs=2)
     tables = [
+        ([anomaly_row(a) for a in result.anomalies], AnomalyRow),
         (result.runs, AuditRun),
         (result.scores, AuditScore),
         (result.copies, CopyRow),

@@ -195,6 +195,26 @@ def test_json_csv_frame_forms() -> None:
     assert {"ratio_to_baseline", "price_includes", "availability", "accelerators"} <= set(frame)
 
 
+def test_the_json_row_is_typed_as_the_cost_rows_fields() -> None:
+    """CostJsonRow's keys are the JSON and CSV columns, in order, each typed as CostRow's
+    field of that name (``hours`` is minutes / 60), and every row produced holds them."""
+    from typing import get_type_hints
+
+    from mllog_check.cost.compare import CostRow
+
+    hints = get_type_hints(output.CostJsonRow)
+    assert tuple(hints) == output.JSON_FIELDS + output.EXTRA_FIELDS
+    assert tuple(get_type_hints(output.CostJsonFixed)) == output.JSON_FIELDS
+    fields = get_type_hints(CostRow)
+    assert {k: v for k, v in hints.items() if k != "hours"} == {
+        k: fields[k] for k in hints if k != "hours"
+    }
+    assert hints["hours"] == fields["minutes"]
+    doc = output.to_json(compare([POD, DGX], sample(), baseline="DGX A100 640GB"))
+    assert tuple(get_type_hints(output.CostJson)) == tuple(doc)
+    assert all(tuple(row) == tuple(hints) for row in doc["rows"])
+
+
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
 def test_plot_file_format(tmp_path: Path, suffix: str) -> None:
     report = compare([POD, DGX], sample(), baseline="DGX A100 640GB")

@@ -7,7 +7,7 @@ carries the note that perf/$ is not an official MLPerf metric.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from .compare import HOURLY_PERF_UNIT, PERF_UNIT, CostReport, CostRow
 
@@ -19,43 +19,62 @@ PERF_UNITS_NOTE = (
 if TYPE_CHECKING:
     import pandas as pd
 
-# The fixed JSON row shape (docs/cost.md), then the two honesty columns it lacks.
-JSON_FIELDS = (
-    "benchmark",
-    "system",
-    "org",
-    "division",
-    "minutes",
-    "price",
-    "currency",
-    "price_kind",
-    "price_source",
-    "accelerators",
-    "perf_per_dollar",
-    "ratio_to_baseline",
-    "break_even_price",
-    "cost_per_run",
-)
-EXTRA_FIELDS = (
-    "runs_per_1k",
-    "cost_per_run_note",
-    "availability",
-    "price_date",
-    "ruleset",
-    "instances",
-    "instances_from",
-    "hours",
-    "hardware_cost",
-    "energy_kwh",
-    "energy_cost",
-    "total_per_run",
-    "cost_basis",
-    "energy_note",
-    "accelerator_model",
-    "nodes",
-    "host",
-    "interconnect",
-    "accelerator_minutes",
+
+class CostJsonFixed(TypedDict):
+    """The fixed JSON row shape (docs/cost.md): ``JSON_FIELDS``, in order; CostRow's
+    fields of the same names."""
+
+    benchmark: str
+    system: str
+    org: str
+    division: str
+    minutes: float | None
+    price: float | None
+    currency: str
+    price_kind: str
+    price_source: str
+    accelerators: int | None
+    perf_per_dollar: float | None
+    ratio_to_baseline: float | None
+    break_even_price: float | None
+    cost_per_run: float | None
+
+
+class CostJsonRow(CostJsonFixed):
+    """One row of the cost JSON and CSV: the fixed shape, then the honesty columns it
+    lacks (``EXTRA_FIELDS``, in order); CostRow's fields, and ``hours`` (its minutes / 60)."""
+
+    runs_per_1k: float | None
+    cost_per_run_note: str
+    availability: str
+    price_date: str
+    ruleset: str
+    instances: int
+    instances_from: str
+    hours: float | None
+    hardware_cost: float | None
+    energy_kwh: float | None
+    energy_cost: float | None
+    total_per_run: float | None
+    cost_basis: str
+    energy_note: str
+    accelerator_model: str
+    nodes: int | None
+    host: str
+    interconnect: str
+    accelerator_minutes: float | None
+
+
+class CostJson(TypedDict):
+    """The cost JSON document: the whole note (``full_note``), then the rows."""
+
+    note: str
+    rows: list[CostJsonRow]
+
+
+JSON_FIELDS: tuple[str, ...] = tuple(CostJsonFixed.__annotations__)
+EXTRA_FIELDS: tuple[str, ...] = tuple(
+    name for name in CostJsonRow.__annotations__ if name not in JSON_FIELDS
 )
 
 
@@ -73,19 +92,19 @@ def full_note(report: CostReport, assumptions: bool = True) -> str:
     return " ".join(parts)
 
 
-def row_dict(row: CostRow) -> dict[str, Any]:
+def row_dict(row: CostRow) -> CostJsonRow:
     data = dataclasses.asdict(row)
     data["hours"] = None if row.minutes is None else row.minutes / 60.0
-    return {name: data[name] for name in JSON_FIELDS + EXTRA_FIELDS}
+    return cast(CostJsonRow, {name: data[name] for name in JSON_FIELDS + EXTRA_FIELDS})
 
 
-def to_json(report: CostReport) -> dict[str, Any]:
+def to_json(report: CostReport) -> CostJson:
     return {"note": full_note(report), "rows": [row_dict(r) for r in report.rows]}
 
 
 def csv_rows(report: CostReport) -> list[list[object]]:
     """Header then rows; the note rides along in its own column so no reader loses it."""
-    header = [*JSON_FIELDS, *EXTRA_FIELDS, "note"]
+    header: list[object] = [*JSON_FIELDS, *EXTRA_FIELDS, "note"]
     note = full_note(report)
     body = [[*row_dict(r).values(), note] for r in report.rows]
     return [header, *body]

@@ -515,7 +515,7 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
         "runs": tables.Table(AUDIT_RUN_COLUMNS, result.runs, types=RUN_TYPES),
         "scores": tables.Table(SCORE_COLUMNS, result.scores, types=SCORE_TYPES),
         "anomalies": tables.Table(
-            ANOMALY_COLUMNS, [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
+            ANOMALY_COLUMNS, [ranking.anomaly_row(a) for a in result.anomalies]
         ),
         "orgs": tables.Table(ORG_COLUMNS, result.orgs),
         "results": tables.Table(ranking.RESULT_COLUMNS, result.results, types=RESULT_TYPES),

@@ -26,7 +26,7 @@ from ..results.tree import ResultSet, SystemDescription
 from ..results.weak import WeakScore, score_weak_set
 from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
-from . import anomalies, codes
+from . import anomalies, codes, ranking
 from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
 from .crashes import layout_crash, result_set_crash
@@ -38,10 +38,8 @@ from .sysdesc import load, position, validate
 # it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS); its columns are the
 # keys of the row type, in order.
 AUDIT_RUN_COLUMNS: tuple[str, ...] = tuple(AuditRun.__annotations__)
-# The audit's anomaly table (Problem.row columns: ``kind`` is the rule name, ``code`` its code).
-ANOMALY_COLUMNS = (
-    "org", "system", "benchmark", "path", "line", "kind", "message", "code", "impact",
-)  # fmt: skip
+# The audit's anomaly table: the keys of its row type (ranking.AnomalyRow), in order.
+ANOMALY_COLUMNS = ranking.ANOMALY_COLUMNS
 
 
 def anomaly_order(p: Problem) -> tuple[str, str, str, str, int, str, str]:

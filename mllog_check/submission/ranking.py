@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, TypedDict, get_args
+from typing import Any, Literal, TypedDict, cast, get_args
 
 from ..problems import Problem
 from ..results.scores import ScoreRow
@@ -45,8 +45,30 @@ class ResultRow(TypedDict):
 
 RESULT_COLUMNS: tuple[str, ...] = tuple(ResultRow.__annotations__)
 Key = tuple[str, ...]
-# An anomaly as the report holds it: Problem.row(package.ANOMALY_COLUMNS).
-AnomalyRow = Mapping[str, Any]
+
+
+class AnomalyRow(TypedDict):
+    """One row of the audit's anomaly table (anomalies.csv/.json) and of the report's
+    anomalies: ``Problem.row(ANOMALY_COLUMNS)``; ``kind`` is the rule's name, ``code``
+    its code, ``impact`` its severity (score, rules, info)."""
+
+    org: str
+    system: str
+    benchmark: str
+    path: str
+    line: int
+    kind: str
+    message: str
+    code: str
+    impact: str
+
+
+ANOMALY_COLUMNS: tuple[str, ...] = tuple(AnomalyRow.__annotations__)
+
+
+def anomaly_row(anomaly: Problem) -> AnomalyRow:
+    """An anomaly's row, with ``ANOMALY_COLUMNS`` in order."""
+    return cast(AnomalyRow, anomaly.row(ANOMALY_COLUMNS))
 
 
 def key_of(row: Mapping[str, Any]) -> Key:
