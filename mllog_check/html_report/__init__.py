@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..outputs import open_output
 from .build import Page, build_page, unique_ids
@@ -20,6 +20,8 @@ from .html import MissingDependency, render
 
 if TYPE_CHECKING:
     from ..results.filters import ResultFilter
+    from ..submission.ranking import AnomalyRow
+    from .collect import ProblemShown
 
 __all__ = [
     "MissingDependency",
@@ -50,14 +52,15 @@ class ReportResult:
         return not errors and not self.inputs and not data.anomalies and passed
 
     @property
-    def inputs(self) -> list[dict[str, Any]]:
+    def inputs(self) -> list[ProblemShown | AnomalyRow]:
         """What was not read: a link not followed, a missing or special file (MLS010), a
         folder of a round or a repository not audited (MLA021); path and message."""
         from ..submission.codes import NOT_AUDITED
         from ..syntax_codes import INPUT_ERROR
 
         data = self.page.data
-        found = [p for p in data.problems if p["rule"] == INPUT_ERROR.code]
+        found: list[ProblemShown | AnomalyRow] = []
+        found.extend(p for p in data.problems if p["rule"] == INPUT_ERROR.code)
         return found + [a for a in data.anomalies if a["code"] == NOT_AUDITED.code]
 
 

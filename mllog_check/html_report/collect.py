@@ -11,22 +11,46 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from ..errors import UsageError
-from ..problems import FIELDS, Context, Problem
+from ..problems import Context, Problem
 from .curves import RunCurve, read_curves, read_many
 
 if TYPE_CHECKING:  # the rows' types; the audit is imported where it runs
     from ..results.scores import ScoreRow
-    from ..submission.audit import OrgSummary
+    from ..submission.audit import OrgRows, OrgSummary
+    from ..submission.ranking import AnomalyRow
 
-# A problem as the report shows it (Problem.row columns): its org, then its fields.
-PROBLEM_ROW = ("org", *FIELDS)
+
+class ProblemShown(TypedDict):
+    """A problem as the report shows it (``Problem.row(PROBLEM_ROW)``): its org, then
+    its fields (problems.FIELDS)."""
+
+    org: str
+    path: str
+    line: int
+    column: int
+    rule: str
+    name: str
+    severity: str
+    message: str
+    text: str
+
+
+PROBLEM_ROW: tuple[str, ...] = tuple(ProblemShown.__annotations__)
+
+
+# A run as the report holds it: an org's run as the audit checks it
+# (submission.audit_rows.AuditRun), or a result folder's as ``score`` lists it
+# (results.scores.ScoreRun) with its compliance as the audit spells it (pass, fail); the
+# power logs' energy and the page's marks (build.py) are added to it. Untyped: no one
+# TypedDict takes both rows as they are, and the page adds keys to the same dicts.
+RunShown = dict[str, Any]
 
 
 class ReportError(UsageError):
@@ -39,12 +63,12 @@ class ReportData:
     base: str  # shown paths are relative to this folder
     rulesets: list[str] = field(default_factory=list)
     orgs: list[OrgSummary] = field(default_factory=list)
-    runs: list[dict[str, Any]] = field(default_factory=list)  # package.AUDIT_RUN_COLUMNS and more
+    runs: list[RunShown] = field(default_factory=list)
     scores: list[ScoreRow] = field(default_factory=list)  # results.Score fields
     # MLPerf HPC weak-scaling results (results.weak.WeakScore fields; docs/hpc.md)
     weak: list[ScoreRow] = field(default_factory=list)
-    anomalies: list[dict[str, Any]] = field(default_factory=list)  # row(ANOMALY_COLUMNS)
-    problems: list[dict[str, Any]] = field(default_factory=list)  # row(PROBLEM_ROW)
+    anomalies: list[AnomalyRow] = field(default_factory=list)
+    problems: list[ProblemShown] = field(default_factory=list)
     curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
     # Folders of a results repository root that name no round of this build (not read).
     skipped: list[str] = field(default_factory=list)
@@ -145,7 +169,7 @@ def _add_audited(
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
     from ..submission.audit import finish, org_folders
-    from ..submission.package import ANOMALY_COLUMNS
+    from ..submission.ranking import anomaly_row
 
     tasks: list[tuple[str, str]] = []
     for root in rounds:
@@ -157,17 +181,17 @@ def _add_audited(
     runs, copies = [], []
     for rows in sorted(results, key=lambda r: r.org):
         data.orgs.append(rows.summary)
-        data.runs.extend(rows.runs)
+        data.runs.extend(cast(list[RunShown], rows.runs))  # the same dicts, keys added
         for score in rows.scores:
             (data.weak if score.get("scaling") == "weak" else data.scores).append(score)
-        data.problems.extend(p.row(PROBLEM_ROW) for p in rows.problems)
+        data.problems.extend(problem_shown(p) for p in rows.problems)
         anomalies.extend(rows.anomalies)
         runs.extend(rows.runs)
         copies.extend(rows.copies)
     data.rulesets.extend(chosen for _, chosen in tasks)
     bases = dict.fromkeys((r.org for r in results), data.base)  # as the audit's (one base)
     found = finish(anomalies, runs, copies, bases)
-    data.anomalies.extend(a.row(ANOMALY_COLUMNS) for a in found)
+    data.anomalies.extend(anomaly_row(a) for a in found)
     data.curves.update(curves)
 
 
@@ -197,7 +221,7 @@ def _size(path: str) -> int:
 
 def run_pool(
     tasks: list[tuple[str, str]], base: str, jobs: int | None
-) -> tuple[list[Any], dict[str, RunCurve]]:
+) -> tuple[list[OrgRows], dict[str, RunCurve]]:
     """(org folder, ruleset) -> the audit's rows per org, and curves by shown path."""
     from ..submission.audit import audit_org
 
@@ -252,7 +276,7 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
     from ..results.scores import run_row
 
     for run in report.runs:
-        shown: dict[str, Any] = dict(run_row(run))
+        shown: RunShown = dict(run_row(run))
         shown["path"] = rel(shown["path"])
         shown["compliance"] = "pass" if run.compliant else "fail"
         data.runs.append(shown)
@@ -260,11 +284,16 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
         data.problems.append(_row(problem, "", rel(problem.path)))
 
 
-def _row(problem: Problem, org: str, shown: str) -> dict[str, Any]:
-    return problem.replace(path=shown, context=Context(org)).row(PROBLEM_ROW)
+def problem_shown(problem: Problem) -> ProblemShown:
+    """A problem's row, with ``PROBLEM_ROW`` in order."""
+    return cast(ProblemShown, problem.row(PROBLEM_ROW))
 
 
-def _shown(base: str) -> Any:
+def _row(problem: Problem, org: str, shown: str) -> ProblemShown:
+    return problem_shown(problem.replace(path=shown, context=Context(org)))
+
+
+def _shown(base: str) -> Callable[[str], str]:
     def rel(path: str) -> str:
         full = os.path.abspath(path)
         inside = full == base or full.startswith(base.rstrip("/") + "/")
@@ -307,7 +336,7 @@ def _add_energy(data: ReportData) -> None:
     stage reported them."""
     from ..power import RunTiming, check_power, has_power
 
-    by_folder: dict[str, list[dict[str, Any]]] = {}
+    by_folder: dict[str, list[RunShown]] = {}
     for run in data.runs:
         by_folder.setdefault(os.path.dirname(run["path"]), []).append(run)
     reported = {p["path"] for p in data.problems if str(p["rule"]).startswith("MLE")}
