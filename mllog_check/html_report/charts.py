@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import orjson
 
@@ -143,7 +143,96 @@ def _extent(values: list[float], log: bool, pad: float = 0.05) -> tuple[float, f
 # -- geometry for the template ------------------------------------------------------
 
 
-def geometry(chart: Chart) -> dict[str, Any]:
+class XMark(TypedDict):
+    """An x tick or a vertical line (minimum acceptable): its pixel and label."""
+
+    x: float
+    label: str
+
+
+class YMark(TypedDict):
+    """A y tick or a horizontal line (a target): its pixel and label."""
+
+    y: float
+    label: str
+
+
+class Band(TypedDict):
+    """A vertical band (the reference runs' range) between two pixels."""
+
+    x0: float
+    x1: float
+    label: str
+
+
+class RowLabel(TypedDict):
+    """A strip or bar chart's category: its pixel, shortened and full label."""
+
+    y: float
+    label: str
+    full: str
+
+
+class MeanMark(TypedDict):
+    """A strip chart's mark (an olympic mean) and its tip."""
+
+    x: float
+    y: float
+    tip: str
+
+
+class PointView(TypedDict):
+    """A strip or bar point as drawn; a bar's also its base, top and height."""
+
+    x: float
+    y: float
+    tip: str
+    state: str
+    x0: NotRequired[float]
+    y0: NotRequired[float]
+    h: NotRequired[float]
+
+
+class SeriesView(TypedDict):
+    """A series as the template draws it: strip and bar points as elements (``pts``),
+    curve points as JSON in ``data`` with the parts of their tips (head, tail, xb, xa)."""
+
+    name: str
+    color: int
+    tip: str
+    pts: list[PointView]
+    count: int
+    data: str  # markupsafe.Markup: JSON for a single-quoted attribute
+    head: str
+    tail: str
+    xb: str
+    xa: str
+    line: bool
+    d: str
+    dashed: bool
+
+
+class Geometry(TypedDict):
+    """What every chart template reads: box, axes, series; a part a kind of chart does
+    not draw (rows, marks, y ticks, lines, bands) is empty."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    xticks: list[XMark]
+    series: list[SeriesView]
+    yticks: list[YMark]
+    rows: list[RowLabel]
+    marks: list[MeanMark]
+    hlines: list[YMark]
+    vlines: list[XMark]
+    vbands: list[Band]
+
+
+def geometry(chart: Chart) -> Geometry:
     if chart.kind == "curve":
         return _curve_geometry(chart)
     return _row_geometry(chart)
@@ -158,7 +247,7 @@ def _x_values(chart: Chart) -> list[float]:
     return [x for x in xs if math.isfinite(x) and (x > 0 or not chart.x_log)]
 
 
-def _x_axis(chart: Chart, left: float, right: float) -> tuple[Scale, list[dict[str, Any]]]:
+def _x_axis(chart: Chart, left: float, right: float) -> tuple[Scale, list[XMark]]:
     low, high = _extent(_x_values(chart), chart.x_log)
     if chart.kind == "bar":
         low = 0.0
@@ -181,7 +270,7 @@ def tick_labels(ticks: list[float]) -> list[str]:
     return [repr(t) for t in ticks]
 
 
-def _row_geometry(chart: Chart) -> dict[str, Any]:
+def _row_geometry(chart: Chart) -> Geometry:
     width, left, right, top = 760, 250, 740, 16
     height = top + STRIP_ROW * max(len(chart.rows), 1) + 44
     bottom = height - 44
@@ -190,14 +279,19 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
     def row_y(row: float) -> float:
         return round(top + STRIP_ROW * (row + 0.5), 1)
 
-    series = []
+    series: list[SeriesView] = []
     for s in chart.series:
-        points = []
+        points: list[PointView] = []
         for p in s.points:
             state = p.state
             if chart.x_log and p.x < x.low:  # 0 min has no place on a log axis: at its edge
                 state = f"{state} offscale".strip()
-            item = {"x": x(max(p.x, x.low)), "y": row_y(p.y), "tip": p.tip, "state": state}
+            item: PointView = {
+                "x": x(max(p.x, x.low)),
+                "y": row_y(p.y),
+                "tip": p.tip,
+                "state": state,
+            }
             if chart.kind == "bar":
                 item["x0"] = x(0.0)
                 item["y0"] = row_y(p.y) - STRIP_ROW * 0.35
@@ -238,14 +332,19 @@ def _row_geometry(chart: Chart) -> dict[str, Any]:
 
 def _frame(
     box: tuple[int, int, int, int, int, int],
-    xticks: list[dict[str, Any]],
-    series: list[dict[str, Any]],
-    **parts: list[dict[str, Any]],
-) -> dict[str, Any]:
-    """The geometry every chart template reads: box, axes, series; a part a kind of
-    chart does not draw (rows, marks, y ticks, lines, bands) is empty."""
+    xticks: list[XMark],
+    series: list[SeriesView],
+    *,
+    yticks: list[YMark] | None = None,
+    rows: list[RowLabel] | None = None,
+    marks: list[MeanMark] | None = None,
+    hlines: list[YMark] | None = None,
+    vlines: list[XMark] | None = None,
+    vbands: list[Band] | None = None,
+) -> Geometry:
+    """A chart's ``Geometry``; the parts its kind does not draw are empty."""
     width, height, left, right, top, bottom = box
-    frame: dict[str, Any] = {
+    return {
         "width": width,
         "height": height,
         "left": left,
@@ -254,12 +353,13 @@ def _frame(
         "bottom": bottom,
         "xticks": xticks,
         "series": series,
+        "yticks": yticks or [],
+        "rows": rows or [],
+        "marks": marks or [],
+        "hlines": hlines or [],
+        "vlines": vlines or [],
+        "vbands": vbands or [],
     }
-    for part in ("yticks", "rows", "marks", "hlines", "vlines", "vbands"):
-        frame[part] = parts.pop(part, [])
-    if parts:
-        raise TypeError(f"unknown chart parts: {sorted(parts)}")
-    return frame
 
 
 def _short(label: str, limit: int = 38) -> str:
@@ -277,7 +377,7 @@ def _shown(value: float) -> float | int | None:
     return float(f"{value:.4g}") if abs(value) >= 1e-3 or value == 0 else float(f"{value:.3g}")
 
 
-def _single_quoted(text: str) -> Any:
+def _single_quoted(text: str) -> str:
     """JSON for a single-quoted HTML attribute: its many double quotes stay as they are
     (escaped, each would cost four more bytes); ``&``, ``'``, ``<`` and ``>`` are
     escaped, so nothing in it (a log's path, a value) can end the attribute."""
@@ -287,7 +387,7 @@ def _single_quoted(text: str) -> Any:
     return Markup(escaped.replace("<", "&lt;").replace(">", "&gt;"))
 
 
-def _curve_geometry(chart: Chart) -> dict[str, Any]:
+def _curve_geometry(chart: Chart) -> Geometry:
     width, height, left, right, top, bottom = 380, 250, 56, 368, 12, 206
     x, xticks = _x_axis(chart, left, right)
     ys = [p.y for s in chart.series for p in s.points] + [h[0] for h in chart.hlines]
@@ -296,7 +396,7 @@ def _curve_geometry(chart: Chart) -> dict[str, Any]:
     if ticks:
         low, high = min(low, ticks[0]), max(high, ticks[-1])
     y = Scale(low, high, bottom, top)
-    series = []
+    series: list[SeriesView] = []
     for s in chart.series:
         # [px, py, end, x, y, line] per evaluation, drawn by the page's script (thousands
         # of points on a round's page cost the template most of its time as elements).
