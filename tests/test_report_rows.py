@@ -14,10 +14,11 @@ from mllog_check.html_report.collect import PROBLEM_ROW, ProblemShown
 from mllog_check.problems import FIELDS
 
 
-def typed(row: Mapping[str, object], kind: type) -> bool:
+def typed(row: Mapping[str, object], kind: type, names: Mapping[str, object] | None = None) -> bool:
     """A row has its TypedDict's keys in order (the NotRequired ones where given), no
-    other key, and each plain-typed cell its type."""
-    hints = get_type_hints(kind, include_extras=True)
+    other key, and each plain-typed cell its type (``names``: types its module imports
+    for type checking only)."""
+    hints = get_type_hints(kind, localns=dict(names or {}), include_extras=True)
     optional = {k for k, hint in hints.items() if get_origin(hint) is NotRequired}
     required = [k for k in hints if k not in optional]
     plain = {k: v for k, v in hints.items() if isinstance(v, type) and k in row}
@@ -77,3 +78,32 @@ def test_a_pages_chart_geometry_is_its_types(corpus: Path) -> None:
                 assert all(typed(p, c.PointView) for p in series["pts"]), chart.id
     assert kinds == {"strip", "bar", "curve"}
     assert drawn == set(parts)
+
+
+@pytest.mark.corpus
+def test_a_pages_views_are_their_types(corpus: Path) -> None:
+    """The page of v5.0/Lenovo (power logs: energy efficiency) and v5.1/Oracle (priced by
+    the sample catalog) as the template reads it: problem groups, glossary, headlines,
+    efficiency and cost sections; split, its index lines."""
+    from mllog_check.cost.compare import CostRow
+    from mllog_check.html_report import build as b
+    from mllog_check.html_report import build_page, collect
+    from mllog_check.html_report.costs import add_costs
+    from mllog_check.html_report.pages import split
+
+    page = build_page(collect([str(corpus / "v5.0/Lenovo"), str(corpus / "v5.1/Oracle")], jobs=1))
+    add_costs(page, [str(FIXTURES / "prices" / "sample.csv")])
+    assert page.groups and all(typed(g, b.SeverityGroup) for g in page.groups)
+    codes = [c for g in page.groups for c in g["codes"]]
+    assert all(typed(c, b.CodeGroup) for c in codes)
+    assert all(typed(i, b.ProblemItem) for c in codes for i in c["items"])
+    assert page.glossary and all(typed(e, b.GlossaryEntry) for e in page.glossary)
+    assert page.headlines and all(typed(h, b.Headline) for h in page.headlines)
+    efficiency = [e for bench in page.benchmarks for e in bench.efficiency]
+    assert efficiency and all(typed(e, b.EfficiencyView) for e in efficiency)
+    assert page.cost and all(typed(c, b.CostSection, {"CostRow": CostRow}) for c in page.cost)
+    assert all(isinstance(r, CostRow) for c in page.cost for r in c["rows"])
+    split(page, "report_pages", "report.html")
+    index = [e for bench in page.benchmarks for e in bench.index]
+    assert index and all(typed(e, b.IndexEntry) for e in index)
+    assert all(isinstance(e["best"], b.ResultSetView | None) for e in index)

@@ -9,14 +9,15 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..results.scoring import known_scoring
 from .charts import Chart, Point, Series, fmt
-from .collect import ReportData
+from .collect import ReportData, RunShown
 from .curves import RunCurve, x_axis
 
-if TYPE_CHECKING:  # the score rows (ReportData.scores, .weak)
+if TYPE_CHECKING:  # the score rows (ReportData.scores, .weak) and a cost section's rows
+    from ..cost.compare import CostRow
     from ..results.scores import ScoreRow
 
 Key = tuple[str, str, str]  # org, system, benchmark
@@ -26,13 +27,101 @@ ENERGY_COLUMNS = {"energy_kwh": 1.0, "energy_wh": 1e-3, "energy_j": 1 / 3.6e6}
 TARGET_WORDS = {"min": "≥", "max": "≤", "above": ">", "below": "<"}
 
 
+class ProblemItem(TypedDict):
+    """A problem or an anomaly as its code's list shows it."""
+
+    path: str
+    line: int
+    message: str  # an anomaly's: its kind, then its message
+    what: str  # problem or anomaly
+
+
+class CodeGroup(TypedDict):
+    """A code's problems and anomalies, and how many of each (``kinds``)."""
+
+    code: str
+    name: str
+    items: list[ProblemItem]
+    kinds: Counter[str]
+
+
+class SeverityGroup(TypedDict):
+    """A severity's codes, and how many items they hold."""
+
+    severity: str
+    codes: list[CodeGroup]
+    total: int
+
+
+class GlossaryEntry(TypedDict):
+    """A code shown on the page, as the catalog tells it."""
+
+    code: str
+    name: str
+    severity: str
+    summary: str
+    rationale: str
+
+
+class EfficiencyView(TypedDict):
+    """A result's energy efficiency row (``results.efficiency.EfficiencyRow``), in the
+    page's units."""
+
+    rank: int
+    org: str
+    system: str
+    hardware: str
+    kwh: float
+    runs_per_mwh: float
+    kwh_per_accelerator: float | None
+    avg_kw: float | None
+    node_pct: float | None
+    switch_pct: float | None
+    perf_per_watt: float | None
+    official: bool
+
+
+class Headline(TypedDict):
+    """A benchmark's fastest result that counts: by whom, on what, in which round."""
+
+    benchmark: str
+    minutes: float
+    org: str
+    system: str
+    hardware: str
+    rounds: str  # the round's folder when the page spans several, else ""
+    division: str
+
+
+class IndexEntry(TypedDict):
+    """A line of a main page's index (pages.py): a round, its detail page, its fastest
+    valid result (closed first)."""
+
+    round: str
+    href: str
+    results: int
+    best: ResultSetView | None
+
+
+class CostSection(TypedDict):
+    """A division and round's perf per dollar (costs.py): rows, charts and notes."""
+
+    title: str
+    unit: str
+    rows: list[CostRow]
+    charts: list[Chart]
+    sources: list[str]
+    footnotes: list[str]
+
+
 @dataclass
 class ResultSetView:
     key: Key
     anchor: str
     folder: str
     score: Mapping[str, Any]  # its ScoreRow; {"valid": False} for runs without a score
-    runs: list[dict[str, Any]] = field(default_factory=list)  # with "state" and "file"
+    # Its runs' rows, with "file", "stop_line", "state" and the energy in kWh added.
+    runs: list[RunShown] = field(default_factory=list)
     drop: int | None = None
     # The round's scoring data, looked up once per view (None: the round has none).
     scoring: Any = None
@@ -95,9 +184,9 @@ class BenchmarkView:
     name: str
     sets: list[ResultSetView]
     charts: list[Chart] = field(default_factory=list)
-    efficiency: list[dict[str, Any]] = field(default_factory=list)  # energy, ranked
+    efficiency: list[EfficiencyView] = field(default_factory=list)  # energy, ranked
     # A main page of several pages (pages.py): a line per round, linking its detail page.
-    index: list[dict[str, Any]] = field(default_factory=list)
+    index: list[IndexEntry] = field(default_factory=list)
 
 
 @dataclass
@@ -105,9 +194,9 @@ class Page:
     data: ReportData
     sets: list[ResultSetView]
     benchmarks: list[BenchmarkView]
-    groups: list[dict[str, Any]]  # severity -> codes -> items
-    glossary: list[dict[str, Any]]
-    cost: list[dict[str, Any]] = field(default_factory=list)
+    groups: list[SeverityGroup]
+    glossary: list[GlossaryEntry]
+    cost: list[CostSection] = field(default_factory=list)
     cost_notes: list[str] = field(default_factory=list)
     # MLPerf HPC weak scaling: its rows (data.weak) and one chart per benchmark
     weak_charts: list[Chart] = field(default_factory=list)
@@ -116,7 +205,7 @@ class Page:
     problems_file: str = ""  # its href, "" when every problem is inline
     problems_file_name: str = ""
     org_notes: dict[str, str] = field(default_factory=dict)  # org -> counts not in its rows
-    headlines: list[dict[str, Any]] = field(default_factory=list)  # best per benchmark
+    headlines: list[Headline] = field(default_factory=list)  # best per benchmark
     trends: list[Chart] = field(default_factory=list)  # best per round, several rounds
     # A report of many rounds is a folder of pages (pages.py): the main page's links to
     # each result's detail page (by its anchor), a detail page's title and way back.
@@ -226,7 +315,7 @@ def trend_charts(scores: list[ScoreRow]) -> list[Chart]:
     return charts
 
 
-def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
+def efficiency(views: list[ResultSetView]) -> list[EfficiencyView]:
     """The results with an energy score ranked least energy per run first
     (``results.efficiency``): kWh per run, runs per MWh, kWh per run per accelerator,
     mean power, node and switch shares, runs per hour per kW (docs/power.md)."""
@@ -276,10 +365,10 @@ def efficiency(views: list[ResultSetView]) -> list[dict[str, Any]]:
     ]
 
 
-def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[dict[str, Any]]:
+def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[Headline]:
     """Per benchmark the fastest result that counts (valid, RCP not failed): by whom,
     on what, at what scale; the round too when the page spans several."""
-    lines = []
+    lines: list[Headline] = []
     for bench in benchmarks:
         best = [s for s in bench.sets if _counts(s.score)]
         if not best:
@@ -415,7 +504,7 @@ def _drop(view: ResultSetView) -> int | None:
     return None if bench is None else int(bench.drop)
 
 
-def counted(run: dict[str, Any]) -> bool:
+def counted(run: RunShown) -> bool:
     """Enters the olympic mean's sorted list: compliant and timed (as the scorer)."""
     if "counted" in run:
         return bool(run["counted"])
@@ -493,7 +582,7 @@ def _energy(view: ResultSetView) -> None:
 # -- time to train and energy ---------------------------------------------------------
 
 
-def _run_tip(view: ResultSetView, run: dict[str, Any], what: str) -> str:
+def _run_tip(view: ResultSetView, run: RunShown, what: str) -> str:
     line = f":{run['stop_line']}" if run.get("stop_line") else ""  # the run_stop record
     return (
         f"{view.org} {view.system} · {run['file']} ({run['state']}) · {what} · {run['path']}{line}"
@@ -587,7 +676,7 @@ def _weak_series(data: ReportData, weak: ScoreRow, index: int) -> Series:
     return Series(label, points, index, line=True, tip=tip)
 
 
-def counted_model(run: dict[str, Any]) -> bool:
+def counted_model(run: RunShown) -> bool:
     """A weak-scaling model the score counts: compliant and timed."""
     return run.get("compliance") in ("pass", True) and run.get("minutes") is not None
 
@@ -754,7 +843,7 @@ def curve_charts(data: ReportData, view: ResultSetView) -> list[Chart]:
 
 
 def _curve_series(
-    run: dict[str, Any],
+    run: RunShown,
     curve: RunCurve,
     component: str | None,
     by_epoch: bool,
@@ -806,11 +895,11 @@ def _curve_caption(view: ResultSetView, by_epoch: bool, reference: Any, unit: st
 # -- problems ---------------------------------------------------------------------------
 
 
-def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def problem_groups(data: ReportData) -> tuple[list[SeverityGroup], list[GlossaryEntry]]:
     """Problems and anomalies by severity, then code; a glossary entry per code shown."""
     from .. import catalog
 
-    items: dict[str, Any] = defaultdict(lambda: defaultdict(list))
+    items: dict[str, dict[str, list[ProblemItem]]] = defaultdict(lambda: defaultdict(list))
     for p in data.problems:
         items[p["severity"]][p["rule"]].append(
             {"path": p["path"], "line": p["line"], "message": p["message"], "what": "problem"}
@@ -822,11 +911,16 @@ def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[st
         if a.get("impact") == "info":  # a known habit (docs/audit.md): with the info group
             severity = "info"
         message = f"{a['kind']}: {a['message']}"
-        entry = {"path": a["path"], "line": a["line"], "message": message, "what": "anomaly"}
+        entry: ProblemItem = {
+            "path": a["path"],
+            "line": a["line"],
+            "message": message,
+            "what": "anomaly",
+        }
         items[severity][code].append(entry)
-    groups: list[dict[str, Any]] = []
+    groups: list[SeverityGroup] = []
     for severity in sorted(items, key=_severity_rank):
-        codes: list[dict[str, Any]] = []
+        codes: list[CodeGroup] = []
         for code in sorted(items[severity]):
             rows = items[severity][code]
             info = _info(catalog, code)
@@ -841,7 +935,7 @@ def problem_groups(data: ReportData) -> tuple[list[dict[str, Any]], list[dict[st
         total = sum(len(c["items"]) for c in codes)
         groups.append({"severity": severity, "codes": codes, "total": total})
     shown = sorted({str(c["code"]) for g in groups for c in g["codes"]})
-    glossary = []
+    glossary: list[GlossaryEntry] = []
     for code in shown:
         info = _info(catalog, code)
         glossary.append(

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
-from .build import Page, ResultSetView, benchmark_view, slug
+from .build import IndexEntry, Page, ResultSetView, benchmark_view, slug
 from .links import encode_path
 
 # More rounds than this on one page: per-round, per-benchmark detail on linked pages.
@@ -81,7 +80,7 @@ def _unique(stem: str, taken: set[str]) -> str:
     return name
 
 
-def _entry(label: str, href: str, views: list[ResultSetView]) -> dict[str, Any]:
+def _entry(label: str, href: str, views: list[ResultSetView]) -> IndexEntry:
     """An index line: the round, its page, its fastest valid result (closed first)."""
     timed = [v for v in views if v.score.get("valid") and v.score.get("minutes") is not None]
     closed = [v for v in timed if v.score.get("division") == "closed"]
