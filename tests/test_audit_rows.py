@@ -110,3 +110,46 @@ def test_an_audits_rows_are_their_types(corpus: Path) -> None:
         bad = [row for row in rows if not conforms(row, kind)]
         assert not bad, (kind.__name__, bad[:1])
     assert all(list(row) == list(get_type_hints(ResultRow)) for row in result.results)
+
+
+FOLDERS = ("v5.0/Lenovo", "hpc-v3.0")  # power logs; MLPerf HPC weak scaling
+
+
+@pytest.mark.corpus
+def test_the_score_json_document_is_its_types(corpus: Path) -> None:
+    """score's JSON document of v5.0/Lenovo (power logs: energy keys, efficiency) and
+    hpc-v3.0 (weak scaling): its scores, their rcp and its runs have their types' keys,
+    in order (the energy and note keys where given); the types are Score's and ScoreRun's."""
+    from mllog_check.cli import score
+    from mllog_check.results import Score, compute_scores
+    from mllog_check.results.scores import ScoreRun
+    from mllog_check.results.weak import WeakRow
+
+    def keyed(row: Mapping[str, object], kind: type, *required: type) -> bool:
+        """The keys of ``kind`` in order, those of ``required`` all there."""
+        needed = {k for base in required for k in get_type_hints(base)}
+        return list(row) == [k for k in get_type_hints(kind) if k in row] and needed <= set(row)
+
+    fields, runs = get_type_hints(Score), get_type_hints(ScoreRun)
+    hints = get_type_hints(score.ScoreJson)
+    assert {k: v for k, v in hints.items() if k != "rcp"} == {
+        k: fields[k] for k in hints if k != "rcp"
+    }
+    assert get_type_hints(score.Rcp) == {k: fields[f"rcp_{k}"] for k in get_type_hints(score.Rcp)}
+    assert get_type_hints(score.RunJson) == {k: runs[k] for k in get_type_hints(score.RunJson)}
+    names = {"WeakRow": WeakRow}
+    assert set(get_type_hints(score.JsonDocument, localns=names)) == {
+        "scores", "runs", "weak_scaling", "efficiency"
+    }  # fmt: skip
+    documents = [score.json_document(compute_scores([str(corpus / f)])) for f in FOLDERS]
+    for document in documents:
+        rows = document["scores"]
+        assert rows and document["runs"] and list(document)[:2] == ["scores", "runs"]
+        assert all(keyed(s, score.ScoreJson, score.ScoreFacts, score.Hardware) for s in rows)
+        assert all(list(s["rcp"]) == list(get_type_hints(score.Rcp)) for s in rows)
+        assert all(keyed(r, score.RunJson, score.RunFacts) for r in document["runs"])
+    assert {k for d in documents for k in d} == {"scores", "runs", "weak_scaling", "efficiency"}
+    lenovo = documents[0]
+    assert any(list(s) == list(hints) for s in lenovo["scores"])  # every energy key
+    powered = [*get_type_hints(score.RunFacts), "energy_j", "avg_power_w"]
+    assert any(list(r) == powered for r in lenovo["runs"])

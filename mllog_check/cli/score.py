@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 import click
 
@@ -27,10 +27,35 @@ from .filter_options import filter_options
 
 if TYPE_CHECKING:
     from ..results.scores import Score, ScoreReport
+    from ..results.weak import WeakRow
 
-# The JSON document of ``score`` (docs/scores.md): scores with a nested ``rcp``, runs,
-# and weak scaling and efficiency when there are any.
-JsonDocument = dict[str, Any]
+
+class Rcp(TypedDict):
+    """A score's RCP check in the JSON document (Score's ``rcp_*`` fields)."""
+
+    verdict: str | None
+    message: str
+    scaling_factor: float | None
+    pass_probability: float | None
+
+
+class ScoreFacts(TypedDict):
+    """A score's result in the JSON document: Score's fields, its RCP check nested."""
+
+    org: str
+    system: str
+    system_name: str | None
+    benchmark: str
+    division: str | None
+    ruleset: str
+    minutes: float | None
+    valid: bool
+    reason: str
+    runs_counted: int
+    raw_minutes: float | None
+    scaling_factor: float
+    score_if_normalized: float | None
+    rcp: Rcp
 
 
 class Hardware(TypedDict):
@@ -43,6 +68,52 @@ class Hardware(TypedDict):
     host: str | None
     interconnect: str | None
     accelerator_minutes: float | None
+
+
+class ScoreJson(ScoreFacts, Hardware, total=False):
+    """A score in the JSON document: its result, what it ran on, and its energy figures
+    (docs/power.md) only where power logs exist, so the shape stays as it was without."""
+
+    energy_j: float | None
+    energy_method: str
+    avg_power_w: float | None
+    energy_per_accelerator_j: float | None
+    node_energy_share: float | None
+    switch_energy_share: float | None
+    perf_per_watt: float | None
+
+
+class RunFacts(TypedDict):
+    """A run in the JSON document: these columns of its row (results.scores.ScoreRun)."""
+
+    path: str
+    org: str
+    system: str
+    benchmark: str
+    minutes: float | None
+    run_stop_status: str | None
+    converged: bool
+    epochs_or_samples: float | None
+    global_batch_size: int | None
+    seeds: list[Any]
+
+
+class RunJson(RunFacts, total=False):
+    """... with its energy where power logs exist, its note where any run has one."""
+
+    energy_j: float | None
+    avg_power_w: float | None
+    note: str
+
+
+class JsonDocument(TypedDict):
+    """The JSON document of ``score`` (docs/scores.md): scores, runs, and weak scaling
+    (MLPerf HPC) and efficiency (power logs) when there are any."""
+
+    scores: list[ScoreJson]
+    runs: list[RunJson]
+    weak_scaling: NotRequired[list[WeakRow]]
+    efficiency: NotRequired[list[Mapping[str, object]]]  # EfficiencyRow's fields
 
 
 @click.command()
@@ -101,14 +172,6 @@ def score(
 
 # The JSON document and the Parquet files keep the shape scripts read (docs/scores.md).
 FORM = tables.Form(json="json", parquet="pandas")
-# The energy figures beyond joules a score's JSON row gains with power logs (docs/power.md).
-BEYOND_JOULES = (
-    "avg_power_w",
-    "energy_per_accelerator_j",
-    "node_energy_share",
-    "switch_energy_share",
-    "perf_per_watt",
-)
 
 
 def _exit_code(report: Any) -> int:
@@ -154,7 +217,7 @@ def json_document(report: ScoreReport) -> JsonDocument:
     """The JSON shape scripts rely on (docs/scores.md)."""
     from ..results.scores import run_row
 
-    scores = [
+    scores: list[ScoreJson] = [
         {
             "org": s.org,
             "system": s.system,
@@ -183,24 +246,20 @@ def json_document(report: ScoreReport) -> JsonDocument:
     power = any(s.energy_method for s in report.scores)
     if power:
         for row, s in zip(scores, report.scores, strict=True):
-            row.update(energy_j=s.energy_j, energy_method=s.energy_method)
-            row.update({k: getattr(s, k) for k in BEYOND_JOULES})
+            row["energy_j"] = s.energy_j
+            row["energy_method"] = s.energy_method
+            row["avg_power_w"] = s.avg_power_w
+            row["energy_per_accelerator_j"] = s.energy_per_accelerator_j
+            row["node_energy_share"] = s.node_energy_share
+            row["switch_energy_share"] = s.switch_energy_share
+            row["perf_per_watt"] = s.perf_per_watt
     keys = (
-        "path",
-        "org",
-        "system",
-        "benchmark",
-        "minutes",
-        "run_stop_status",
-        "converged",
-        "epochs_or_samples",
-        "global_batch_size",
-        "seeds",
+        *RunFacts.__annotations__,
         *(("energy_j", "avg_power_w") if power else ()),
         *(("note",) if any(r.note for r in report.runs) else ()),
     )
     rows: list[Mapping[str, object]] = [run_row(r) for r in report.runs]
-    runs = [{k: row[k] for k in keys} for row in rows]
+    runs = [cast(RunJson, {k: row[k] for k in keys}) for row in rows]
     document: JsonDocument = {"scores": scores, "runs": runs}
     if report.weak:  # MLPerf HPC weak scaling (docs/hpc.md); absent otherwise
         from ..results.weak import weak_table
