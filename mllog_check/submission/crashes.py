@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem
 from ..records import ParseResult, Record
@@ -42,6 +42,9 @@ from ..results.tree import ResultSet, SystemDescription
 from ..rounds import Round
 from ..rules.codes import UNREADABLE_RECORD
 from . import codes
+
+if TYPE_CHECKING:  # the rule file's sections; the loader is imported where it runs
+    from ..rules.loader import Section
 
 # The RCP step reads an evaluation's samples_count for these (mlperf-logging 4.1.68,
 # rcp_checker.read_submission_file), epoch_num for the others; Stable Diffusion's own
@@ -157,7 +160,7 @@ def _first(records: Iterable[Record], key: str) -> Record | None:
     return next((r for r in records if r.key == key), None)
 
 
-def _sections(rnd: Round) -> dict[str, Any]:
+def _sections(rnd: Round) -> dict[str, Section]:
     from ..rules.loader import load_ruleset
 
     return load_ruleset(rnd).sections

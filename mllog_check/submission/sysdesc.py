@@ -20,11 +20,14 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem
 from ..results.tree import SystemDescription, read_system
 from . import codes
+
+if TYPE_CHECKING:  # a JSON Schema document as read, before its own checks
+    from ..datafiles import Document
 
 _PLACEHOLDERS = frozenset({"todo", "tbd", "tba", "fixme", "xxx"})
 
@@ -55,7 +58,7 @@ def load(path: Path, display: str | None = None, root: Path | None = None) -> Sy
 
 
 @cache
-def round_schema(round_name: str) -> dict[str, Any]:
+def round_schema(round_name: str) -> Document:
     """The merged JSON Schema of a round ('v1.0', '1.0.0', any spelling), following
     ``extends``; the file is the one the round registry names."""
     from ..datafiles import EXTENDS, load_json, merge_named
@@ -142,7 +145,7 @@ def _missing(error: Any) -> str:
 
 
 def _misspelt(
-    desc: SystemDescription, schema: dict[str, Any], key: str, message: str
+    desc: SystemDescription, schema: Document, key: str, message: str
 ) -> tuple[str, int, int]:
     """A missing field the file spells otherwise: the message names the misspelt key and
     points at its line (the whole file, 0:0, when no key is close)."""
