@@ -10,7 +10,7 @@ from typing import NotRequired, get_origin, get_type_hints
 import pytest
 from conftest import FIXTURES
 
-from mllog_check.html_report.collect import PROBLEM_ROW, ProblemShown
+from mllog_check.html_report.collect import PROBLEM_ROW, ProblemShown, RunShown
 from mllog_check.problems import FIELDS
 
 
@@ -107,3 +107,42 @@ def test_a_pages_views_are_their_types(corpus: Path) -> None:
     index = [e for bench in page.benchmarks for e in bench.index]
     assert index and all(typed(e, b.IndexEntry) for e in index)
     assert all(isinstance(e["best"], b.ResultSetView | None) for e in index)
+
+
+def test_the_run_row_is_typed_as_the_audits_and_scores_rows() -> None:
+    """RunShown holds AuditRun's and ScoreRun's keys with their types: a run row of
+    either kind is one."""
+    from mllog_check.results.scores import ScoreRun
+    from mllog_check.submission.audit_rows import AuditRun
+
+    hints = get_type_hints(RunShown)
+    for kind in (AuditRun, ScoreRun):
+        assert {k: v for k, v in get_type_hints(kind).items() if k != "compliant"} == {
+            k: hints[k] for k in get_type_hints(kind) if k != "compliant"
+        }
+    assert hints["compliant"] == get_type_hints(ScoreRun)["compliant"]
+
+
+@pytest.mark.corpus
+def test_a_pages_run_rows_are_its_run_type(corpus: Path) -> None:
+    """The runs of an org (the audit's rows) and of a result folder (score's rows), as
+    collected and as the page's result views hold them, have only RunShown's keys, each
+    of its type where plain."""
+    from mllog_check.html_report import build_page, collect
+
+    hints = get_type_hints(RunShown)
+    plain = {k: v for k, v in hints.items() if isinstance(v, type)}
+
+    def shown(run: Mapping[str, object]) -> bool:
+        types = all(isinstance(run[k], v) for k, v in plain.items() if k in run)
+        return set(run) <= set(hints) and types
+
+    org = corpus / "v5.0" / "Lenovo"  # power logs: energy in kWh
+    folder = next((corpus / "v4.1" / "Google" / "results").iterdir())
+    for path in (org, folder):
+        page = build_page(collect([str(path)], jobs=1))
+        assert page.data.runs and all(shown(r) for r in page.data.runs), path
+        views = [r for s in page.sets for r in s.runs]
+        assert views and all(shown(r) for r in views), path
+        assert all({"file", "stop_line", "state"} <= set(r) for r in views)
+        assert any("energy_kwh" in r for r in views) == (path == org)

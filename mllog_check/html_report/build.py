@@ -9,7 +9,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from ..results.scoring import known_scoring
 from .charts import Chart, Point, Series, fmt
@@ -23,7 +23,12 @@ if TYPE_CHECKING:  # the score rows (ReportData.scores, .weak) and a cost sectio
 Key = tuple[str, str, str]  # org, system, benchmark
 SEVERITIES = ("error", "warning", "info")
 # Energy per run as a later stage may add it to the runs rows: column -> factor to kWh.
-ENERGY_COLUMNS = {"energy_kwh": 1.0, "energy_wh": 1e-3, "energy_j": 1 / 3.6e6}
+EnergyColumn = Literal["energy_kwh", "energy_wh", "energy_j"]
+ENERGY_COLUMNS: dict[EnergyColumn, float] = {
+    "energy_kwh": 1.0,
+    "energy_wh": 1e-3,
+    "energy_j": 1 / 3.6e6,
+}
 TARGET_WORDS = {"min": "≥", "max": "≤", "above": ">", "below": "<"}
 
 
@@ -572,9 +577,8 @@ def _energy(view: ResultSetView) -> None:
     from ..power import olympic_energy
 
     failed = len(view.runs) - len(timed)
-    score = olympic_energy(
-        [r["energy_kwh"] for r in timed], [r["minutes"] for r in timed], view.drop, failed
-    )
+    times = [m for r in timed if (m := r.get("minutes")) is not None]  # all: counted, timed
+    score = olympic_energy([r["energy_kwh"] for r in timed], times, view.drop, failed)
     if score is not None:
         view.energy_kwh = score
 
@@ -600,14 +604,9 @@ def time_chart(benchmark: str, views: list[ResultSetView]) -> Chart:
     for index, view in enumerate(views):
         chart.rows.append(f"{view.org} · {view.system}")
         points = [
-            Point(
-                r["minutes"],
-                index,
-                _run_tip(view, r, f"{fmt(r['minutes'])} min"),
-                r["state"],
-            )
+            Point(minutes, index, _run_tip(view, r, f"{fmt(minutes)} min"), r["state"])
             for r in view.runs
-            if r.get("minutes") is not None
+            if (minutes := r.get("minutes")) is not None
         ]
         chart.series.append(Series(f"{view.org} {view.system}", _on_top(points), index))
         mark = _score_mark(view)

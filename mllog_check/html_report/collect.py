@@ -45,12 +45,52 @@ class ProblemShown(TypedDict):
 PROBLEM_ROW: tuple[str, ...] = tuple(ProblemShown.__annotations__)
 
 
-# A run as the report holds it: an org's run as the audit checks it
-# (submission.audit_rows.AuditRun), or a result folder's as ``score`` lists it
-# (results.scores.ScoreRun) with its compliance as the audit spells it (pass, fail); the
-# power logs' energy and the page's marks (build.py) are added to it. Untyped: no one
-# TypedDict takes both rows as they are, and the page adds keys to the same dicts.
-RunShown = dict[str, Any]
+class RunShown(TypedDict, total=False):
+    """A run as the report holds it: an org's run as the audit checks it
+    (submission.audit_rows.AuditRun, the same dict), or a result folder's as ``score``
+    lists it (results.scores.ScoreRun, a copy) with its compliance as the audit spells
+    it; then the power logs' energy and the page's marks (build.py). Which keys a row
+    has depends on where it came from: none is required (a test holds the types to both
+    rows' and the keys to what real pages hold)."""
+
+    org: str
+    system: str
+    benchmark: str
+    path: str
+    submission_org: str | None
+    division: str | None
+    submission_status: str | None
+    platform: str | None
+    records: int
+    parse_errors: int
+    run_start_ms: float | None
+    run_stop_ms: float | None
+    minutes: float | None
+    run_stop_status: str | None
+    seed: str | None
+    compliance: str  # pass or fail
+    compliance_errors: int
+    body_sha1: str
+    energy_j: float | None
+    avg_power_w: float | None
+    eval_curve_sha1: str
+    # ScoreRun's own
+    converged: bool
+    compliant: bool
+    epochs_or_samples: float | None
+    global_batch_size: int | None
+    seeds: list[Any]
+    note: str
+    # Added by the report: the power logs' method, the page's file name, run_stop's
+    # line, kept/dropped/failed, counted in the mean, the energy in kWh (or in Wh, as a
+    # later stage may add it).
+    energy_method: str
+    file: str
+    stop_line: int
+    state: str
+    counted: bool
+    energy_kwh: float
+    energy_wh: float
 
 
 class ReportError(UsageError):
@@ -276,7 +316,7 @@ def _add_results(data: ReportData, folders: list[Path], ruleset: str) -> None:
     from ..results.scores import run_row
 
     for run in report.runs:
-        shown: RunShown = dict(run_row(run))
+        shown = cast(RunShown, dict(run_row(run)))  # a copy, keys added
         shown["path"] = rel(shown["path"])
         shown["compliance"] = "pass" if run.compliant else "fail"
         data.runs.append(shown)
