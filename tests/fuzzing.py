@@ -680,16 +680,24 @@ def hostile_names(bench: Path, org: Path, rng: random.Random) -> None:
         for old in (org / "systems").glob("*.json"):
             old.rename(old.with_name(f"{name}.json"))
     else:
-        desc = next(iter((org / "systems").glob("*.json")), None)
-        if desc is None or not desc.is_file():
-            return
-        try:
-            data = json.loads(desc.read_text("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return
-        if isinstance(data, dict):
-            data[rng.choice(["system_name", "submitter", "division", "status"])] = name
-            desc.write_text(json.dumps(data), "utf-8")
+        keys = ["system_name", "submitter", "division", "status"]
+        _set_in_description(org, lambda: (rng.choice(keys), name))
+
+
+def _set_in_description(org: Path, draw: Callable[[], tuple[str, Any]]) -> None:
+    """One field of the org's first system description set, when it is a JSON object;
+    ``draw`` gives (key, value) only then, so a seed replays the same inputs."""
+    desc = next(iter((org / "systems").glob("*.json")), None)
+    if desc is None or not desc.is_file():
+        return
+    try:
+        data = json.loads(desc.read_text("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return
+    if isinstance(data, dict):
+        key, value = draw()
+        data[key] = value
+        desc.write_text(json.dumps(data), "utf-8")
 
 
 def _outside(org: Path) -> Path:
@@ -753,17 +761,13 @@ _HUGE_COUNTS: list[Any] = ["1e19", 1e308, 2**70, "9" * 400, -1, 0, "NaN", 1.5, "
 def system_numbers(bench: Path, org: Path, rng: random.Random) -> None:
     """A node or accelerator count in the system description beyond any system (1e308
     and "1e19" crashed every table writer)."""
-    desc = next(iter((org / "systems").glob("*.json")), None)
-    if desc is None or not desc.is_file():
-        return
-    try:
-        data = json.loads(desc.read_text("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return
-    if isinstance(data, dict):
-        keys = ["number_of_nodes", "accelerators_per_node", "host_processors_per_node"]
-        data[rng.choice(keys)] = rng.choice(_HUGE_COUNTS)
-        desc.write_text(json.dumps(data), "utf-8")
+    keys = ["number_of_nodes", "accelerators_per_node", "host_processors_per_node"]
+
+    def huge() -> tuple[str, Any]:
+        value = rng.choice(_HUGE_COUNTS)  # drawn before the key, as it always was
+        return rng.choice(keys), value
+
+    _set_in_description(org, huge)
 
 
 def deep_folder(bench: Path, org: Path, rng: random.Random) -> None:

@@ -76,6 +76,15 @@ def test_error_messages_are_bounded() -> None:
 # -- project settings and the registry: bounded reads of regular files -----------------
 
 
+def _check_and_follow_agree(path: Path, ruleset: str) -> None:
+    """``check --follow --until run_stop`` of a finished file: no traceback, and the
+    exit code ``check`` gives (docs/follow.md)."""
+    checked, _out, _err = _limited(["check", "--ruleset", ruleset, str(path)])
+    args = ["check", "--follow", "--until", "run_stop", "--ruleset", ruleset, str(path)]
+    followed, _out, err = _limited(args)
+    assert "Traceback" not in err and followed == checked, err[-2000:]
+
+
 def _limited(
     args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> tuple[int, str, str]:
@@ -428,10 +437,7 @@ def test_values_check_passes_do_not_crash_the_follower(
     lines[index] = lines[index].replace(old, new, 1)
     path = tmp_path / "result_0.txt"
     path.write_text("\n".join(lines), "utf-8")
-    checked, _out, _err = _limited(["check", "--ruleset", "5.0.0", str(path)])
-    args = ["check", "--follow", "--until", "run_stop", "--ruleset", "5.0.0", str(path)]
-    followed, _out, err = _limited(args)
-    assert "Traceback" not in err and followed == checked, err[-2000:]
+    _check_and_follow_agree(path, "5.0.0")
 
 
 # -- counts in system descriptions -------------------------------------------------------
@@ -636,10 +642,7 @@ def test_an_evaluation_beyond_floats_is_judged_against_the_target(
     lines[index] = lines[index].replace(f'"value": {value}', f'"value": {_HUGE}')
     path = tmp_path / "result_8.txt"
     path.write_text("\n".join(lines), "utf-8")
-    checked, _out, _err = _limited(["check", "--ruleset", "1.0.0", str(path)])
-    args = ["check", "--follow", "--until", "run_stop", "--ruleset", "1.0.0", str(path)]
-    followed, _out, err = _limited(args)
-    assert "Traceback" not in err and followed == checked, err[-2000:]
+    _check_and_follow_agree(path, "1.0.0")
 
 
 def test_a_convergence_count_near_the_float_maximum_is_compared_with_the_rcp(
@@ -654,7 +657,4 @@ def test_a_convergence_count_near_the_float_maximum_is_compared_with_the_rcp(
     text = re.sub(r'"epoch_num": [0-9.]+', '"epoch_num": 1.7e308', text)
     path = tmp_path / "result_8.txt"
     path.write_text(text, "utf-8")
-    checked, _out, _err = _limited(["check", "--ruleset", "4.1.0", str(path)])
-    args = ["check", "--follow", "--until", "run_stop", "--ruleset", "4.1.0", str(path)]
-    followed, _out, err = _limited(args)
-    assert "Traceback" not in err and followed == checked, err[-2000:]
+    _check_and_follow_agree(path, "4.1.0")

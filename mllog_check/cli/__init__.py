@@ -186,7 +186,10 @@ def writable_or_exit(
     try:
         if parents and not folder:
             _make_parents(Path(path))
-        output_folder(path) if folder else check_writable(path)
+        if folder:
+            output_folder(path)
+        else:
+            check_writable(path)
     except OutputError as err:
         sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)

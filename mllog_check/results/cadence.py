@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from ..problems import Problem
 from ..records import ParseResult
 from ..rules.schema import finite_number
+from . import codes
 
 if TYPE_CHECKING:
     from ..datafiles import Document
-from . import codes
 
 SLACK = 1e-6  # epoch_num logged as a float (ResNet 4.0, DLRM 1.0499947)
 

@@ -671,28 +671,6 @@ def runs_frame(report: ScoreReport) -> Any:
     return _frame(columns, rows, float_columns(Run))
 
 
-# The runs table of `score` (a Run's fields; not the audit's runs table,
-# submission.package.AUDIT_RUN_COLUMNS: one row per log with its hashes).
-SCORE_RUN_COLUMNS = (
-    "path",
-    "org",
-    "system",
-    "benchmark",
-    "division",
-    "minutes",
-    "run_stop_status",
-    "converged",
-    "compliant",
-    "epochs_or_samples",
-    "global_batch_size",
-    "seeds",
-    "platform",
-    "energy_j",
-    "avg_power_w",
-    "note",
-)
-
-
 class ScoreRun(TypedDict):
     """One row of ``score``'s runs table (``SCORE_RUN_COLUMNS``, in that order)."""
 
@@ -712,6 +690,12 @@ class ScoreRun(TypedDict):
     energy_j: float | None
     avg_power_w: float | None
     note: str
+
+
+# The runs table of `score` (a Run's fields; not the audit's runs table,
+# submission.package.AUDIT_RUN_COLUMNS: one row per log with its hashes): the keys of
+# its row type, in order.
+SCORE_RUN_COLUMNS: tuple[str, ...] = tuple(ScoreRun.__annotations__)
 
 
 def run_row(run: Run) -> ScoreRun:
