@@ -13,7 +13,7 @@ import fnmatch
 from collections.abc import Sequence
 from pathlib import Path
 
-from .rounds import Choice, Setting
+from .rounds import Choice, Setting, earlier_window
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def check_paths(
         if verdict is None or found is None:
             verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
-        run.messages.extend((False, note) for note in _notes(result.path, found))
+        run.messages.extend((False, note) for note in _notes(result.path, found, witnesses))
         verdict = verdict.replace(ruleset_source=found.source)
         run.verdicts.append(with_folder_check(result, verdict, strict, witnesses))
         for alternative in found.alternatives:
@@ -268,8 +268,11 @@ def _not_a_log(result: ParseResult, ruleset: str, setting: Setting | None) -> Lo
     return detect.not_a_log(result, rules).replace(ruleset_source=found.source)
 
 
-def _notes(path: str, found: Choice) -> list[str]:
+def _notes(path: str, found: Choice, records: Sequence[Record]) -> list[str]:
     notes = [f"{path}: note: {found.note}"] if found.note else []
+    window = earlier_window(found, records)
+    if window is not None:
+        notes.append(f"{path}: note: {window}")
     if not found.round.has("rules"):
         notes.append(
             f"{path}: no compliance rules exist for round {found.ruleset}; parse checks only"

@@ -692,6 +692,35 @@ def by_date(candidates: Sequence[str], when: float | None) -> tuple[Round, str] 
     return None
 
 
+def earlier_window(choice: Choice, records: Sequence[Record]) -> str | None:
+    """A note when a log's folder names its round but the run is dated before the
+    previous round's results were published: a run of an earlier submission window
+    re-published (docs/rounds.md, "Choosing the round"). The folder still decides: a log
+    is judged as the round it was published in. None when the dates agree or tell
+    nothing."""
+    if choice.source != "folder":
+        return None
+    when = run_time_ms(records)
+    if when is None or not -1e15 < when < 1e15:
+        return None
+    earlier = [
+        r
+        for r in all_rounds()
+        if r.usage == choice.round.usage and r.number < choice.round.number and r.published
+    ]
+    if not earlier:
+        return None
+    previous = max(earlier, key=lambda r: r.number)
+    published = previous.published_ms
+    if published is None or when >= published:
+        return None
+    return (
+        f"run dated {_iso_day(when)}, before round {previous.version}'s results "
+        f"({previous.published}): a run of an earlier round re-published in "
+        f"{choice.ruleset}, checked by {choice.ruleset}'s rules as its folder says"
+    )
+
+
 def _iso_day(ms: float) -> str:
     """YYYY-MM-DD (UTC) of a time_ms."""
     import time
