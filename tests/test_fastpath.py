@@ -5,6 +5,7 @@ corpus, with each fast decoder (orjson, and the strict json used for small input
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -207,3 +208,31 @@ def test_long_fractions_stay_on_the_fast_path(monkeypatch: pytest.MonkeyPatch) -
             for text in (f":::MLLOG {payload}", f"0: :::MLLOG {payload}"):
                 result = parse_bytes((text + "\n").encode())
                 assert result.records[0].value == {"loss": 2.0311331748962402}, name
+
+
+@pytest.mark.corpus
+def test_system_names_with_an_e_and_digits_stay_on_the_fast_path(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dell's system names (XE8640, XE9680) hold an "E" and three digits inside a string:
+    not an exponent. Was: every such line sent to the grammar path, tripling a small
+    Dell log's check. A number's three-digit exponent still is."""
+    lines = [
+        line
+        for path in sorted(corpus.rglob("result_*.txt"))
+        if "XE" in path.parent.parent.name
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if ":::MLLOG" in line and re.search(r'"[^"]*XE\d{4}', line)
+    ][:20]
+    assert lines, "no corpus log names a system XE<digits>"
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("grammar path taken")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(scanner.Scanner, "_slow", refuse)
+        with decoder("strict json"):
+            result = parse_bytes(("\n".join(lines) + "\n").encode())
+    assert len(result.records) == len(lines)
+    assert decoders._strict_refuses(b'{"value": 1e400}')
+    assert not decoders._strict_refuses(b'{"value": "1xXE8640x4H100-SXM-80GB"}')
