@@ -6,45 +6,49 @@ evaluation removed, and planted in a copy of a real result set.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from mllog_check.parsing import parse_file
 from mllog_check.results import compute_scores
-from mllog_check.results.cadence import cadence_for, cadence_problems, covered, judge, positions
+from mllog_check.results.cadence import (
+    Cadence,
+    cadence_for,
+    cadence_problems,
+    covered,
+    judge,
+    own_round,
+    placed,
+    positions,
+)
 from mllog_check.rounds import parse_round
 
-# The published logs that break their round's schedule (docs/differences.md): v0.7 Google
-# tpu-v3-8192-TF SSD evaluates every ~5.2 epochs (integer epoch_num steps 5 and 6) past
-# epoch 50; v1.0 Google tpu-v4-128-TF BERT result_9 every ~178,000 samples where
-# 175,000 (175,104 rounded up to a batch of 3,072) is required; v1.0 Google
-# tpu-v4-4096-TF SSD result_0 logs no evaluation at epoch 60.
-BREAKING = {
-    "v0.7": {f"Google/results/tpu-v3-8192-TF/ssd/result_{i}.txt" for i in range(5)},
+# The published result sets that break their round's schedule, read one by one
+# (docs/differences.md, "Scores"): the logs named, or every closed log of the set (None).
+# v0.7 Google tpu-v3-8192-TF SSD evaluates every ~5.2 epochs (integer epoch_num steps 5
+# and 6) past epoch 50; v1.0 Google tpu-v4-128-TF BERT result_9 every ~178,000 samples
+# where 175,000 (175,104 rounded up to a batch of 3,072) is required; v1.0 Google
+# tpu-v4-4096-TF SSD result_0 logs no evaluation at epoch 60; v2.0 H3C U-Net3D at batch 48
+# (192 samples an epoch) evaluates from epoch 1000 (192,000 samples) every 20 epochs
+# (3,840) where CEILING(1000*168/192) = 875 epochs (168,000) and every 18 (3,456) are
+# required, as v1.0 Google's logs at 192 samples an epoch do (875, 893, ...).
+BREAKING: dict[str, dict[str, set[str] | None]] = {
+    "v0.7": {"Google/results/tpu-v3-8192-TF/ssd": None},
     "v1.0": {
-        "Google/results/tpu-v4-128-TF/bert/result_9.txt",
-        "Google/results/tpu-v4-4096-TF/ssd/result_0.txt",
+        "Google/results/tpu-v4-128-TF/bert": {"result_9.txt"},
+        "Google/results/tpu-v4-4096-TF/ssd": {"result_0.txt"},
     },
+    "v2.0": {"H3C/results/R5500G5-Intelx8A100-SXM-80GB/unet3d": None},
 }
 
 
-# Closed logs judged per corpus round from v1.1 on (docs/differences.md, "Scores"): none
-# of them breaks its round's schedule.
-JUDGED = {
-    "v1.1": 60,
-    "v2.0": 55,
-    "v2.1": 35,
-    "v3.0": 95,
-    "v3.1": 49,
-    "v4.0": 100,
-    "v4.1": 116,
-    "v5.0": 131,
-    "v5.1": 155,
-}
+def _rounds() -> list[str]:
+    """The rounds with schedules, the newest left out (its corpus is still growing)."""
+    return sorted(covered(), key=lambda f: parse_round(f).number)[:-1]
 
 
 def _closed_logs(corpus: Path, folder: str) -> list[tuple[str, Path]]:
@@ -63,65 +67,140 @@ def _closed(result: object) -> bool:
     return next((r.value for r in records if r.key == "submission_division"), None) == "closed"
 
 
+def _dense(places: list[float], cadence: Cadence) -> bool:
+    """Two evaluations at most half the allowed gap apart: the run evaluates at least
+    twice as often as required there, so every other evaluation may go."""
+    return any(
+        b - a <= cadence.allowed(a) / 2 + cadence.slack for a, b in itertools.pairwise(places)
+    )
+
+
 @pytest.mark.corpus
-@pytest.mark.parametrize("folder", sorted(BREAKING))
-def test_published_logs_warn_only_where_they_break_the_schedule(corpus: Path, folder: str) -> None:
-    fired, judged = set(), Counter()
+@pytest.mark.parametrize("folder", _rounds())
+def test_published_logs_warn_only_where_they_break_thinned_warn(corpus: Path, folder: str) -> None:
+    """As published a judged closed log warns only in the result sets read as breaking
+    the schedule (BREAKING); with the last evaluation kept and every other one before it
+    removed, every judged log warns unless it evaluates at least twice as often as
+    required somewhere (NVIDIA SSD every 5 epochs before the fixed point 40)."""
+    present = [f for f in covered() if (corpus / f).is_dir()]
+    newest = max(present, key=lambda f: parse_round(f).number)
+    if not (corpus / folder).is_dir() or folder == newest:
+        pytest.skip(f"{folder}: not in the corpus, or the corpus's newest round")
+    fired: dict[str, set[str]] = {}
+    judged = 0
     for bench, path in _closed_logs(corpus, folder):
         result = parse_file(str(path))
-        if not _closed(result):
+        batch = next((r.value for r in result.records if r.key == "global_batch_size"), None)
+        found = cadence_for(own_round(result, folder, bench)[0], bench, batch)
+        if not _closed(result) or found is None:
             continue
-        judged[bench] += 1
+        judged += 1
         problems = cadence_problems([result], folder, bench, "eval_accuracy")
         assert len(problems) <= 1  # one per log
         if problems:
-            fired.add(path.relative_to(corpus / folder).as_posix())
-    assert fired == BREAKING[folder]
-    assert sum(judged.values()) == {"v0.7": 180, "v1.0": 275}[folder]
+            result_set = path.parent.relative_to(corpus / folder).as_posix()
+            fired.setdefault(result_set, set()).add(path.name)
+        places = placed(result, "eval_accuracy", found[0])[0]
+        if len(places) >= 2 and not judge(places[::-2][::-1], found[0]):
+            assert _dense(places, found[0]), path
+    assert judged
+    expected = BREAKING.get(folder, {})
+    assert set(fired) == set(expected)
+    for result_set, names in expected.items():
+        logs = (corpus / folder / result_set).glob("result_*.txt")
+        every = {p.name for p in logs if _closed(parse_file(str(p)))}
+        assert fired[result_set] == (every if names is None else names), result_set
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("folder", sorted(BREAKING))
-def test_every_other_evaluation_removed_warns(corpus: Path, folder: str) -> None:
-    """Both halves of every judged log with three or more evaluations warn, except SSD
-    runs that end by epoch 55: their halves still meet the fixed points 40, 50, 55
-    (an evaluation by 40, one in 40-50, one in 50-55), so the rule holds for them."""
-    quiet, thinned = [], 0
-    for bench, path in _closed_logs(corpus, folder):
-        result = parse_file(str(path))
-        batch = next((r.value for r in result.records if r.key == "global_batch_size"), None)
-        found = cadence_for(folder, bench, batch)
-        places = positions(result, "eval_accuracy")
-        if not _closed(result) or found is None or len(places) < 3:
-            continue
-        thinned += 1
-        halves = [h for h in (places[::2], places[1::2]) if not judge(h, found[0])]
-        quiet += [(bench, halves[0][-1])] if halves else []
-    assert thinned == {"v0.7": 180, "v1.0": 265}[folder]
-    assert quiet and all(bench == "ssd" and last <= 55 for bench, last in quiet)
-    assert len(quiet) == 10
+def test_unet3d_compared_in_samples_whatever_the_log_counts(corpus: Path) -> None:
+    """U-Net3D logs count epochs in epoch_num up to v3.0 and samples from v3.1: both are
+    placed in samples (first at 168,000 = 1000 epochs of 168 samples, then every 3,360),
+    so a v3.1 log is not read as evaluating first at "epoch 168000"."""
+    seen = set()
+    for folder in ("v3.0", "v3.1"):
+        for log in sorted((corpus / folder).glob("*/results/*/unet3d/result_*.txt"))[:3]:
+            result = parse_file(str(log))
+            batch = next(r.value for r in result.records if r.key == "global_batch_size")
+            found = cadence_for(folder, "unet3d", batch)
+            assert found is not None and found[0].unit == "samples"
+            places, read = placed(result, "eval_accuracy", found[0])
+            assert places[:2] == [168_000, 171_360], log
+            counts_epochs = positions(result, "eval_accuracy")[0] == 1000
+            assert counts_epochs == read.startswith("epoch_num counts epochs of 168"), log
+            seen.add(counts_epochs)
+            assert not cadence_problems([result], folder, "unet3d", "eval_accuracy"), log
+    assert seen == {True, False}  # one round's logs count epochs, the other's samples
+
+
+def _relabel(log: Path, keep: set[int]) -> None:
+    """Keep the evaluations at the epochs ``keep`` and number each by the epoch it is
+    logged in (NVIDIA logs the evaluation after epoch N inside epoch N + 1 as N)."""
+    lines = []
+    for line in log.read_text().splitlines(keepends=True):
+        if ":::MLLOG" in line and '"eval_accuracy"' in line:
+            record = json.loads(line.split(":::MLLOG", 1)[1])
+            number = record["metadata"]["epoch_num"]
+            if number not in keep:
+                continue
+            line = line.replace(f'"epoch_num": {number}}}', f'"epoch_num": {number + 1}}}')
+        lines.append(line)
+    log.write_text("".join(lines))
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("folder", sorted(JUDGED))
-def test_later_rounds_published_quiet_thinned_warn(corpus: Path, folder: str) -> None:
-    """As published no judged closed log warns; with the last evaluation kept and every
-    other one before it removed, every judged log with two or more evaluations does."""
-    judged, thinned = Counter(), 0
-    for bench, path in _closed_logs(corpus, folder):
-        result = parse_file(str(path))
-        batch = next((r.value for r in result.records if r.key == "global_batch_size"), None)
-        found = cadence_for(folder, bench, batch)
-        if not _closed(result) or found is None:
-            continue
-        judged[bench] += 1
-        assert not cadence_problems([result], folder, bench, "eval_accuracy"), path
-        places = positions(result, "eval_accuracy", found[0].position)
-        if len(places) >= 2:
-            thinned += 1
-            assert judge(places[::-2][::-1], found[0]), path
-    assert sum(judged.values()) == JUDGED[folder]
-    assert thinned == JUDGED[folder]  # every judged log evaluates at least twice
+def test_epochs_numbered_from_one_with_the_evaluation_inside_the_next(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """v0.7 Fujitsu and Inspur SSD number epochs from 1 and log the evaluation after 40
+    epochs (iteration 4,886 at batch 960) inside epoch 41 as epoch 41. Planted in a v1.0
+    NVIDIA SSD log (evaluations kept at 40 and 50, numbered 41 and 51): placed at 40 and
+    50, no warning; without the one at 40, the first at 50 still warns."""
+    source = corpus / "v1.0/NVIDIA/results/dgxa100_ngc21.05_mxnet/ssd/result_0.txt"
+    log = tmp_path / "result_0.txt"
+    for keep, warns in (({40, 50}, False), ({50}, True)):
+        shutil.copy(source, log)
+        _relabel(log, keep)
+        result = parse_file(str(log))
+        assert positions(result, "eval_accuracy") == sorted(n + 1.0 for n in keep)
+        found = cadence_for("v1.0", "ssd", 912)
+        assert found is not None
+        places, read = placed(result, "eval_accuracy", found[0])
+        assert places == sorted(float(n) for n in keep) and read
+        problems = cadence_problems([result], "v1.0", "ssd", "eval_accuracy")
+        assert bool(problems) == warns
+        if warns:
+            assert "first evaluation at epoch 50, required by 40" in problems[0].message
+    # As published (the evaluation after epoch N logged in epoch N + 1 as N): as logged.
+    result = parse_file(str(source))
+    assert placed(result, "eval_accuracy", found[0]) == (positions(result, "eval_accuracy"), "")
+
+
+@pytest.mark.corpus
+def test_a_run_is_judged_by_its_own_round(corpus: Path, tmp_path: Path) -> None:
+    """v5.0 Nebius Llama 3.1 405B logs (runs of April 30 - May 1, 2025, every 46,080
+    samples as v5.0 requires) re-published in a later round are v5.0 runs: judged by v5.0's
+    schedule, not by v5.1's every 18,432. Dated after v5.0's publication, they warn."""
+    logs = sorted(corpus.glob("v5.0/Nebius/results/*/llama31_405b/result_*.txt"))
+    assert logs
+    published = parse_round("v5.0").published_ms
+    assert published is not None
+    for source in logs:
+        result = parse_file(str(source))
+        judged_by, why = own_round(result, "v5.1", "llama31_405b")
+        assert judged_by == "v5.0" and why.startswith("a run of 2025-0"), source
+        assert not cadence_problems([result], "v5.1", "llama31_405b", "eval_accuracy")
+    log = tmp_path / "result_1.txt"
+    text = logs[0].read_text()
+    line = next(x for x in text.splitlines() if '"run_start"' in x)
+    start = json.loads(line.split(":::MLLOG", 1)[1])
+    later = int(published + 86_400_000)
+    log.write_text(text.replace(f'"time_ms": {start["time_ms"]},', f'"time_ms": {later},', 1))
+    result = parse_file(str(log))
+    assert own_round(result, "v5.1", "llama31_405b") == ("v5.1", "")
+    (problem,) = cadence_problems([result], "v5.1", "llama31_405b", "eval_accuracy")
+    assert "at most 18432 samples" in problem.message
+    assert "training_rules.adoc v5.1" in problem.message
 
 
 # One real closed result set per round from v1.1 on, a benchmark kind each (organization,
@@ -211,10 +290,14 @@ def test_batch_dependent_schedules_match_the_rules_formulas() -> None:
         6144: 200_000,
     }
     assert bert[3072] is not None and bert[3072][0].slack == 3072  # rounded up to a batch
-    # U-Net3D v1.0: CEILING(1000*168/spe), then CEILING(20*168/spe) epochs.
-    for gbs, first, every in ((32, 875, 18), (56, 1000, 20), (7, 1000, 20)):
+    # U-Net3D v1.0: CEILING(1000*168/spe), then CEILING(20*168/spe) epochs of spe
+    # samples, compared in samples; a log counting at most CEILING(10000*168/spe) epochs.
+    for gbs, first, every, bound in ((32, 875, 18, 8750), (56, 1000, 20, 10000)):
         found = cadence_for("v1.0", "unet3d", gbs)
-        assert found is not None and (found[0].first, found[0].every) == (first, every)
+        assert found is not None
+        spe = found[0].epoch_size
+        assert (found[0].first, found[0].every) == (first * spe, every * spe)
+        assert found[0].epoch_bound == bound
     assert cadence_for("v1.0", "bert", None) is None  # no batch size: not judged
     assert cadence_for("v2.1", "dlrm", 32768) is None  # no schedule stated (DLRM)
     # Packed BERT from v1.1: a point may be rounded up by up to 3 global batches.
@@ -239,9 +322,10 @@ def test_later_rounds_schedules_match_the_rules_text() -> None:
     # Llama 3.1 405B: 46,080 in v5.0; 18,432 skipping FLOOR(0.0026 * GBS + 12) after.
     assert _schedule("v5.0", "llama31_405b", 1152) == (46_080, 46_080)
     assert _schedule("v5.1", "llama31_405b", 1152) == (15 * 18_432, 18_432)
-    # U-Net3D counted in samples in v4.0: from 1000 epochs of 168, then every 20.
+    # U-Net3D compared in samples: from 1000 epochs of 168, then every 20.
     assert _schedule("v4.0", "unet3d", 56) == (168_000, 3_360)
-    assert _schedule("v3.0", "unet3d", 56) == (1000, 20)
+    assert _schedule("v3.0", "unet3d", 56) == (168_000, 3_360)
+    assert _schedule("v2.0", "unet3d", 48) == (168_000, 3_456)  # 875 and 18 epochs of 192
     # dlrm_v4_hstu: 2,293,760 samples at GBS 8192, 16384 and 32768, first at the grid
     # blocks 25, 31 and 41 (the rules text and the official closed_dlrmv4.yaml).
     newest = max(covered(), key=lambda f: parse_round(f).number)
@@ -303,8 +387,7 @@ def test_hostile_values_are_judged_or_skipped_never_raised(tmp_path: Path, batch
         assert len(problems) <= 1
     # The later rounds' kinds (samples_count, step_num, batch-rounded, skipped, fixed
     # first point, last two only) at every batch size, the largest one included.
-    later = {name: benches for name, benches in covered().items() if name not in BREAKING}
-    for folder, benches in later.items():
+    for folder, benches in covered().items():
         for bench in benches:
             assert len(cadence_problems([result], folder, bench, "eval_accuracy")) <= 1
     # Only finite numbers are placed: -5, 4 and 1e308 (the rest are not positions).

@@ -5,9 +5,12 @@ The schedules are data (``schemas/cadence/eval_cadence.yaml``: per round the "Ev
 frequency" table of training_rules.adoc, section "Quality measure"; a round states what
 changed from the round it ``extends``). A run's evaluations are the quality records
 before its first ``run_stop``, placed by a metadata count (``epoch_num`` unless the
-schedule names another); they must start no later than the schedule's first point and
-never be further apart than its interval (evaluating more often is allowed). One problem
-per log, naming the gap found and the one required (docs/scores.md, "Evaluation cadence").
+schedule names another) and compared in the schedule's unit whatever unit the log counts
+(U-Net3D logs count epochs or samples); they must start no later than the schedule's first
+point and never be further apart than its interval (evaluating more often is allowed). A
+run is judged by its own round: one that started before the previous round's results
+were published is that round's run, re-published. One problem per log, naming the gap
+found and the one required (docs/scores.md, "Evaluation cadence").
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +45,8 @@ class Cadence:
     slack: float = 0.0  # the samples of a step where a point may be rounded up to it
     position: str = "epoch_num"  # the metadata count that places an evaluation
     last_only: bool = False  # only the last two evaluations must be one interval apart
+    epoch_size: float = 0.0  # samples per epoch where a log may count epochs (U-Net3D)
+    epoch_bound: float = 0.0  # the most epochs such a log can count (else it counts samples)
 
     def allowed(self, position: float) -> float:
         """The most units the evaluation after ``position`` may come later."""
@@ -108,6 +114,12 @@ def cadence_for(round_folder: str, benchmark: str, batch: Any) -> tuple[Cadence,
     # batch_slack: true is one global batch; a number, that many (packed sequences)
     batches = float(spec.get("batch_slack", 0))
     slack = batches * gbs if gbs else 0.0
+    epoch_size = epoch_bound = 0.0
+    epochs_in = spec.get("epochs_in")
+    if epochs_in is not None and gbs:  # samples_per_epoch: the last batch padded
+        dataset = epochs_in["dataset"]
+        epoch_size = float(math.ceil(dataset / gbs) * gbs)
+        epoch_bound = float(math.ceil(epochs_in["within_passes"] * dataset / epoch_size))
     cadence = Cadence(
         spec["unit"],
         every,
@@ -116,8 +128,11 @@ def cadence_for(round_folder: str, benchmark: str, batch: Any) -> tuple[Cadence,
         slack,
         spec.get("position", "epoch_num"),
         bool(spec.get("last_only", False)),
+        epoch_size,
+        epoch_bound,
     )
-    return cadence, " ".join(entry["rules"].split())
+    rules = " ".join(entry["rules"].split()).replace("{round}", round_folder)
+    return cadence, rules
 
 
 def _amount(spec: Any, gbs: int | None, every: float | None = None) -> float | None:
@@ -177,6 +192,67 @@ def positions(result: ParseResult, key: str, count: str = "epoch_num") -> list[f
     return sorted(found)
 
 
+def placed(result: ParseResult, key: str, cadence: Cadence) -> tuple[list[float], str]:
+    """Where a run evaluated in the schedule's unit, and how the log's count was read
+    ('' when as logged): a U-Net3D log counting epochs (every evaluation within the
+    epochs a run may take) in samples; an epoch-counted log that numbers epochs from 1
+    and logs each evaluation inside the epoch it numbers, after the epoch before it
+    (v0.7 Fujitsu and Inspur SSD: ``epoch_num`` 41 at iteration 4,886, 40 epochs)."""
+    places = positions(result, key, cadence.position)
+    size = cadence.epoch_size
+    if size and places and places[-1] <= cadence.epoch_bound:
+        return [p * size for p in places], f"epoch_num counts epochs of {size:g} samples"
+    if cadence.unit == "epochs" and cadence.position == "epoch_num" and _inside(result, key):
+        return [p - 1 for p in places], "each evaluation logged inside the epoch it numbers"
+    return places, ""
+
+
+def _inside(result: ParseResult, key: str) -> bool:
+    """Epochs numbered from 1 and every evaluation logged between the ``epoch_start`` and
+    ``epoch_stop`` of the epoch its ``epoch_num`` names ("Epochs should always be
+    numbered from 1", training_rules.adoc v0.7 and v1.0, "Epoch numbering")."""
+    first, current, evaluations = None, None, 0
+    for rec in result.records:
+        if rec.key == "run_stop":
+            break
+        number = rec.epoch_num()
+        if rec.key == "epoch_start":
+            first = number if first is None else first
+            current = number
+        elif rec.key == "epoch_stop" and number == current:
+            current = None
+        elif rec.key == key and finite_number(number) is not None:
+            if current is None or number != current or isinstance(number, bool):
+                return False
+            evaluations += 1
+    return evaluations > 0 and first == 1 and not isinstance(first, bool)
+
+
+def own_round(result: ParseResult, round_folder: str, benchmark: str) -> tuple[str, str]:
+    """The round whose rules a run followed and why ('' when its folder's): a run that
+    started before the previous round's results were published is that round's run,
+    re-published (v5.1 Nebius Llama 3.1 405B: v5.0 runs of April 2025). One round back
+    only, where that round states the benchmark's schedule, and only a run dated after
+    the results of the round before that (a clock at 1970 dates nothing)."""
+    from ..rounds import parse_round
+
+    names = list(_table())
+    index = names.index(round_folder) if round_folder in names else 0
+    if index == 0:
+        return round_folder, ""
+    before = names[index - 1]
+    if benchmark not in _table()[before]["benchmarks"]:
+        return round_folder, ""
+    start = next((r.timestamp_ms for r in result.records if r.key == "run_start"), None)
+    published = parse_round(before).published_ms
+    earliest = parse_round(names[index - 2]).published_ms if index >= 2 else None
+    ms = finite_number(start)
+    if ms is None or published is None or not (earliest or 0) <= ms < published:
+        return round_folder, ""
+    day = datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
+    return before, f"a run of {day}, before {before}'s results were published"
+
+
 def judge(places: Sequence[float], cadence: Cadence) -> str:
     """What breaks the schedule ('' when nothing does)."""
     if not places:
@@ -216,14 +292,16 @@ def cadence_problems(
     out = []
     for result in results:
         batch = next((r.value for r in result.records if r.key == "global_batch_size"), None)
-        found = cadence_for(round_folder, benchmark, batch)
+        judged_by, dated = own_round(result, round_folder, benchmark)
+        found = cadence_for(judged_by, benchmark, batch)
         if found is None:
             continue
         cadence, rules = found
-        why = judge(positions(result, key, cadence.position), cadence)
+        places, read = placed(result, key, cadence)
+        why = judge(places, cadence)
         if why:
-            schedule = _schedule(cadence)
-            message = f"evaluation cadence: {why} ({schedule}; {rules})"
+            notes = "; ".join(x for x in (read, dated, _schedule(cadence), rules) if x)
+            message = f"evaluation cadence: {why} ({notes})"
             out.append(codes.EVAL_CADENCE.problem(result.path, message))
     return out
 
