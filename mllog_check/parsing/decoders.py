@@ -34,8 +34,9 @@ DecodeError = json.JSONDecodeError
 # long fractions of real logs' floats). Python's json also accepts lone surrogate
 # escapes and numbers that overflow to inf (exponents of three digits after a digit are
 # refused: not an "E" plus digits inside a string, as system names XE9680 and XE8545
-# are, which sent whole Dell logs to the grammar path), which orjson refuses. Found on the bytes' shapes (bytes.translate, then ``in`` and
-# ``find``: C speed, a fraction of decoding), not by a regex over each payload.
+# are, which sent whole Dell logs to the grammar path), which orjson refuses. Found on
+# the bytes' shapes (bytes.translate, then ``in`` and ``find``: C speed, a fraction of
+# decoding), not by a regex over each payload.
 _SHAPES = bytes(
     ord("0") if 48 <= i <= 57 else ord("e") if i in b"eE" else i if i in b"+." else ord(" ")
     for i in range(256)

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from ..datafiles import Document
 
 ALPHA = 0.05
-NOT_CONVERGED = 1e9  # a failed run's epochs: it sorts last and is dropped as the slowest
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,8 +283,11 @@ def check_rcp(
             f"global_batch_size must be logged (a finite number) and equal in all runs: {shown}",
         )
     bs = float(next(iter(batches)) or 0)
-    epochs = [NOT_CONVERGED if r.epochs_or_samples is None else r.epochs_or_samples for r in runs]
-    failed = sum(1 for r in runs if r.epochs_or_samples is None)
+    converged_at = [r.epochs_or_samples for r in runs]
+    # a run that never converged sorts last and is dropped as the slowest (no number
+    # stands for it: GPT-3 counts tokens beyond any sentinel)
+    epochs = [math.inf if e is None else e for e in converged_at]
+    failed = sum(1 for e in converged_at if e is None)
     if failed > trim:
         return RcpResult(
             "Insufficient convergence", f"{failed} runs did not converge; at most {trim}"
@@ -297,21 +299,25 @@ def check_rcp(
         mean = math.inf
     unit = load_rcp(ruleset_folder)["benchmarks"][benchmark]["unit"]
     result = _verdict(points, bs, mean, unit, required, allowance)
-    result = _confidence(result, epochs, trim, allowance)
+    result = _confidence(result, converged_at, trim, allowance)
     if METHODS[method].normalize and result.reference is not None:
         return _normalized(result, unit)
     return result
 
 
-def _confidence(result: RcpResult, epochs: list[float], trim: int, allowance: float) -> RcpResult:
+def _confidence(
+    result: RcpResult, converged_at: list[float | None], trim: int, allowance: float
+) -> RcpResult:
     """The pass probability of a result near its bound, said in the message."""
     from .rcp_confidence import describe, near_bound, pass_probability
 
     ref, mean = result.reference, result.submission_mean
     if ref is None or mean is None or not near_bound(mean, ref.minimum, ref.stdev):
         return result
-    chance = pass_probability(epochs, trim, ref.minimum - allowance, NOT_CONVERGED)
-    message = f"{result.message}; {describe(chance, len(epochs))}"
+    chance = pass_probability(converged_at, trim, ref.minimum - allowance)
+    if chance is None:
+        return result
+    message = f"{result.message}; {describe(chance, len(converged_at))}"
     return replace(result, message=message, pass_probability=chance)
 
 

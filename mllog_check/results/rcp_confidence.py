@@ -11,11 +11,14 @@ reference runs. A fixed seed keeps the figure the same from run to run.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Sequence
 
 DRAWS = 10_000
+MAX_RUNS = 200  # a real result has at most 40 runs (U-Net3D); beyond, no bootstrap
+BATCH = 50_000  # values drawn per random.choices call
 SEED = 20_210_601  # any fixed value: the figure must not change between runs
 
 
@@ -25,25 +28,34 @@ def near_bound(mean: float, minimum: float, stdev: float) -> bool:
 
 
 def pass_probability(
-    converged_at: Sequence[float],
+    converged_at: Sequence[float | None],
     trim: int,
     minimum: float,
-    not_converged: float,
     draws: int = DRAWS,
     seed: int = SEED,
-) -> float:
+) -> float | None:
     """Share of ``draws`` bootstrap sets of len(converged_at) runs whose trimmed mean
-    reaches ``minimum`` (``not_converged`` marks a run that never converged)."""
+    reaches ``minimum``; None marks a run that never converged (no number stands for it:
+    GPT-3 counts 1.4e9 tokens, beyond any sentinel a count could be mistaken for). None
+    for more than MAX_RUNS runs (a bound on work: docs/security.md)."""
+    n = len(converged_at)
+    if n > MAX_RUNS:
+        return None
     rng = random.Random(seed)
-    values = list(converged_at)
-    n = len(values)
+    values = [math.inf if v is None else v for v in converged_at]
     passed = 0
-    for _ in range(draws):
-        sample = sorted(rng.choices(values, k=n))
-        if sum(1 for v in sample if v >= not_converged) > trim:
-            continue
-        if statistics.fmean(sample[trim : n - trim]) >= minimum:
-            passed += 1
+    # One call for a batch of draws: random.choices draws each item with one random()
+    # call, so the batch is the same stream as one call per draw (the figure unchanged).
+    per_batch = max(1, BATCH // max(n, 1))
+    for first in range(0, draws, per_batch):
+        batch = min(per_batch, draws - first)
+        flat = rng.choices(values, k=n * batch)
+        for start in range(0, n * batch, n):
+            sample = sorted(flat[start : start + n])
+            if trim < n and sample[n - trim - 1] == math.inf:
+                continue  # more runs that never converged than the trim drops
+            if statistics.fmean(sample[trim : n - trim]) >= minimum:
+                passed += 1
     return passed / draws
 
 

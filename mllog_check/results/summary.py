@@ -33,7 +33,6 @@ from ..inputs import InputError, read_in_tree
 from ..problems import Problem
 from ..rounds import Round, RoundError, Setting, choose, parse_round
 from ..syntax_codes import INPUT_ERROR
-from .rcp import NOT_CONVERGED
 from .runs import Run
 from .scores import Score, ScoreReport, compute_scores
 from .tree import COUNT_MAX, read_system
@@ -428,6 +427,11 @@ def rcp_word(verdict: str | None) -> str:
     if verdict is None:
         return ""
     return _RCP_WORDS.get(verdict, "Unknown state")
+
+
+# The official table's stand-in for a run that did not converge (its samples_to_converge
+# column); the RCP check itself uses no number for one (results/rcp.py).
+NOT_CONVERGED = 1e9
 
 
 def samples_to_converge(epochs: list[float | None], failed_allowed: int) -> float | None:
