@@ -612,3 +612,17 @@ def test_weak_row_states_weak_score_fields() -> None:
     row = {name: ref.__forward_arg__ for name, ref in WeakRow.__annotations__.items()}
     assert tuple(row) == WEAK_COLUMNS == tuple(n for n in fields if n in row)
     assert row == {name: fields[name] for name in row}
+
+
+@pytest.mark.corpus
+def test_weak_logs_naming_the_whole_allocation_are_no_break(corpus: Path) -> None:
+    """Real hpc-v2.0 HelmholtzAI HoreKa weak-scaling OC20: every model's log names the
+    whole system (number_of_nodes × accelerators_per_node = T), so M × S exceeds T by a
+    logging habit, not by models that cannot have run at once. Was MLR066 (false, as on
+    NVIDIA's Eos DeepCAM of v2.0 and v3.0 in the published record)."""
+    from mllog_check.results import compute_scores
+
+    report = compute_scores([str(corpus / "hpc-v2.0" / "HelmholtzAI")])
+    whole = [w for w in report.weak if w.instance_scale == w.accelerators and w.models > 1]
+    assert whole, "no weak result of the corpus logs its whole allocation"
+    assert "MLR066" not in {p.rule for p in report.problems}

@@ -202,6 +202,10 @@ def _exceeds(score: WeakScore, problems: list[Problem]) -> str:
     used = score.models * score.instance_scale if score.instance_scale else None
     if used is None or score.accelerators is None or used <= score.accelerators:
         return ""
+    if score.instance_scale == score.accelerators:
+        # every model's log names the whole allocation, not its instance (HPC v2.0
+        # HelmholtzAI HoreKa OC20, NVIDIA Eos DeepCAM): a logging habit, no break
+        return ""
     message = (
         f"{score.models} models × {score.instance_scale} accelerators each (as logged) = "
         f"{used}, more than the system's {score.accelerators}"
