@@ -203,6 +203,50 @@ def test_a_run_is_judged_by_its_own_round(corpus: Path, tmp_path: Path) -> None:
     assert "training_rules.adoc v5.1" in problem.message
 
 
+def _evaluate_every(log: Path, interval: int, count: int) -> None:
+    """Replace the log's evaluations by ``count`` at ``interval`` samples apart (each one
+    batch of 32 short, as the log counts them), the last one just before run_stop."""
+    lines = log.read_text().splitlines(keepends=True)
+    evals = [i for i, line in enumerate(lines) if '"eval_accuracy"' in line]
+    template = json.loads(lines[evals[0]].split(":::MLLOG", 1)[1])
+    added = []
+    for k in range(1, count + 1):
+        template["metadata"].update(samples_count=k * interval - 32, epoch_num=k * interval - 32)
+        added.append(f":::MLLOG {json.dumps(template)}\n")
+    kept = [line for i, line in enumerate(lines) if i not in set(evals)]
+    stop = next(i for i, line in enumerate(kept) if '"run_stop"' in line)
+    log.write_text("".join(kept[:stop] + added + kept[stop:]))
+
+
+@pytest.mark.corpus
+def test_evaluating_more_often_and_stopping_off_the_required_schedule(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """A converged run that evaluates more often than required and stops at a point the
+    required schedule lacks may stop earlier than the rules let a run (issue 38: v5.1
+    HPE XD670 Llama 3.1 8B at batch 32, every 8,192 samples where 12,288 is required).
+    Planted in a v5.1 AMD Llama 3.1 8B log (batch 32): every 8,192 to 163,840 (between
+    the required 159,744 and 172,032) warns; to 172,032 (a required point) it does not."""
+    source = corpus / "v5.1/AMD/results/MI350X_EPYC_9575F_pytorch/llama31_8b/result_0.txt"
+    log = tmp_path / "result_0.txt"
+    assert not cadence_problems([parse_file(str(source))], "v5.1", "llama31_8b", "eval_accuracy")
+    for count, warns in ((20, True), (21, False)):
+        shutil.copy(source, log)
+        _evaluate_every(log, 8192, count)
+        result = parse_file(str(log))
+        assert positions(result, "eval_accuracy", "samples_count")[-1] == count * 8192 - 32
+        problems = cadence_problems([result], "v5.1", "llama31_8b", "eval_accuracy")
+        assert bool(problems) == warns
+        if warns:
+            assert "stops at sample 163808" in problems[0].message
+            assert "8192 samples apart where every 12288 is required" in problems[0].message
+            assert problems[0].severity == "warning"
+    # The same log not converged (run_stop aborted): it stopped for another reason.
+    log.write_text(log.read_text().replace('"status": "success"', '"status": "aborted"'))
+    _evaluate_every(log, 8192, 20)
+    assert not cadence_problems([parse_file(str(log))], "v5.1", "llama31_8b", "eval_accuracy")
+
+
 # One real closed result set per round from v1.1 on, a benchmark kind each (organization,
 # system folder, benchmark folder, ruleset).
 PLANTED = {

@@ -47,6 +47,7 @@ class Cadence:
     last_only: bool = False  # only the last two evaluations must be one interval apart
     epoch_size: float = 0.0  # samples per epoch where a log may count epochs (U-Net3D)
     epoch_bound: float = 0.0  # the most epochs such a log can count (else it counts samples)
+    batch: float = 0.0  # one global batch in the unit (0: epochs, no grid to stop on)
 
     def allowed(self, position: float) -> float:
         """The most units the evaluation after ``position`` may come later."""
@@ -120,8 +121,11 @@ def cadence_for(round_folder: str, benchmark: str, batch: Any) -> tuple[Cadence,
         dataset = epochs_in["dataset"]
         epoch_size = float(math.ceil(dataset / gbs) * gbs)
         epoch_bound = float(math.ceil(epochs_in["within_passes"] * dataset / epoch_size))
+    unit = spec["unit"]
+    scale = spec["every"].get("scale", 1) if isinstance(spec.get("every"), dict) else 1
+    batch = {"samples": gbs or 0.0, "tokens": (gbs or 0.0) * scale, "steps": 1.0}.get(unit, 0)
     cadence = Cadence(
-        spec["unit"],
+        unit,
         every,
         first,
         at,
@@ -130,6 +134,7 @@ def cadence_for(round_folder: str, benchmark: str, batch: Any) -> tuple[Cadence,
         bool(spec.get("last_only", False)),
         epoch_size,
         epoch_bound,
+        float(batch),
     )
     rules = " ".join(entry["rules"].split()).replace("{round}", round_folder)
     return cadence, rules
@@ -281,6 +286,31 @@ def judge(places: Sequence[float], cadence: Cadence) -> str:
     return "; ".join(parts)
 
 
+def off_grid(places: Sequence[float], cadence: Cadence) -> str:
+    """What is wrong with a converged run that evaluates more often than required and
+    stops at an evaluation the required schedule does not have ('' when nothing): it
+    may have stopped earlier than the schedule lets a run (training_rules.adoc v1.0 on:
+    "at the same frequency"; v5.1 HPE XD670 Llama 3.1 8B at batch 32, every 8,192
+    samples where 12,288 is required). A point is met within one global batch either
+    way (rounded up to a batch; some logs count the samples before the last step)."""
+    every, first, batch = cadence.every, cadence.first, cadence.batch
+    if every is None or first is None or cadence.last_only or not batch or len(places) < 2:
+        return ""
+    near = batch + cadence.slack + SLACK
+    finest = min(b - a for a, b in itertools.pairwise(places))
+    if finest >= every - near:
+        return ""
+    last = places[-1]
+    below = first + max(0, math.floor((last - first) / every)) * every
+    if min(abs(last - below), abs(below + every - last)) <= near:
+        return ""
+    return (
+        f"the run stops at {_at(cadence.unit, last)}, which the required schedule does not "
+        f"evaluate (its points {below:g} and {below + every:g}), evaluating {finest:g} "
+        f"{cadence.unit} apart where every {every:g} is required"
+    )
+
+
 def _at(unit: str, value: float) -> str:
     return f"{unit[:-1]} {value:g}"  # "epoch 4", "sample 150000", "token ...", "step ..."
 
@@ -298,12 +328,19 @@ def cadence_problems(
             continue
         cadence, rules = found
         places, read = placed(result, key, cadence)
-        why = judge(places, cadence)
+        why = judge(places, cadence) or (off_grid(places, cadence) if _converged(result) else "")
         if why:
             notes = "; ".join(x for x in (read, dated, _schedule(cadence), rules) if x)
             message = f"evaluation cadence: {why} ({notes})"
             out.append(codes.EVAL_CADENCE.problem(result.path, message))
     return out
+
+
+def _converged(result: ParseResult) -> bool:
+    """The first run_stop says success (the run stopped where it reached the target)."""
+    stop = next((r for r in result.records if r.key == "run_stop"), None)
+    status = stop.metadata.get("status") if stop and isinstance(stop.metadata, dict) else None
+    return isinstance(status, str) and status.lower() == "success"
 
 
 def _schedule(cadence: Cadence) -> str:

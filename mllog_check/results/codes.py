@@ -413,7 +413,10 @@ EVAL_CADENCE = rule(
     Severity.WARNING,
     "A closed run evaluates less often than its round's training rules require: its "
     "first evaluation later than the schedule's first point, or two evaluations further "
-    "apart than the schedule's interval (epochs, samples, tokens or steps). One per log.",
+    "apart than the schedule's interval (epochs, samples, tokens or steps); or, "
+    "converged, it evaluates more often than a sample schedule and stops at a point the "
+    "schedule lacks. Compared in the schedule's unit whatever the log counts, by the "
+    "run's own round. One per log.",
     stage="score",
     good="fixtures/score/olympic",
     bad="fixtures/score/olympic\ndelete-line Example/results/sys8/resnet/result_2.txt: "
