@@ -98,6 +98,44 @@ def test_a_planted_change_in_one_run_is_flagged(corpus: Path, tmp_path: Path) ->
 
 
 @pytest.mark.corpus
+def test_runs_that_disagree_warn_in_score_and_package(corpus: Path) -> None:
+    """MLR068: the result sets whose closed runs disagree are the hparams rows with a
+    disagree cell; one warning each, at the first run off the majority's value."""
+    from mllog_check.results import compute_scores
+    from mllog_check.submission.package import check_package
+
+    org = corpus / "v4.1" / "Google"
+    flagged = {r.folder for r in hparam_table([str(org)]).rows if r.disagree}
+    assert flagged  # the published case: two learning rates in one result
+    warned = [p for p in compute_scores([str(org)]).problems if p.rule == "MLR068"]
+    assert {str(Path(p.path).parent) for p in warned} == flagged
+    assert all(p.severity == "warning" and p.line > 0 for p in warned)
+    two = next(p for p in warned if "2048-maxdiffusion" in p.path)
+    # runs 0-1 at 0.0004048, runs 2-9 at 0.0002548: the majority first, at result_0's line
+    assert Path(two.path).name == "result_0.txt"
+    assert "opt_base_learning_rate 0.0002548 (8 runs: " in two.message
+    assert "vs 0.0004048 (2 runs: result_0.txt, result_1.txt)" in two.message
+    packaged = {p.path for p in check_package(org, "4.1.0").problems if p.rule == "MLR068"}
+    assert {Path(p).name for p in packaged} == {Path(p.path).name for p in warned}
+
+
+@pytest.mark.corpus
+def test_a_planted_change_warns_and_the_copy_as_published_does_not(
+    corpus: Path, tmp_path: Path
+) -> None:
+    from mllog_check.results import compute_scores
+
+    tree = _copy_sets(corpus, tmp_path, AMD_8B)
+    assert "MLR068" not in {p.rule for p in compute_scores([str(tree / "v5.1")]).problems}
+    log = tree / AMD_8B / "result_3.txt"
+    text = log.read_text(encoding="utf-8")
+    log.write_text(text.replace('"value": 0.0008', '"value": 0.0009' + "9" * 500, 1), "utf-8")
+    (found,) = [p for p in compute_scores([str(tree / "v5.1")]).problems if p.rule == "MLR068"]
+    assert Path(found.path).name == "result_3.txt" and "(1 run: result_3.txt)" in found.message
+    assert len(found.message) < 400  # a hostile value is quoted short
+
+
+@pytest.mark.corpus
 def test_declared_borrowing_checked_key_by_key(corpus: Path, tmp_path: Path) -> None:
     mi350 = "v5.1/AMD/results/MI350X_EPYC_9575F_pytorch/llama31_8b"
     rows = hparam_table([str(corpus / "v5.1")]).rows

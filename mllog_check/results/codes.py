@@ -450,3 +450,25 @@ COMPLIANCE_APPROXIMATED = rule(
         "not checked (docs/scores.md, docs/hpc.md)."
     ),
 )
+HPARAMS_DIFFER = rule(
+    "MLR068",
+    "hparams-differ-between-runs",
+    Severity.WARNING,
+    "The runs of one closed result log different values for a hyperparameter the round's "
+    "closed rules constrain (the first value of each run): the message names the runs "
+    "holding each value. One per result, at the first run off the majority's value.",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/olympic\nreplace Example/results/sys8/resnet/result_3.txt: "
+    '"lars_opt_base_learning_rate", "value": 10.5 => "lars_opt_base_learning_rate", '
+    '"value": 9.5',
+    why=(
+        "A benchmark result is the olympic mean of one implementation's runs "
+        f'({TRAINING_RULES}, "Benchmark Results"), and its hyperparameters are what a '
+        'borrower must take "as a group" ("Hyperparameter Borrowing"): runs trained with '
+        "another learning rate are another configuration, and which one the result "
+        "stands for is unknown. No official tool compares runs' hyperparameters; the "
+        "hparams table only marked the key (docs/hparams.md)."
+    ),
+    beyond=True,
+)

@@ -242,3 +242,85 @@ def result_id(row: HparamRow) -> str:
 
 def describe(value: Any) -> str:
     return "(not logged)" if value is ABSENT else repr(value)
+
+
+# How many run names a message lists per value before "and N more".
+_NAMES_SHOWN = 4
+# How much of a value a message quotes (a hostile log may log a megabyte).
+_VALUE_SHOWN = 60
+
+
+def runs_disagree(results: Sequence[ParseResult], version: str, folder: str) -> list[Problem]:
+    """MLR068 when the closed runs of one result log different first values for a key the
+    round's closed rules constrain (docs/hparams.md, "Runs that disagree"): one problem,
+    at the first run off the majority's value, naming the runs of every value."""
+    from ..rules.loader import UnknownRuleset, load_ruleset
+    from .codes import HPARAMS_DIFFER
+
+    if len(results) < 2 or _division(list(results)) != "closed":
+        return []
+    try:
+        ruleset = load_ruleset(version)
+    except UnknownRuleset:  # v0.5, HPC v0.7: no closed rules to name the keys
+        return []
+    keys = closed_keys(ruleset, results[0].records) | {BATCH_KEY}
+    firsts = [_first_records(r.records, keys) for r in results]
+    split = [k for k in sorted(keys) if len({canonical(_value(f.get(k))) for f in firsts}) > 1]
+    if not split:
+        return []
+    parts, where = [], None
+    for key in split:
+        text, off = _split_text(key, results, firsts)
+        parts.append(text)
+        where = where or off
+    path, line, column = where if where else (folder, 0, 0)
+    message = "closed runs disagree: " + "; ".join(parts)
+    return [HPARAMS_DIFFER.problem(path, message, line=line, column=column)]
+
+
+def _first_records(records: Iterable[Record], keys: set[str]) -> dict[str, Record]:
+    wanted, found = set(keys), {}
+    for rec in records:
+        if rec.key in wanted:
+            found[rec.key] = rec
+            wanted.discard(rec.key)
+            if not wanted:
+                break
+    return found
+
+
+def _value(rec: Record | None) -> Any:
+    return ABSENT if rec is None else rec.value
+
+
+def _split_text(
+    key: str, results: Sequence[ParseResult], firsts: list[dict[str, Record]]
+) -> tuple[str, tuple[str, int, int] | None]:
+    """ "key: 0.003 in result_0.txt, …; 0.005 in result_7.txt, …" (the majority's value
+    first) and where the first run off it logs the key."""
+    groups: dict[Any, list[int]] = {}
+    for i, first in enumerate(firsts):
+        groups.setdefault(canonical(_value(first.get(key))), []).append(i)
+    ordered = sorted(groups.values(), key=lambda runs: (-len(runs), runs[0]))
+    shown = []
+    for runs in ordered:
+        value = _shorten(describe(_value(firsts[runs[0]].get(key))))
+        names = [_name(results[i].path) for i in runs]
+        more = len(names) - _NAMES_SHOWN
+        listed = ", ".join(names[:_NAMES_SHOWN]) + (f", +{more}" if more > 0 else "")
+        runs_word = "run" if len(names) == 1 else "runs"
+        shown.append(f"{value} ({len(names)} {runs_word}: {listed})")
+    off = min(i for runs in ordered[1:] for i in runs)
+    rec = firsts[off].get(key)
+    where = (results[off].path, rec.line, rec.column) if rec is not None else None
+    return f"{key} " + " vs ".join(shown), where
+
+
+def _name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= _VALUE_SHOWN:
+        return text
+    return text[: _VALUE_SHOWN - 1] + "…"

@@ -21,6 +21,7 @@ from . import codes
 from .cadence import cadence_problems
 from .counting import build_runs, division_of, not_counted_reason, unread_quality
 from .hardware import accelerator_minutes
+from .hparams import runs_disagree
 from .runs import Run, duration
 from .scoring import RoundScoring
 from .seeds import check_seeds
@@ -386,6 +387,7 @@ def _score_set(
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
         problems.extend(cadence_problems(results, scoring.round, bench.name, bench.key))
+        problems.extend(runs_disagree(results, ruleset, result_set.folder))
     factor, factor_note, pending, unusable = _scaling(
         result_set.folder, normalization, result_set.root
     )
