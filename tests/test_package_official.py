@@ -308,3 +308,31 @@ def test_a_run_filed_under_two_systems_is_reported_before_upload(
     assert report.official_passed  # the official checker never compares systems
     strict = check_package(org, "5.0.0", strict=True)
     assert "MLP025" in {p.rule for p in strict.problems if p.is_error}
+
+
+@pytest.mark.corpus
+def test_each_official_tool_has_its_own_verdict_line(corpus: Path, tmp_path: Path) -> None:
+    """A name with a space fails repo_checker, not the package checker: one line per
+    official tool, so "package checker: FAIL" is never said for a repo_checker failure.
+    Was: "official package checker verdict: FAIL" on a tree the package checker passes."""
+    import json
+
+    org = _truncated_copy(tmp_path, corpus, ())
+    clean = run_cli("package", str(org), "--ruleset", "5.0.0")
+    assert "official package checker verdict: PASS" in clean.stdout
+    assert "official repo checker verdict: PASS" in clean.stdout
+    (org / "systems" / "notes v2.txt").write_text("x\n", encoding="utf-8")
+    report = check_package(org, "5.0.0")
+    assert report.official_passed and report.repo_passed is False and not report.passed
+    done = run_cli("package", str(org), "--ruleset", "5.0.0")
+    assert done.returncode == 1
+    assert "official package checker verdict: PASS" in done.stdout
+    assert "official repo checker verdict: FAIL" in done.stdout
+    doc = json.loads(run_cli("package", str(org), "--ruleset", "5.0.0", "--format", "json").stdout)
+    assert (doc["official_verdict"], doc["repo_checker_verdict"]) == ("pass", "fail")
+
+
+def test_a_round_before_the_repository_checks_names_no_repo_verdict(tmp_path: Path) -> None:
+    done = run_cli("package", str(_copy(tmp_path)), "--ruleset", "1.0.0")
+    assert "official package checker verdict:" in done.stdout
+    assert "repo checker" not in done.stdout

@@ -115,6 +115,9 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
     if getattr(report, "not_checked", ""):
         official, stops = f"none for this round (not checked: {report.not_checked})", ""
     out.write(f"official package checker verdict: {official}{f' ({stops})' if stops else ''}\n")
+    repo = getattr(report, "repo_passed", None)
+    if repo is not None:
+        out.write(f"official repo checker verdict: {'PASS' if repo else 'FAIL'}\n")
     kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
     out.write(f"beyond the official checker: {report.beyond} {kind}\n")
     found = [p.rule for p in report.problems if p.is_error and p.rule in KEPT_BEYOND_OFFICIAL]
@@ -124,6 +127,11 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
             f"errors kept beyond the official tools: {count} ({', '.join(kept)}: not in "
             "its verdict)\n"
         )
+
+
+def _verdict_word(passed: bool | None) -> str | None:
+    """ "pass" or "fail"; None where the tool does not run for the round."""
+    return None if passed is None else "pass" if passed else "fail"
 
 
 def _official_stops(problems: list[Problem]) -> str | None:
@@ -190,6 +198,7 @@ def package_json(report: Any, out: TextIO) -> None:
         "passed": report.passed,
         "strict": report.strict,
         "official_verdict": "pass" if report.official_passed else "fail",
+        "repo_checker_verdict": _verdict_word(getattr(report, "repo_passed", None)),
         "official_stops": _official_stops(report.problems),
         "beyond_official": report.beyond,
         "counts": report.counts(),

@@ -239,8 +239,6 @@ def own_round(result: ParseResult, round_folder: str, benchmark: str) -> tuple[s
     re-published (v5.1 Nebius Llama 3.1 405B: v5.0 runs of April 2025). One round back
     only, where that round states the benchmark's schedule, and only a run dated after
     the results of the round before that (a clock at 1970 dates nothing)."""
-    from ..rounds import parse_round
-
     names = list(_table())
     index = names.index(round_folder) if round_folder in names else 0
     if index == 0:
@@ -249,13 +247,22 @@ def own_round(result: ParseResult, round_folder: str, benchmark: str) -> tuple[s
     if benchmark not in _table()[before]["benchmarks"]:
         return round_folder, ""
     start = next((r.timestamp_ms for r in result.records if r.key == "run_start"), None)
-    published = parse_round(before).published_ms
-    earliest = parse_round(names[index - 2]).published_ms if index >= 2 else None
+    published = _published_ms(before)
+    earliest = _published_ms(names[index - 2]) if index >= 2 else None
     ms = finite_number(start)
     if ms is None or published is None or not (earliest or 0) <= ms < published:
         return round_folder, ""
     day = datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
     return before, f"a run of {day}, before {before}'s results were published"
+
+
+@cache
+def _published_ms(folder: str) -> float | None:
+    """A schedule table round's publication (time_ms), looked up once per process (the
+    package checker looks its round up once: tests/test_package.py)."""
+    from ..rounds import parse_round
+
+    return parse_round(folder).published_ms
 
 
 def judge(places: Sequence[float], cadence: Cadence) -> str:

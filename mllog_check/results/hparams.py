@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..parsing import parse_file
 from ..problems import Problem
 from ..records import ParseResult, Record
-from ..rounds import RoundError, Setting, current_benchmark_name
+from ..rounds import Round, RoundError, Setting, current_benchmark_name
 from .tree import ResultSet, discover
 
 if TYPE_CHECKING:
@@ -250,7 +250,9 @@ _NAMES_SHOWN = 4
 _VALUE_SHOWN = 60
 
 
-def runs_disagree(results: Sequence[ParseResult], version: str, folder: str) -> list[Problem]:
+def runs_disagree(
+    results: Sequence[ParseResult], version: str | Round, folder: str
+) -> list[Problem]:
     """MLR068 when the closed runs of one result log different first values for a key the
     round's closed rules constrain (docs/hparams.md, "Runs that disagree"): one problem,
     at the first run off the majority's value, naming the runs of every value."""

@@ -387,7 +387,7 @@ def _score_set(
     if division == "closed":
         problems.extend(check_seeds(runs, result_set.folder))
         problems.extend(cadence_problems(results, scoring.round, bench.name, bench.key))
-        problems.extend(runs_disagree(results, ruleset, result_set.folder))
+        problems.extend(runs_disagree(results, chosen, result_set.folder))
     factor, factor_note, pending, unusable = _scaling(
         result_set.folder, normalization, result_set.root
     )

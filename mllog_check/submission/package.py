@@ -31,7 +31,7 @@ from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
 from .crashes import layout_crash, result_set_crash
 from .layout import OrgLayout, check_layout, require_org
-from .repository import check_repository
+from .repository import REPOSITORY_CODES, check_repository, repository_verdict
 from .sysdesc import load, position, validate
 
 # The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
@@ -66,6 +66,9 @@ class PackageReport:
     # The verdict the round's official package checker would give (errors only of what
     # it rejects), and the problems beyond it (warnings; errors under --strict).
     official_passed: bool = True
+    # repo_checker's verdict, the verify script's other official tool; None before the
+    # round checks the repository (docs/package.md, "Repository checks").
+    repo_passed: bool | None = None
     beyond: int = 0
     # Errors of runs the score drops, downgraded to warnings (``tolerate``): the official
     # checker accepts them too, so they count neither as beyond it nor under --strict.
@@ -196,7 +199,10 @@ def check_package(
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
-    report.official_passed = not any(is_official_error(p) for p in report.problems)
+    report.official_passed = not any(
+        is_official_error(p) and p.rule not in REPOSITORY_CODES for p in report.problems
+    )
+    report.repo_passed = repository_verdict(rnd, report.problems)
     beyond = [p for p in report.problems if is_beyond_official(p, report.tolerated)]
     report.beyond = len(set(beyond))
     if strict:
@@ -386,7 +392,7 @@ def seed_presence(
         return []
     if rnd.applies("seeds_always"):
         bad = [path for path, has in seeded if not has]
-        why = "logs no seed; from v5.0 every closed run must"
+        why = "logs no seed; from v5.0 every closed run must log one"
         if rnd.is_hpc:
             why = "logs no seed; every closed MLPerf HPC run must (the official HPC checker)"
     else:

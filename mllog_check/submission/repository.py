@@ -23,6 +23,18 @@ from . import codes
 SIZE_LIMIT = 50 * 1024 * 1024
 
 
+# The codes of repo_checker's checks: its verdict is theirs, apart from the package
+# checker's (one line per official tool: docs/package.md).
+REPOSITORY_CODES = frozenset({"MLP041", "MLP042", "MLP043"})
+
+
+def repository_verdict(rnd: Round, problems: list[Problem]) -> bool | None:
+    """repo_checker's verdict (no error of its checks); None before the round checks it."""
+    if not rnd.applies("repo_checked"):
+        return None
+    return not any(p.is_error and p.rule in REPOSITORY_CODES for p in problems)
+
+
 def check_repository(root: Path, rnd: Round) -> list[Problem]:
     """MLP041-MLP043 for every entry below ``root`` (and ``root``'s own name), sorted."""
     if not rnd.applies("repo_checked"):
