@@ -143,3 +143,29 @@ def test_corpus_descriptions(corpus: Path) -> None:
     misspelt = sysdesc.load(corpus / "v0.7/Alibaba/systems/n1_A100.json")
     messages = [p.message for p in sysdesc.validate(misspelt, "v0.7")]
     assert any(m.startswith("missing required field 'division'") for m in messages)
+
+
+@pytest.mark.corpus
+def test_keyed_lines_descriptions_in_a_package(corpus: Path, tmp_path: Path) -> None:
+    """NVIDIA's v0.6 `key: {json}` lines: read and advice (MLP100) in their round, whose
+    descriptions the official package checker does not read; the same file in a v1.0
+    org, where it loads each description as JSON, is invalid JSON (MLP010)."""
+    import shutil
+
+    from mllog_check.submission.package import check_package
+
+    org = tmp_path / "v0.6" / "NVIDIA"
+    shutil.copytree(corpus / "v0.6" / "NVIDIA", org)
+    keyed = sorted((org / "systems").glob("*.json"))
+    assert keyed
+    report = check_package(org)
+    by_path = {str(p): [q.rule for q in report.problems if q.path == str(p)] for p in keyed}
+    assert all(rules == ["MLP100"] for rules in by_path.values()), by_path
+    assert not [p for p in report.problems if p.rule in ("MLP010", "MLP011")]
+
+    v10 = tmp_path / "v1.0" / "Habana"
+    shutil.copytree(corpus / "v1.0" / "Habana", v10)
+    (target,) = sorted((v10 / "systems").glob("*.json"))
+    target.write_text(keyed[0].read_text(encoding="utf-8"), encoding="utf-8")
+    found = [p for p in check_package(v10).problems if p.path == str(target)]
+    assert "MLP010" in [p.rule for p in found] and all(p.rule != "MLP100" for p in found)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ..inputs import InputError, read_in_tree, walk
 from ..problems import Problem
 from ..syntax_codes import INPUT_ERROR
+from . import keyed_lines
 
 if TYPE_CHECKING:
     from ..datafiles import Document
@@ -89,6 +90,9 @@ class SystemDescription:
     text: str = ""
     problems: list[Problem] = field(default_factory=list)
     unreadable: Unreadable | None = None
+    # "json", or "keyed-lines": `key: {json}` lines read into the template's keys
+    # (results/keyed_lines.py; NVIDIA's v0.6 descriptions)
+    form: str = "json"
 
     def get(self, key: str) -> Any:
         return self.data.get(key) if self.data else None
@@ -297,6 +301,14 @@ def read_system(
     except RecursionError as err:  # thousands of nested brackets
         return SystemDescription(shown, None, text, unreadable=Unreadable("nesting", str(err)))
     except json.JSONDecodeError as err:
+        if keyed_lines.looks_keyed(text):  # v0.6-era `key: {json}` lines
+            try:
+                lines = keyed_lines.read(text)
+            except keyed_lines.NotKeyedLines as bad:
+                reason = f"`key: {{json}}` lines that cannot be read: {bad}"
+                why = Unreadable("json", reason, err.msg, err.lineno, err.colno)
+                return SystemDescription(shown, None, text, unreadable=why)
+            return SystemDescription(shown, lines, text, form="keyed-lines")
         why = Unreadable("json", str(err), err.msg, err.lineno, err.colno)
         return SystemDescription(shown, None, text, unreadable=why)
     except ValueError as err:  # an integer of more digits than Python converts

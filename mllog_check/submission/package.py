@@ -32,7 +32,7 @@ from .consistency import Declared, check_result_set, same_org
 from .crashes import layout_crash, result_set_crash
 from .layout import OrgLayout, check_layout, require_org
 from .repository import REPOSITORY_CODES, check_repository, repository_verdict
-from .sysdesc import load, position, validate
+from .sysdesc import keyed_lines_problems, load, position, validate
 
 # The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
 # it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS); its columns are the
@@ -257,7 +257,9 @@ def _system_descriptions(
     for system, path in sorted(layout.systems.items()):
         desc = load(path, root=layout.root)
         report.problems.extend(desc.problems)
-        if rnd.has("system_description"):  # HPC rounds have no schema of their own
+        if desc.form == "keyed-lines":  # v0.6-era `key: {json}` lines, not the template
+            report.problems.extend(keyed_lines_problems(desc, rnd))
+        elif rnd.has("system_description"):  # HPC rounds have no schema of their own
             report.problems.extend(validate(desc, rnd.folder))
         submitter = desc.get("submitter")
         if submitter is not None and not same_org(submitter, layout.org):

@@ -28,6 +28,7 @@ from . import codes
 
 if TYPE_CHECKING:  # a JSON Schema document as read, before its own checks
     from ..datafiles import Document
+    from ..rounds import Round
 
 _PLACEHOLDERS = frozenset({"todo", "tbd", "tba", "fixme", "xxx"})
 
@@ -123,6 +124,21 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         msg = f"{len(held)} {noun} a placeholder such as TODO: {', '.join(held)}"
         problems.append(codes.PLACEHOLDER.problem(desc.path, msg, line, col))
     return sorted(problems)
+
+
+def keyed_lines_problems(desc: SystemDescription, rnd: Round) -> list[Problem]:
+    """A description written as `key: {json}` lines (results/keyed_lines.py): invalid
+    JSON (MLP010) where the round's official check loads descriptions as JSON (from
+    v1.0), else advice (MLP100): the official package checker reads no v0.6 or v0.7
+    description, and the score reads these lines (docs/package.md)."""
+    if rnd.applies("system_description_checked"):
+        msg = "invalid JSON: `key: {json}` lines (the v0.6-era form), not one JSON object"
+        return [codes.INVALID_JSON.problem(desc.path, msg, 1, 1)]
+    msg = (
+        "`key: {json}` lines (the v0.6-era form), not the round's JSON template: read for "
+        "scores (system, status, accelerators), not validated against the template"
+    )
+    return [codes.SYSDESC_ADVICE.problem(desc.path, msg, 1, 1)]
 
 
 def _official(error: Any, key: str, round_name: str) -> bool:
