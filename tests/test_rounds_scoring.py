@@ -8,6 +8,9 @@ target in the form the data states, no aborted run does, and folders hold the co
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ from typing import Any
 import pytest
 
 import mllog_check
+from mllog_check.results import compute_scores
 from mllog_check.results.scoring import (
     ScoringDataError,
     _merged,
@@ -23,10 +27,20 @@ from mllog_check.results.scoring import (
     target_reached,
 )
 
+# Mask R-CNN's two metrics in the order of its v0.6 target [box, mask]: "0.377 Box min
+# AP and 0.339 Mask min AP", both to be reached (training_rules.adoc, section 3
+# "Benchmarks"; the reference's --box_min_ap/--mask_min_ap). COCO names them BBOX, SEGM.
+_MASK_ITEMS = ("BBOX", "SEGM")
+
 
 def _reached(target: dict[str, Any], value: Any) -> bool:
-    """The v0.6 target forms: ``min`` ≤ value < ``below`` (1.0 unless given), lists by item."""
+    """The v0.6 target forms: ``min`` ≤ value < ``below`` (1.0 unless given), lists by
+    item; a dict of the Mask R-CNN metrics (NVIDIA: under one key, "accuracy") by name."""
     low, high = target["min"], target.get("below", 1.0)
+    while isinstance(value, dict) and len(value) == 1 and not set(_MASK_ITEMS) & set(value):
+        value = next(iter(value.values()))  # {"accuracy": {"BBOX": .., "SEGM": ..}}
+    if isinstance(value, dict) and set(value) == set(_MASK_ITEMS):
+        value = [value[name] for name in _MASK_ITEMS]
     if isinstance(low, list):
         return (
             isinstance(value, list)
@@ -36,13 +50,33 @@ def _reached(target: dict[str, Any], value: Any) -> bool:
     return isinstance(value, int | float) and low <= value < high
 
 
+def _stop_and_status(records: list[Any]) -> tuple[int | None, str]:
+    """(line of run_stop, its status); a log without run_stop ends at its eval_result,
+    successful when its timestamp is above 0 (v0.6 MiniGo, the 0.6.0 score.yaml)."""
+    stop = next((r for r in records if r.key == "run_stop"), None)
+    if stop is not None:
+        return stop.line, stop.metadata.get("status", "")
+    result = next((r for r in records if r.key == "eval_result"), None)
+    if result is None:
+        return None, ""
+    stamp = result.metadata.get("timestamp", 0)
+    return None, "success" if isinstance(stamp, int | float) and stamp > 0 else "failed"
+
+
 def test_v0_6_states_its_changes_from_v0_7() -> None:
     v06, v07 = _merged("v0.6"), _merged("v0.7")
     assert v06["ruleset"] == "0.6.0" and scoring_for("0.6.0").run_count == "exact"
     assert set(v07["benchmarks"]) - set(v06["benchmarks"]) == {"bert", "dlrm"}
     for name in ("resnet", "ssd", "minigo"):  # v0.7's targets (its rules'; v0.6 states them)
-        assert scoring_for("0.6.0").benchmarks[name] == scoring_for("0.7.0").benchmarks[name]
+        v06_bench = scoring_for("0.6.0").benchmarks[name]
+        # v0.6 MiniGo is timed by its eval_result (no run_stop; the 0.6.0 score.yaml)
+        if name == "minigo":
+            assert v06_bench.timed_by == "eval_result"
+            v06_bench = dataclasses.replace(v06_bench, timed_by="run_stop")
+        assert v06_bench == scoring_for("0.7.0").benchmarks[name]
         assert "target" not in v07["benchmarks"][name]
+    # v0.5 inherits v0.6's data and times MiniGo run_start to run_stop again
+    assert scoring_for("0.5.0").benchmarks["minigo"].timed_by == "run_stop"
     assert v06["benchmarks"]["gnmt"]["target"] == {"min": 24.0, "below": 100.0}
 
 
@@ -91,23 +125,60 @@ def test_v0_6_targets_and_counts_match_the_corpus(corpus: Path) -> None:
     benchmarks = _merged("v0.6")["benchmarks"]
     outcomes: Counter[tuple[str, str, bool]] = Counter()
     folders: Counter[Path] = Counter()
+    with_records = set()
     for path in sorted((corpus / "v0.6").rglob("result_*.txt")):
         records = mllog_check.parse_file(str(path)).records
-        stop = next((r for r in records if r.key == "run_stop"), None)
-        if stop is None:  # Alibaba's v0.6 files carry no :::MLL records
+        if not records:  # Alibaba's v0.6 files carry no :::MLL records
             continue
+        with_records.add(path.parent.name)
+        stop, status = _stop_and_status(records)
+        assert status, path  # every log with records ends with run_stop or eval_result
         folders[path.parent] += 1
         bench = path.parent.name
-        last = [r.value for r in records if r.key == "eval_accuracy" and r.line < stop.line][-1]
-        status = stop.metadata.get("status", "")
-        reached = _reached(benchmarks[bench]["target"], last)
+        evals = [r.value for r in records if r.key == "eval_accuracy"]
+        last = [r.value for r in records if r.key == "eval_accuracy" and r.line < (stop or 1e18)]
+        assert last == evals[: len(last)] and last, path
+        reached = _reached(benchmarks[bench]["target"], last[-1])
         outcomes[(bench, status, reached)] += 1
-        assert reached == (status == "success"), (path, status, last)
-    assert {b for b, _, _ in outcomes} == {"gnmt", "transformer", "resnet", "ssd", "mask"}
+        assert reached == (status == "success"), (path, status, last[-1])
+    assert {b for b, _, _ in outcomes} == with_records
     assert outcomes[("resnet", "abort", False)] >= 1  # the data tells an aborted run apart
     v06 = scoring_for("0.6.0").benchmarks  # run counts from the round registry
     for folder, count in folders.items():
         assert count == v06[folder.name].runs, folder
+    for name in ("mask", "maskrcnn"):  # both spellings of the round's Mask R-CNN
+        assert v06[name].items == _MASK_ITEMS
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("metric", _MASK_ITEMS)
+def test_v0_6_mask_rcnn_needs_both_metrics_at_target(
+    corpus: Path, tmp_path: Path, metric: str
+) -> None:
+    """Real v0.6 Mask R-CNN logs of the `{"accuracy": {"BBOX", "SEGM"}}` shape: one metric
+    just below its target in the last evaluation, the other kept, and no run converges."""
+    thresholds = _merged("v0.6")["benchmarks"]["maskrcnn"]["target"]["min"]
+    target = dict(zip(_MASK_ITEMS, thresholds, strict=True))
+    pattern = re.compile(rf'("{metric}": )([0-9.]+)')
+    folders = sorted({p.parent for p in (corpus / "v0.6").rglob("maskrcnn/result_*.txt")})
+    assert folders
+    for src in folders:
+        org = tmp_path / src.parents[2].name
+        shutil.copytree(src, org / "results" / src.parent.name / src.name)
+        for log in (org / "results" / src.parent.name / src.name).glob("result_*.txt"):
+            lines = log.read_text(encoding="utf-8").split("\n")
+            last = max(i for i, line in enumerate(lines) if " eval_accuracy: " in line)
+            for i, line in enumerate(lines):  # every evaluation below the target on it
+                if " eval_accuracy: " in line:
+                    lines[i] = pattern.sub(rf"\g<1>{target[metric] - 0.001}", line)
+            assert pattern.search(lines[last]), log
+            log.write_text("\n".join(lines), encoding="utf-8")
+        report = compute_scores([str(org)], ruleset="0.6.0")
+        assert report.runs and not any(run.converged for run in report.runs), src
+        assert all(not run.unread_quality for run in report.runs)
+        missed = [p for p in report.problems if p.rule == "MLR041"]
+        assert len(missed) == len(report.runs)
+        assert all("never reached" in p.message for p in missed)
 
 
 def test_scoring_files_never_restate_the_registrys_facts() -> None:
@@ -170,6 +241,8 @@ def test_every_quality_value_shape_of_the_corpus_reads(corpus: Path) -> None:
     assert ("v0.6", "mask", "[number,number]") in found
     assert ("v1.0", "maskrcnn", "{BBOX:number,SEGM:number}") in found
     assert ("v0.5", "resnet", "{epoch:number,value:number}") in found
+    assert ("v0.6", "maskrcnn", "{accuracy:{BBOX:number,SEGM:number}}") in found
     assert {s for _, _, s in found} == {
-        "number", "[number,number]", "{BBOX:number,SEGM:number}", "{epoch:number,value:number}"
+        "number", "[number,number]", "{BBOX:number,SEGM:number}", "{epoch:number,value:number}",
+        "{accuracy:{BBOX:number,SEGM:number}}",
     }  # fmt: skip

@@ -102,12 +102,13 @@ def unread_quality(runs: list[Run]) -> list[Problem]:
 def not_counted_reason(run: Run, result: ParseResult, ruleset: str) -> str:
     """Why a timed run does not count (the first reason of: status, target, parse, rules)."""
     status = run.run_stop_status
-    if status != "success":
+    if status != "success" and run.timed_by == "run_stop":
         return f"run_stop status {status!r}" if status else "run_stop has no status"
     if not run.converged and run.unread_quality:
         return f"a quality value cannot be read ({run.unread_quality})"
     if not run.converged:
-        return "the quality target is never reached before run_stop"
+        where = "before run_stop" if run.timed_by == "run_stop" else "by any evaluation"
+        return f"the quality target is never reached {where}"
     if result.error_count:
         return f"{result.error_count} unparseable line(s)"
     return f"fails the {ruleset} compliance rules"

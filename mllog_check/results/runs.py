@@ -48,6 +48,9 @@ class Run:
     # first such record, "line N: <value>"; then the target is not said to be missed.
     unread_quality: str = ""
     note: str = ""  # why a run counts that may look as if it should not (score --runs)
+    # What timed it: "run_stop" (run_start to run_stop) or "eval_result" (v0.6 MiniGo:
+    # that record's timestamp; scoring.BenchmarkScoring.timed_by)
+    timed_by: str = "run_stop"
 
     @property
     def counted(self) -> bool:
@@ -97,6 +100,25 @@ def duration(start: Record | None, stop: Record | None) -> tuple[float | None, s
     if end < begin:
         return None, f"run_stop (line {stop.line}) is before run_start (line {start.line})"
     return (end - begin) / MS_PER_MINUTE, ""
+
+
+NO_MODEL_REACHED = "no model reached the target"
+
+
+def eval_result_time(record: Record | None) -> tuple[float | None, str]:
+    """Minutes to train from an eval_result record (v0.6 MiniGo: its metadata
+    ``timestamp``, seconds from run_start to the first model reaching the target), or
+    None and why: 0 says no model reached it (the 0.6.0 rules), anything else that is not
+    a positive finite number times nothing."""
+    if record is None:
+        return None, "no eval_result"
+    metadata = record.metadata if isinstance(record.metadata, dict) else {}
+    seconds = _number(metadata.get("timestamp"))
+    if seconds is None or seconds < 0:
+        return None, f"eval_result (line {record.line}) timestamp is not a finite time"
+    if seconds == 0:
+        return None, f"eval_result (line {record.line}) timestamp is 0: {NO_MODEL_REACHED}"
+    return seconds / 60.0, ""
 
 
 def epochs_to_converge(
@@ -193,11 +215,17 @@ def build_run(
     start, stop = _first(records, "run_start"), _first(records, "run_stop")
     minutes, _ = duration(start, stop)
     status = run_stop_status(stop)
+    succeeded, timed_by = status == "success", "run_stop"
+    evaluated = _first(records, "eval_result")
+    if scoring is not None and scoring.timed_by == "eval_result" and evaluated is not None:
+        # v0.6 MiniGo: no run_stop; a positive eval_result timestamp is its success.
+        minutes, _ = eval_result_time(evaluated)
+        succeeded, timed_by = minutes is not None, "eval_result"
     before = _before_stop(records, stop)
     reached = scoring is not None and any(
         scoring.reached(value) for _, value in evaluations(before, scoring)
     )
-    converged = status == "success" and reached
+    converged = succeeded and reached
     unread = "" if reached or scoring is None else unread_quality(before, scoring)
     note = _late_target_note(records, before, scoring) if status == "success" else ""
     if compliant is None:
@@ -218,7 +246,7 @@ def build_run(
         run_stop_status=status,
         converged=converged,
         compliant=compliant,
-        epochs_or_samples=(epochs_to_converge(before, scoring) if status == "success" else None),
+        epochs_or_samples=(epochs_to_converge(before, scoring) if succeeded else None),
         note=note,
         global_batch_size=None if batch is None else int(batch),  # finite (_number)
         seeds=tuple(s.value for s in seeds),
@@ -228,6 +256,7 @@ def build_run(
         start_ms=None if start is None else _number(start.timestamp_ms),
         stop_ms=None if stop is None else _number(stop.timestamp_ms),
         unread_quality=unread,
+        timed_by=timed_by,
     )
 
 

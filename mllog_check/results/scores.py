@@ -22,7 +22,7 @@ from .cadence import cadence_problems
 from .counting import build_runs, division_of, not_counted_reason, unread_quality
 from .hardware import accelerator_minutes
 from .hparams import runs_disagree
-from .runs import Run, duration
+from .runs import NO_MODEL_REACHED, Run, duration, eval_result_time
 from .scoring import RoundScoring
 from .seeds import check_seeds
 from .tree import ResultSet, SystemDescription, discover, load_system
@@ -463,6 +463,12 @@ def _untimed(runs: list[Run], results: list[ParseResult]) -> list[Problem]:
     for run, result in zip(runs, results, strict=True):
         if run.minutes is not None:
             continue
+        if run.timed_by == "eval_result":  # v0.6 MiniGo (docs/scores.md)
+            _, why = eval_result_time(_first_record(result, "eval_result"))
+            failed = why.endswith(NO_MODEL_REACHED)  # a failed run; else a time unusable
+            code = codes.RUN_INCOMPLETE if failed else codes.RUN_TIME_UNUSABLE
+            problems.append(code.problem(run.path, f"{why}: run not timed"))
+            continue
         keys = {r.key for r in result.records}
         missing = " and ".join(k for k in ("run_start", "run_stop") if k not in keys)
         _, untimed = duration(_first_record(result, "run_start"), _first_record(result, "run_stop"))
@@ -496,7 +502,7 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
     problems = []
     for run, result in zip(runs, results, strict=True):
         status = run.run_stop_status
-        if run.counted and status != "success":
+        if run.counted and status != "success" and run.timed_by == "run_stop":
             shown = repr(status) if status else "missing"
             message = f"run_stop status {shown}, yet the run passes compliance and counts"
             problems.append(codes.COUNTED_DESPITE_STATUS.problem(run.path, message))

@@ -20,6 +20,10 @@ last evaluation's metadata epoch_num, rounded to 3 decimals; the default),
 else epoch_num). ``first_reaching`` takes the first evaluation that meets the target
 instead of the last (Stable Diffusion); ``split_metrics`` says the metrics of one
 evaluation arrive as separate records named by metadata ``metric``.
+
+How a run is timed (``timed_by``): ``run_stop`` (run_start to run_stop, the default) or
+``eval_result`` (v0.6 MiniGo, evaluated after training: the eval_result record's
+metadata ``timestamp``, seconds from run_start; 0 when no model reached the target).
 """
 
 from __future__ import annotations
@@ -77,6 +81,9 @@ class BenchmarkScoring:
     key: str = "eval_accuracy"  # the quality record (HPC CosmoFlow and OC20: eval_error)
     rcp: bool = True  # False: the rules define no RCP for it (registry: without_rcp)
     items: tuple[str, ...] = ()  # names of a list value's items, in order (read_quality)
+    # How a run is timed: "run_stop" (run_start to run_stop), or "eval_result" (v0.6
+    # MiniGo: that record's metadata timestamp, seconds from run_start; docs/scores.md).
+    timed_by: str = "run_stop"
 
     def reached(self, value: Any) -> bool | None:
         """Whether a logged quality value meets the target; None when it cannot be read
@@ -299,6 +306,7 @@ def _benchmark(rnd: Round, name: str, defaults: StatedTarget, b: Document) -> Be
         key=str(b.get("key", "eval_accuracy")),
         rcp=known.rcp,
         items=tuple(str(i) for i in b.get("items") or ()),
+        timed_by=str(b.get("timed_by", "run_stop")),
     )
 
 

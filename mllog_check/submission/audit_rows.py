@@ -85,9 +85,12 @@ class CopyRow(TypedDict):
 class AuditRows:
     """One result set's audit rows and anomalies, collected as its logs are read."""
 
-    def __init__(self, org: str, rs: ResultSet) -> None:
+    def __init__(self, org: str, rs: ResultSet, rnd: Round | None = None) -> None:
         self.org = org
         self.rs = rs
+        # How the benchmark's runs end (v0.6 MiniGo: its eval_result; docs/scores.md).
+        known = _bench_scoring(rs, rnd) if rnd is not None else None
+        self.timed_by = known[0].timed_by if known is not None else "run_stop"
         self.runs: list[AuditRun] = []
         self.anomalies: list[Problem] = []
         self.seeds: list[tuple[str, Any, int]] = []
@@ -103,12 +106,13 @@ class AuditRows:
         self.runs.append(
             run_row(self.org, self.rs, result, log, facts, verdict, found, in_set.curve)
         )
-        self.anomalies.extend(self.placed(anomalies.detect(result.records, path)))
+        self.anomalies.extend(self.placed(anomalies.detect(result.records, path, self.timed_by)))
 
     def finish(self, runs: list[Run], score: AuditScore | None, rnd: Round) -> None:
         """After the set is scored (``runs``, its ``score`` row): energies, repeated seeds,
         the set's anomalies and the score without its copies."""
         _run_energies(self.runs, runs)
+        _eval_result_minutes(self.runs, runs)
         self.anomalies.extend(self.placed(anomalies.repeated_seeds(self.seeds)))
         found = set_anomalies.detect(self.set_facts, _converged(self.rs, runs, rnd))
         self.anomalies.extend(self.placed(found))
@@ -162,6 +166,15 @@ def run_row(
 
 def _text(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def _eval_result_minutes(rows: list[AuditRun], runs: list[Run]) -> None:
+    """The score's minutes of runs timed by their eval_result (v0.6 MiniGo: no
+    run_stop), which the row's run_start/run_stop times cannot give."""
+    timed = {r.path: r.minutes for r in runs if r.timed_by == "eval_result"}
+    for row in rows:
+        if row["minutes"] is None and timed.get(row["path"]) is not None:
+            row["minutes"] = timed[row["path"]]
 
 
 def _run_energies(rows: list[AuditRun], runs: list[Run]) -> None:

@@ -284,7 +284,7 @@ def _check_result_set(
     results = []  # one result set's records, released when it is scored
     verdicts: dict[str, bool] = {}  # handed to the score stage: each log is checked once
     seeded: list[tuple[str, bool]] = []  # (path, logs a seed) for the official seed rule
-    rows_of_audit = AuditRows(layout.org, rs) if audit else None
+    rows_of_audit = AuditRows(layout.org, rs, rnd) if audit else None
     for path in rs.files:
         result = parse_file(path)
         results.append(result)
