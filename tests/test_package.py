@@ -336,8 +336,9 @@ def test_tolerated_is_typed_not_read_from_the_message() -> None:
     """A run the score drops has its errors downgraded and kept in a set: neither beyond
     the official checker nor promoted by --strict. The printed suffix tolerates nothing:
     advice whose message happens to end with it is still beyond the official checker."""
+    from mllog_check.results.counting import TOLERATED
     from mllog_check.submission import codes
-    from mllog_check.submission.package import TOLERATED, is_beyond_official, promote, tolerate
+    from mllog_check.submission.package import is_beyond_official, promote, tolerate
 
     advice = codes.UNUSED_SYSDESC.problem("systems/x.json", "no results" + TOLERATED)
     assert advice.severity == "warning" and is_beyond_official(advice)

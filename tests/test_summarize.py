@@ -292,3 +292,43 @@ def test_a_missing_output_folder_is_made_before_the_run(corpus: Path, tmp_path: 
     blocked.write_text("", "utf-8")
     refused = CliRunner().invoke(cli, ["summarize", str(org), "--csv", str(blocked / "o.csv")])
     assert refused.exit_code == 2 and "cannot make the folder" in refused.output
+
+
+def _without_run_stop(corpus: Path, tmp_path: Path, runs: tuple[str, ...]) -> Path:
+    """A real v5.0 R-GAT result set (GigaComputing) whose listed runs lost run_stop."""
+    source = corpus / "v5.0" / "GigaComputing"
+    org = tmp_path / "v5.0" / "GigaComputing"
+    shutil.copytree(source / "results/G893-SD1_dgl", org / "results/G893-SD1_dgl")
+    (org / "systems").mkdir()
+    shutil.copy(source / "systems/G893-SD1_dgl.json", org / "systems")
+    for name in runs:
+        log = org / "results/G893-SD1_dgl/rgat" / name
+        lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+        log.write_text("".join(line for line in lines if '"run_stop"' not in line), "utf-8")
+    return org
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("runs", "code"), [(("result_3.txt",), 0), (("result_3.txt", "result_7.txt"), 1)]
+)
+def test_summarize_score_and_package_agree_on_a_run_not_timed(
+    corpus: Path, tmp_path: Path, runs: tuple[str, ...], code: int
+) -> None:
+    """One run without run_stop inside the olympic budget is a dropped run for every
+    command (the official summarizer marks it infinite and exits 0; the package checker
+    accepts it under olympic scoring); two make the result invalid for every command.
+    Was: summarize exit 1 (MLR003 an error) where package passed the same tree."""
+    org = _without_run_stop(corpus, tmp_path, runs)
+    out = tmp_path / "out" / "summary.csv"
+    commands = {
+        "summarize": ["summarize", str(org), "--ruleset", "5.0.0", "--csv", str(out)],
+        "score": ["score", str(org), "--ruleset", "5.0.0"],
+        "package": ["package", str(org), "--ruleset", "5.0.0"],
+    }
+    for name, args in commands.items():
+        done = CliRunner().invoke(cli, args)
+        assert done.exit_code == code, (name, done.output)
+        said = [line for line in done.output.splitlines() if "MLR003" in line]
+        assert len(said) == len(runs), (name, said)
+        assert all(("tolerated" in line) == (code == 0) for line in said), name

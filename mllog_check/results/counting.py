@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from ..problems import Problem
+from ..problems import Problem, Severity
 from ..records import ParseResult
 from ..rounds import Round
 from . import codes
@@ -112,3 +112,17 @@ def not_counted_reason(run: Run, result: ParseResult, ruleset: str) -> str:
     if result.error_count:
         return f"{result.error_count} unparseable line(s)"
     return f"fails the {ruleset} compliance rules"
+
+
+# The suffix of a run's error that olympic scoring accepts: the run counts as a dropped
+# one and the result stays valid (the official package checker and summarizer accept it
+# too; `score`, `summarize` and `package` say it alike).
+TOLERATED = " (tolerated: this run counts as a dropped run; the result stays valid)"
+
+
+def tolerated(problem: Problem) -> Problem:
+    """An error of a run a valid result drops, as the warning the official tools make of
+    it (docs/scores.md, "Runs not timed")."""
+    if not problem.is_error:
+        return problem
+    return problem.replace(severity=Severity.WARNING, message=problem.message + TOLERATED)

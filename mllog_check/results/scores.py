@@ -19,7 +19,13 @@ from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
 from .cadence import cadence_problems
-from .counting import build_runs, division_of, not_counted_reason, unread_quality
+from .counting import (
+    build_runs,
+    division_of,
+    not_counted_reason,
+    tolerated,
+    unread_quality,
+)
 from .hardware import accelerator_minutes
 from .hparams import runs_disagree
 from .runs import NO_MODEL_REACHED, Run, duration, eval_result_time
@@ -423,6 +429,8 @@ def _score_set(
         accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
         rcp_pass_probability=rcp_chance,
     )
+    if score.valid:  # an untimed run the olympic mean drops: the official tools accept it
+        problems = [tolerated(p) if p.rule == codes.RUN_INCOMPLETE.code else p for p in problems]
     unscored = None if rcp_absent is None else NotScored(result_set.folder, rcp_absent)
     return (*_with_energy(score, runs, problems, results, bench.drop), unscored)
 

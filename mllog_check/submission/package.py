@@ -20,6 +20,7 @@ from ..parsing import parse_file
 from ..problems import Context, Problem, Severity
 from ..records import ParseResult
 from ..results import codes as mlr
+from ..results.counting import tolerated as dropped_run
 from ..results.runs import Run
 from ..results.scores import Score, score_set
 from ..results.tree import ResultSet, SystemDescription
@@ -426,7 +427,6 @@ def _copies(layout: OrgLayout) -> list[CopyRow]:
 
 
 # Said after a tolerated problem's message (for a reader: no logic reads it).
-TOLERATED = " (tolerated: this run counts as a dropped run; the result stays valid)"
 
 
 def tolerate(problems: list[Problem]) -> tuple[list[Problem], set[Problem]]:
@@ -439,7 +439,7 @@ def tolerate(problems: list[Problem]) -> tuple[list[Problem], set[Problem]]:
     out, tolerated = [], set()
     for p in problems:
         if p.is_error:
-            p = p.replace(severity=Severity.WARNING, message=p.message + TOLERATED)
+            p = dropped_run(p)
             tolerated.add(p)
         out.append(p)
     return out, tolerated
