@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from ..problems import Problem, Severity
 from ..records import ParseResult
-from ..rounds import Round
+from ..rounds import Choice, Round, Setting, choose
 from . import codes
 from .runs import Run, build_run
 from .scoring import RoundScoring, UnknownRound, scoring_for
@@ -126,3 +126,14 @@ def tolerated(problem: Problem) -> Problem:
     if not problem.is_error:
         return problem
     return problem.replace(severity=Severity.WARNING, message=problem.message + TOLERATED)
+
+
+def choose_round(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    ruleset: str = "auto",
+    setting: Setting | None = None,
+) -> Choice:
+    """The round of a result set, where it came from and why (``round_of``)."""
+    records = [r for result in results for r in result.records]
+    return choose(result_set.files[0], records, ruleset, setting)

@@ -92,7 +92,7 @@ def hparam_table(
     paths: Sequence[str], ruleset: str = "auto", setting: Setting | None = None
 ) -> HparamReport:
     """The hyperparameter rows of every result set below ``paths``, sorted."""
-    from .scores import choose_round
+    from .counting import choose_round
 
     sets, problems = discover(list(paths))
     report = HparamReport(problems=list(problems))
@@ -214,7 +214,10 @@ def canonical(value: Any) -> Any:
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int | float):
-        return ("number", float(value))
+        try:
+            return ("number", float(value))
+        except OverflowError:  # an integer beyond floats (a hostile log): itself
+            return ("number", value)
     if isinstance(value, list | tuple):
         return ("list", tuple(canonical(v) for v in value))
     if isinstance(value, dict):

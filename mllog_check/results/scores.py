@@ -14,13 +14,14 @@ from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
 from ..problems import Problem
 from ..records import ParseResult, Record
-from ..rounds import Choice, Round, RoundError, Setting, choose
+from ..rounds import Round, RoundError, Setting
 from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
 from .cadence import cadence_problems
 from .counting import (
     build_runs,
+    choose_round,
     division_of,
     not_counted_reason,
     tolerated,
@@ -242,17 +243,6 @@ def round_of(
     logs' content taken together (one result set is one submission of one round).
     """
     return choose_round(result_set, results, ruleset, setting).ruleset
-
-
-def choose_round(
-    result_set: ResultSet,
-    results: list[ParseResult],
-    ruleset: str = "auto",
-    setting: Setting | None = None,
-) -> Choice:
-    """The round of a result set, where it came from and why (``round_of``)."""
-    records = [r for result in results for r in result.records]
-    return choose(result_set.files[0], records, ruleset, setting)
 
 
 def _missing_scoring(version: str) -> str | None:
