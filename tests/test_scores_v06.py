@@ -220,7 +220,7 @@ def test_v06_logs_without_mll_records_are_invalid_with_reason(corpus: Path, orac
 def test_v06_compliance_is_approximated_and_said(corpus: Path) -> None:
     for score in _scores(corpus).values():
         assert "compliance approximated" in score.reason
-        assert "0.6.0 rules fail every published v0.6 log" in score.reason
+        assert "0.6.0 rules fail most published v0.6 logs" in score.reason
 
 
 # The value shapes published v0.6 logs use besides the corpus's (docs/scores.md, "Quality
