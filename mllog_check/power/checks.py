@@ -109,8 +109,47 @@ def check_power(runs: Sequence[RunTiming], folder: str) -> PowerReport:
         _check_run(run, nodes, switches, run_dir, report)
     _check_counts(node_counts, codes.NODE_COUNT, "node", power, report)
     _check_counts(switch_counts, codes.SWITCH_COUNT, "switch", power, report)
+    report.problems = roll_up_sampling(report.problems, power)
     report.problems.sort()
     return report
+
+
+# Sampling findings said once per result set: a meter's habit shows in every node log of
+# every run (2,864 lines for two v4.1 orgs), and a reviewer files it once.
+_ROLLED = frozenset({codes.SAMPLING_RATE.code, codes.TOO_FEW_SAMPLES.code})
+_LOGS_SHOWN = 4
+
+
+def roll_up_sampling(problems: list[Problem], power: Path) -> list[Problem]:
+    """MLE035 and MLE036 once per result set each: at the first node log (by run, then
+    node, in natural order), its own figures, then how many node logs of how many runs
+    show the same rule and the first few of them (docs/power.md, "Sampling")."""
+    kept = [p for p in problems if p.rule not in _ROLLED]
+    for code in sorted(_ROLLED):
+        found = sorted((p for p in problems if p.rule == code), key=_log_order)
+        if len(found) < 2:
+            kept.extend(found)
+            continue
+        runs = {Path(p.path).parent.name for p in found}
+        names = [_relative(p.path, power) for p in found]
+        shown = ", ".join(names[:_LOGS_SHOWN])
+        more = f", +{len(names) - _LOGS_SHOWN}" if len(names) > _LOGS_SHOWN else ""
+        head = found[0]
+        said = f"; in {len(found)} node logs of {len(runs)} run(s) in all: {shown}{more}"
+        kept.append(head.replace(message=head.message + said))
+    return kept
+
+
+def _log_order(problem: Problem) -> tuple[tuple[int, str], tuple[int, str]]:
+    path = Path(problem.path)
+    return _natural(path.parent.name), _natural(path.stem)
+
+
+def _relative(path: str, power: Path) -> str:
+    try:
+        return Path(path).relative_to(power).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
 def _listing(folder: Path, report: PowerReport) -> list[Path]:

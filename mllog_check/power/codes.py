@@ -321,17 +321,17 @@ TOO_FEW_SAMPLES = rule(
     "MLE036",
     "power-too-few-samples",
     W,
-    "A node log holds fewer readings in its window than max(60, the run's seconds), "
-    "allowing one reading in ten of the run's seconds to be missing.",
+    "A node log holds fewer than 60 readings in its measurement window (a run shorter "
+    "than a minute must be measured until it has them). Once per second is MLE035's.",
     stage="power",
     good="fixtures/power/per_second/resnet",
     bad="fixtures/power/too_few/resnet",
     beyond=True,
     why=(
         f'The power rules ({POWER_RULES}, 3.5 "Measure max(a run, 60 power samples)"): '
-        "the measurement covers the whole run, at one reading per second (3.4), and holds "
-        "at least 60 readings; a shorter run is extended until it has them. The official "
-        "tools do not check it (docs/power.md)."
+        "the measurement holds at least 60 readings; a shorter run is measured until it has "
+        "them (the window covering the run is MLE028's; once per second, 3.4, "
+        "MLE035's). The official tools do not check it (docs/power.md)."
     ),
 )
 
