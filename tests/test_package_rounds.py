@@ -17,8 +17,10 @@ from mllog_check.submission.package import check_package
 ROUNDS = ("v2.1", "v3.0", "v3.1", "v4.0", "v4.1", "v5.0", "v5.1")
 # 4.1.68 applies rules written after these rounds were published (docs/differences.md).
 LATER_RULES = {
+    ("v2.1", "ASUSTeK"): "every closed run logs a seed: a v5.0 rule (minigo)",
     ("v2.1", "Intel"): "closed BERT renamed opt_epsilon to opt_lamb_epsilon after v2.1",
     ("v3.0", "GIGABYTE"): "every closed run logs a seed: a v5.0 rule (dlrm_dcnv2)",
+    ("v3.1", "GigaComputing"): "every closed run logs a seed: a v5.0 rule (dlrm_dcnv2)",
     ("v3.1", "Intel-HabanaLabs"): "every closed run logs a seed: a v5.0 rule (resnet, bert)",
     ("v4.0", "GigaComputing"): "status value tested from v4.1; seeds always from v5.0",
 }
