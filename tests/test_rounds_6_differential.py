@@ -321,3 +321,29 @@ def test_published_rounds_mutants_agree_with_official(
     assert not disagreements, "\n".join(disagreements)
     assert crashes == CRASHES.get(round_name, []), "\n".join(crashes)
     assert {"pass", "fail"} <= set(verdicts)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("round_name", ["v1.1", "v2.1", "v3.0", "v3.1"])  # closed RNN-T here
+def test_rnnt_buckets_must_be_a_python_int(corpus: Path, round_name: str, tmp_path: Path) -> None:
+    """The official closed RNN-T check is ``isinstance(v['value'], int)`` on every record:
+    the logged bucket count repeated as a float (equal, so EXACTLY_ONE alone would only
+    warn) fails there and here."""
+    ruleset = round_name.removeprefix("v") + ".0"
+    source = min((corpus / round_name).glob("*/results/*/rnnt/result_*.txt"))
+    lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+    at, payload = next((i, p) for i, p in _payloads(lines) if p["key"] == "data_train_num_buckets")
+    assert isinstance(payload["value"], int)
+    repeated = _line({**payload, "value": float(payload["value"])})
+    planted = [*lines[: at + 1], repeated, *lines[at + 1 :]]
+    for edit, text in (("published", lines), ("planted", planted)):
+        path = tmp_path / f"{edit}.txt"
+        path.write_text("\n".join(text) + "\n", encoding="utf-8")
+        verdict = check_log(parse_text(path.read_text(encoding="utf-8"), str(path)), ruleset)
+        bad = [p for p in verdict.problems if p.is_error and "data_train_num_buckets" in p.message]
+        if edit == "published":
+            assert not bad
+            continue
+        assert [(p.rule, p.line) for p in bad] == [("MLC020", at + 2)]
+        if round_name != "v1.1":  # 4.1.68 fails every v1.1 log (docs/differences.md)
+            assert official(path, ruleset) == "fail"

@@ -1,8 +1,10 @@
-"""JSON Schema fragments of the rule data: compiled once, plus two arithmetic keywords.
+"""JSON Schema fragments of the rule data: compiled once, plus four keywords of our own.
 
 The official rule files write arithmetic as Python (``is_integer(v / 0.02)``,
 ``is_integer(math.log2(v / 0.0001))``); here they are declarative keywords with
-the official tolerance (|round(q) − q| < 1e-5), so nothing is ever evaluated.
+the official tolerance (|round(q) − q| < 1e-5), so nothing is ever evaluated;
+``xPythonInt`` is the official ``isinstance(v, int)``, which JSON Schema's ``integer``
+(6.0 is one) cannot say.
 jsonschema is imported here only (the check path needs it; nothing else does).
 """
 
@@ -73,6 +75,12 @@ def divisor_of(value: Any, spec: dict[str, float]) -> bool:
     return _near_integer(spec["base"] / value, spec["tolerance"])
 
 
+def python_int(value: Any) -> bool:
+    """xPythonInt (always ``true``): the official ``isinstance(v, int)``; a boolean is an
+    int in Python, and 6.0, an integer for JSON Schema, is not one."""
+    return isinstance(value, int)
+
+
 def _keyword(check: Any, label: str) -> Any:
     def validate(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterator[Any]:
         from jsonschema.exceptions import ValidationError
@@ -81,6 +89,13 @@ def _keyword(check: Any, label: str) -> Any:
             yield ValidationError(f"{instance!r} is not {label} {spec['base']}")
 
     return validate
+
+
+def _python_int_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if not python_int(instance):
+        yield ValidationError(f"{instance!r} is not a Python int")
 
 
 @cache
@@ -93,6 +108,7 @@ def _validator_class() -> Any:
             "xMultipleOf": _keyword(multiple_of, "a multiple of"),
             "xPowerOfTwoTimes": _keyword(power_of_two_times, "a power of two times"),
             "xDivisorOf": _keyword(divisor_of, "a divisor of"),
+            "xPythonInt": _python_int_keyword,
         },
     )
 
@@ -135,6 +151,7 @@ _LEAF = {
     "xMultipleOf",
     "xPowerOfTwoTimes",
     "xDivisorOf",
+    "xPythonInt",
 }
 _TYPES: dict[str, Predicate] = {
     "number": lambda v: _is_number(v),
@@ -306,6 +323,7 @@ _KEYWORDS: dict[str, Callable[[Any, Any], bool]] = {
     "xDivisorOf": lambda arg, v: divisor_of(v, arg),
     "xMultipleOf": lambda arg, v: multiple_of(v, arg),
     "xPowerOfTwoTimes": lambda arg, v: power_of_two_times(v, arg),
+    "xPythonInt": lambda arg, v: python_int(v),
 }
 
 
@@ -364,6 +382,8 @@ def describe(schema: Schema) -> str:
     ):
         if keyword in schema:
             parts.append(f"must be {words} {show(schema[keyword]['base'])}")
+    if "xPythonInt" in schema:
+        parts.append("must be an integer written without a fraction (6.0 is not)")
     if "anyOf" in schema:
         parts.insert(0, _describe_any(schema["anyOf"]))
     return "; ".join(parts) if parts else "must satisfy the rule"
