@@ -42,11 +42,11 @@ def _edit(log: Path, pattern: str, new: str, key: str | None = None) -> None:
     log.write_text("".join(lines))
 
 
-def _official_package(org: Path) -> str:
+def _official_package(org: Path, ruleset: str = "5.0.0") -> str:
     """mlperf-logging's package checker on ``org``: pass, fail or crash: <exception>."""
     log = org.parent / "package_checker.log"
     command = [sys.executable, "-m", "mlperf_logging.package_checker", str(org), "training"]
-    command += ["5.0.0", "--log_output", str(log)]
+    command += [ruleset, "--log_output", str(log)]
     done = subprocess.run(
         command, cwd=org.parent, capture_output=True, text=True, timeout=300, check=False
     )
@@ -214,6 +214,48 @@ def test_the_power_step_stops_on_names_it_cannot_read(
     assert not report.official_passed
     if has_module("mlperf_logging"):
         assert _official_package(org).startswith(f"crash: {raised}")
+
+
+MASKRCNN = ("v3.0/GIGABYTE", "G593-SD0_pytorch")  # closed, 5 runs, reaches the target
+# (case, pattern, replacement on result_3.txt's eval_accuracy lines, what the official
+# tool raises or its verdict): its quality check reads BBOX, then SEGM only when BBOX is
+# within its bounds (Python's ``and``).
+NESTED = [
+    ("a-number", r'\{"BBOX": ([0-9.]+), "SEGM": [0-9.]+\}', r"\1", "crash: TypeError"),
+    ("no-bbox", '"BBOX"', '"bbox"', "crash: KeyError: 'BBOX'"),
+    ("no-segm", '"SEGM"', '"segm"', "crash: KeyError: 'SEGM'"),
+    ("segm-a-string-below-target", r'"SEGM": (0\.1[0-9]+)', r'"SEGM": "\1"', "pass"),
+]  # fmt: skip
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("case", "pattern", "new", "official"), NESTED, ids=[c[0] for c in NESTED])
+def test_a_nested_quality_target_it_cannot_read_stops_it(
+    corpus: Path, tmp_path: Path, case: str, pattern: str, new: str, official: str
+) -> None:
+    """Mask R-CNN's target on BBOX and SEGM: a value its check cannot index or compare
+    stops the official package checker (MLP044); one its ``and`` never reads does not."""
+    round_name, system = MASKRCNN
+    org = tmp_path / "GIGABYTE"
+    folder = f"results/{system}/maskrcnn"
+    shutil.copytree(corpus / round_name / folder, org / folder)
+    (org / "systems").mkdir()
+    shutil.copy(corpus / round_name / "systems" / f"{system}.json", org / "systems")
+    log = org / folder / "result_3.txt"
+    before = log.read_text()
+    _edit(log, pattern, new, "eval_accuracy")
+    assert log.read_text() != before
+    report = check_package(org, "3.0.0")
+    stops = [p for p in report.problems if p.rule == "MLP044"]
+    if official == "pass":
+        assert not stops and report.official_passed, [p.message for p in report.problems]
+    else:
+        raised = official.removeprefix("crash: ")
+        assert len(stops) == 1 and raised in stops[0].message, [p.message for p in stops]
+        assert stops[0].line > 0 and not report.official_passed
+    if has_module("mlperf_logging"):
+        theirs = _official_package(org, "3.0.0")
+        assert theirs == official if official == "pass" else theirs.startswith(official)
 
 
 @pytest.mark.corpus

@@ -14,7 +14,9 @@ Compliance step (any division):
 - a log whose first ``submission_division`` or ``submission_benchmark`` names a rule file
   the round does not ship (``closd``, a retired benchmark: ``FileNotFoundError``);
 - a quality-target key (the official ``ATLEAST_ONE_CHECK``) with a value that is not a
-  number (``TypeError``).
+  number (``TypeError``), or for Mask R-CNN's nested target not an object, or without the
+  BBOX or SEGM it reads next, or with one that is not a number (``TypeError``,
+  ``KeyError``).
 RCP step (closed division, from v1.0, not minigo):
 - logs of one folder declaring different benchmarks or batch sizes (``KeyError: None``);
 - a declared benchmark the round does not have (``KeyError``);
@@ -71,15 +73,11 @@ def result_set_crash(
     or package checker (v0.5, HPC v0.7: docs/hpc.md)."""
     if not rnd.has("rules"):
         return []
-    unreadable = sorted(p for p in compliance if p.rule == UNREADABLE_RECORD.code)
-    if unreadable:
-        where = unreadable[0]
-        why = "KeyError in its log parser (a record without value or metadata)"
-        return [_stop(where.path, why, where.line, where.column)]
-    for result in results:
-        found = _rule_file_crash(result, rnd) or _target_crash(result, rnd)
-        if found:
-            return [_stop(result.path, *found)]
+    problems = list(compliance)
+    for result in results:  # log by log, as it checks them
+        stop = log_crash(result, rnd, [p for p in problems if p.path == result.path])
+        if stop is not None:
+            return [stop]
     power = _power_crash(rs)
     if power:
         return power
@@ -87,6 +85,21 @@ def result_set_crash(
     if closed and rnd.applies("seeds_checked") and rs.benchmark != "minigo":
         return _rcp_crash(rs, results, rnd)
     return []
+
+
+def log_crash(result: ParseResult, rnd: Round, compliance: Iterable[Problem]) -> Problem | None:
+    """MLP044 where the official compliance checker raises on this one log (``compliance``:
+    its problems from ``check_log``), else None: the package checker and the per-file
+    checker alike (tests/test_rounds_6_differential.py holds it to the official one)."""
+    if not rnd.has("rules"):
+        return None
+    unreadable = sorted(p for p in compliance if p.rule == UNREADABLE_RECORD.code)
+    if unreadable:
+        where = unreadable[0]
+        why = "KeyError in its log parser (a record without value or metadata)"
+        return _stop(where.path, why, where.line, where.column)
+    found = _rule_file_crash(result, rnd) or _target_crash(result, rnd)
+    return _stop(result.path, *found) if found else None
 
 
 def layout_crash(root: Path, rnd: Round) -> list[Problem]:
@@ -192,27 +205,56 @@ def _rule_file_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | 
 
 
 def _target_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | None:
-    """A quality-target key whose value the official check compares as a number."""
+    """A quality-target key whose value the official check (ATLEAST_ONE_CHECK, evaluated
+    on every record of the key, outside its try) cannot compare: a number target's value
+    not a number, or a nested target's (Mask R-CNN ``v['value']['BBOX'] >= 0.377 and ...
+    ['SEGM'] ...``) not an object, or a field it reads missing or not a number."""
     division = _first(result.records, "submission_division")
     benchmark = _first(result.records, "submission_benchmark")
     if division is None or benchmark is None:
         return None
     sections = _sections(rnd)
     chain = ["common", str(division.value), f"{division.value}_{benchmark.value}"]
-    keys = {
-        key
+    targets = {
+        key: spec.target.schema
         for name in chain
         if name in sections
         for key, spec in sections[name].keys.items()
-        if spec.target is not None and spec.target.schema.get("type") == "number"
+        if spec.target is not None and spec.target.schema.get("type") in ("number", "object")
     }
     for rec in result.records:
-        if rec.key in keys and not isinstance(rec.value, int | float):
-            why = (
-                f"TypeError in its compliance step: {rec.key} is {rec.value!r}, which its "
-                "quality check compares as a number"
-            )
-            return why, rec.line, rec.column
+        target = targets.get(rec.key)
+        why = None if target is None else _uncomparable(rec.value, target)
+        if why:
+            return f"{why} in its compliance step: {rec.key} is {rec.value!r}", rec.line, rec.column
+    return None
+
+
+_BOUNDS = {
+    "minimum": lambda v, b: v >= b,
+    "exclusiveMinimum": lambda v, b: v > b,
+    "maximum": lambda v, b: v <= b,
+    "exclusiveMaximum": lambda v, b: v < b,
+}
+
+
+def _uncomparable(value: Any, target: dict[str, Any]) -> str | None:
+    """The exception its quality check raises on ``value``, or None. Python compares a
+    boolean as a number; ``and`` stops at a field out of its bounds, so the fields after
+    it are not read."""
+    if target.get("type") == "number":
+        return None if isinstance(value, int | float) else "TypeError (compared as a number)"
+    if not isinstance(value, dict):
+        return "TypeError (indexed by field name)"
+    for name in target.get("required", []):
+        if name not in value:
+            return f"KeyError: {name!r}"
+        field = value[name]
+        if not isinstance(field, int | float):
+            return f"TypeError ({name} compared as a number)"
+        bounds = target.get("properties", {}).get(name, {})
+        if not all(test(field, bounds[k]) for k, test in _BOUNDS.items() if k in bounds):
+            return None
     return None
 
 
