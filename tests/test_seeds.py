@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -82,3 +83,82 @@ def test_published_closed_results_have_no_seed_reuse(corpus: Path) -> None:
     unseeded = {(r.system, r.benchmark) for r in report.runs if not r.seeds}
     assert ("SYS-420GH-TNGR", "bert") in unseeded
     assert [p for p in report.problems if p.rule in ("MLR021", "MLR022")] == []
+
+
+def test_a_reused_seed_before_the_official_seed_check_is_a_warning() -> None:
+    """v0.7 had no official seed check (4.1.68 runs it from ruleset 1.0.0): MLR023."""
+    report = compute_scores([str(SCORE / "v0.7" / "seed_reused")], "0.7.0")
+    found = sorted((p.rule, Path(p.path).name) for p in report.problems if p.rule >= "MLR02")
+    found = [f for f in found if f[0] in ("MLR020", "MLR023")]
+    assert found == [("MLR023", "result_0.txt"), ("MLR023", "result_1.txt")]
+    assert all(not p.is_error for p in report.problems if p.rule == "MLR023")
+
+
+def _v07_org(corpus: Path, tmp_path: Path) -> Path:
+    """A copy of the first closed v0.7 corpus result set whose runs log their seeds."""
+    for log in sorted((corpus / "v0.7").glob("*/results/*/*/result_0.txt")):
+        folder, org = log.parent, log.parents[3]
+        desc = org / "systems" / f"{folder.parent.name}.json"
+        if not desc.is_file() or '"seed"' not in log.read_text(errors="replace"):
+            continue
+        if '"closed"' in desc.read_text(errors="replace"):
+            copy = tmp_path / org.name
+            relative = folder.relative_to(org)
+            shutil.copytree(folder, copy / relative)
+            (copy / "systems").mkdir()
+            shutil.copy(desc, copy / "systems")
+            return copy / relative
+    raise AssertionError("no closed v0.7 corpus result logs a seed")
+
+
+def _official_package(org: Path) -> str:
+    import subprocess
+    import sys
+
+    log = org.parent / "package_checker.log"
+    command = [sys.executable, "-m", "mlperf_logging.package_checker", str(org), "training"]
+    command += ["0.7.0", "--log_output", str(log)]
+    subprocess.run(command, cwd=org.parent, capture_output=True, timeout=600, check=False)
+    return "pass" if "FOUND NO ERRORS" in log.read_text() else "fail"
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("plant", ["null", "reused"])
+def test_v0_7_seeds_are_no_official_error(corpus: Path, tmp_path: Path, plant: str) -> None:
+    """Issue 42: `"seed": null` in every run (v0.7 NVIDIA and Inspur) read as one seed
+    reused made the package's official verdict FAIL, where the official package checker
+    (ruleset 0.7.0: no seed check) passes. Planted in a real closed v0.7 result: a null
+    seed is no seed, and a value reused is MLR023, a warning; both official PASS."""
+    from conftest import has_module
+
+    from mllog_check.submission.package import check_package
+
+    folder = _v07_org(corpus, tmp_path)
+    org = folder.parents[2]
+    runs = sorted(folder.glob("result_*.txt"))
+    first = re.search(r'"key": "seed", "value": ([^,]+),', runs[0].read_text())
+    assert first is not None
+    for log in runs if plant == "null" else runs[1:2]:
+        value = "null" if plant == "null" else first[1]
+        text = re.sub(r'("key": "seed", "value": )[^,]+,', rf"\g<1>{value},", log.read_text())
+        log.write_text(text)
+    report = check_package(org, "0.7.0")
+    seeds = sorted((p.rule, Path(p.path).name) for p in report.problems if "seed" in p.message)
+    expected = [("MLR023", "result_0.txt"), ("MLR023", "result_1.txt")]
+    assert seeds == ([] if plant == "null" else expected)
+    assert report.official_passed, [p.message for p in report.problems if p.is_error]
+    if has_module("mlperf_logging"):
+        assert _official_package(org) == "pass"
+
+
+def test_a_seed_the_official_check_cannot_read_fails_where_seeds_are_checked() -> None:
+    from mllog_check.results.tree import SystemDescription
+    from mllog_check.submission.package import seed_presence
+
+    closed = SystemDescription("d.json", {"division": "closed"})
+    logs = [("r/result_0.txt", True), ("r/result_1.txt", False)]
+    unreadable = {"r/result_1.txt": None}  # "seed": null: int(None) raises there
+    found = seed_presence("4.1.0", closed, logs, unreadable)
+    assert [(p.rule, p.path) for p in found] == [("MLP040", "r/result_1.txt")]
+    assert "seed null" in found[0].message
+    assert seed_presence("0.7.0", closed, logs, unreadable) == []

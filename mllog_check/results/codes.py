@@ -193,6 +193,23 @@ SEED_REUSED = rule(
         "seed (docs/scores.md)."
     ),
 )
+SEED_REUSED_UNCHECKED = rule(
+    "MLR023",
+    "seed-reused-unchecked",
+    Severity.WARNING,
+    "Closed division, before v1.0: two runs of one benchmark log the same seed, which no "
+    "official tool of the round checked.",
+    stage="score",
+    good="fixtures/score/olympic",
+    bad="fixtures/score/v0.7/seed_reused",
+    beyond=True,
+    why=(
+        "Runs sharing a seed show less of the run-to-run variance the olympic mean is "
+        "meant to reflect (MLR020), but the official seed check entered the package "
+        "checker in March 2021 (v1.0, mlcommons/logging#87; the registry's "
+        "seeds_checked): before v1.0 no official tool failed it (docs/differences.md)."
+    ),
+)
 SEED_MISSING = rule(
     "MLR021",
     "seed-missing",

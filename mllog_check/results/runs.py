@@ -232,7 +232,8 @@ def build_run(
         # Fallback criterion until the round's compliance ruleset exists: a clean parse
         # and a converged run (the quality target is the part of compliance that decides).
         compliant = converged and result.error_count == 0
-    seeds = tuple(Seed(r.value, r.line) for r in records if r.key == "seed")
+    # A null seed is no seed (v0.7 NVIDIA and Inspur log `"seed": null`).
+    seeds = tuple(Seed(r.value, r.line) for r in records if r.key == "seed" and r.value is not None)
     batch = _number(_value(records, "global_batch_size"))
     division = _value(records, "submission_division")
     platform = _value(records, "submission_platform")

@@ -14,7 +14,7 @@ from ..inputs import InputError, read_in_tree
 from ..parsing import parse_file
 from ..problems import Problem
 from ..records import ParseResult, Record
-from ..rounds import Round, RoundError, Setting
+from ..rounds import Round, RoundError, Setting, parse_round
 from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
@@ -336,6 +336,16 @@ def score_set(
     return score, runs, problems
 
 
+def _seeds_checked(chosen: str | Round) -> bool:
+    """Whether the round's official tools check seeds (the registry's seeds_checked);
+    a round the registry does not know keeps the check an error."""
+    try:
+        rnd = chosen if isinstance(chosen, Round) else parse_round(chosen)
+    except RoundError:
+        return True
+    return rnd.applies("seeds_checked")
+
+
 def _score_set(
     result_set: ResultSet,
     results: list[ParseResult],
@@ -381,7 +391,7 @@ def _score_set(
             unapplied = f"RCP normalization factor {normalization:.4f} not applied (round's rule)"
         normalization = None
     if division == "closed":
-        problems.extend(check_seeds(runs, result_set.folder))
+        problems.extend(check_seeds(runs, result_set.folder, _seeds_checked(chosen)))
         problems.extend(cadence_problems(results, scoring.round, bench.name, bench.key))
         problems.extend(runs_disagree(results, chosen, result_set.folder))
     factor, factor_note, pending, unusable = _scaling(

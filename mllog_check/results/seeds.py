@@ -14,8 +14,11 @@ def _key(value: Any) -> str:
     return repr(value)
 
 
-def check_seeds(runs: list[Run], folder: str) -> list[Problem]:
-    """Same seed in two runs: error; several seeds in a run, or some runs without: warning."""
+def check_seeds(runs: list[Run], folder: str, checked: bool = True) -> list[Problem]:
+    """Same seed in two runs: an error where the round's official tools check seeds
+    (``checked``: the registry's seeds_checked, from v1.0), else MLR023, a warning; several
+    seeds in a run, or some runs without: warnings. Null seeds are no seeds (Run.seeds)."""
+    reused = codes.SEED_REUSED if checked else codes.SEED_REUSED_UNCHECKED
     problems: list[Problem] = []
     owners: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
@@ -33,7 +36,7 @@ def check_seeds(runs: list[Run], folder: str) -> list[Problem]:
             others = ", ".join(_name(u.path) for u in users if u is not run)
             line = next((s.line for s in run.seed_records if _key(s.value) == value), 0)
             message = f"seed {value} also used by {others}"
-            problems.append(codes.SEED_REUSED.problem(run.path, message, line))
+            problems.append(reused.problem(run.path, message, line))
     without = [r for r in runs if not r.seeds]
     if without and len(without) < len(runs):
         for run in without:

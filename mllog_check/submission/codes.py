@@ -311,7 +311,8 @@ SEED_NOT_LOGGED = rule(
     E,
     "Closed division (the system description's): a run logs no seed where the round's "
     "official seed check requires one: from v5.0 every run; v1.0 to v4.1 a run after "
-    "(in file-name order) one of the same result that logs a seed.",
+    "(in file-name order) one of the same result that logs a seed. A null seed is none; "
+    "a seed it cannot read as an integer (int()) fails too.",
     stage="package",
     good=_CLEAN,
     bad="fixtures/package/seeds/Acme",

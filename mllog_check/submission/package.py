@@ -10,7 +10,7 @@ anomalies), so an audit worker is a call of this function.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from ..results.tree import ResultSet, SystemDescription
 from ..results.weak import WeakScore, score_weak_set
 from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
+from ..rules.schema import show
 from . import anomalies, codes, ranking
 from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
@@ -285,11 +286,16 @@ def _check_result_set(
     results = []  # one result set's records, released when it is scored
     verdicts: dict[str, bool] = {}  # handed to the score stage: each log is checked once
     seeded: list[tuple[str, bool]] = []  # (path, logs a seed) for the official seed rule
+    unreadable: dict[str, Any] = {}  # path -> a seed value the official check cannot read
     rows_of_audit = AuditRows(layout.org, rs, rnd) if audit else None
     for path in rs.files:
         result = parse_file(path)
         results.append(result)
-        seeded.append((str(path), any(r.key == "seed" for r in result.records)))
+        seeds = [r.value for r in result.records if r.key == "seed"]
+        seeded.append((str(path), any(s is not None for s in seeds)))  # null: no seed
+        bad_seed = next((s for s in seeds if not _int_readable(s)), _NONE)
+        if bad_seed is not _NONE:
+            unreadable[str(path)] = bad_seed
         report.problems.extend(result.problems)
         verdict, found = (
             _compliance(result, rnd, report.root) if not result.input_error else ("", [])
@@ -309,7 +315,7 @@ def _check_result_set(
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
     report.problems.extend(result_set_crash(rs, results, desc, rnd, compliance))
     scores, found, runs = _scores(rs, results, desc, rnd, verdicts)
-    unseeded = seed_presence(rnd, desc, seeded)
+    unseeded = seed_presence(rnd, desc, seeded, unreadable)
     flagged = {p.path for p in unseeded}
     report.problems.extend(unseeded)
     # MLP040 says it for the runs the official seed check fails (the results stage's
@@ -378,9 +384,14 @@ def _untimed(problem: Problem) -> bool:
 
 
 def seed_presence(
-    rnd: Round | str, desc: SystemDescription | None, seeded: list[tuple[str, bool]]
+    rnd: Round | str,
+    desc: SystemDescription | None,
+    seeded: list[tuple[str, bool]],
+    unreadable: Mapping[str, Any] | None = None,
 ) -> list[Problem]:
-    """MLP040 where the round's official seed check fails a run for logging no seed.
+    """MLP040 where the round's official seed check fails a run for logging no seed (a
+    null seed is none), or a seed it cannot read as an integer (``unreadable``: path ->
+    value; its ``int(value)`` raises and it reports the file).
 
     The registry's policies say which rounds check (``seeds_checked``: from v1.0, a run
     without a seed fails only after one with a seed, in the order the official checker
@@ -405,7 +416,24 @@ def seed_presence(
             if seen and not has:
                 bad.append(path)
         why = "logs no seed while a run before it (in file-name order) does"
-    return [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad]
+    unreadable = unreadable or {}
+    found = [codes.SEED_NOT_LOGGED.problem(path, why) for path in bad if path not in unreadable]
+    for path, value in sorted(unreadable.items()):
+        why = f"logs seed {show(value)}, which the official seed check cannot read as an integer"
+        found.append(codes.SEED_NOT_LOGGED.problem(path, why))
+    return sorted(found)
+
+
+_NONE = object()
+
+
+def _int_readable(value: Any) -> bool:
+    """Whether Python's int() reads a logged seed, as the official seed check does."""
+    try:
+        int(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
 
 
 def _copies(layout: OrgLayout) -> list[CopyRow]:
