@@ -3,7 +3,8 @@
     python scripts/new_round.py 6.2.0 --from 6.1.0
 
 appends to schemas/rounds.yaml an entry for 6.2.0 with 6.1.0's syntax generation, run
-count rule and benchmarks, and writes the round's data files, each stating no change
+count rule, benchmarks and results-table columns (``summary_columns``, which
+``mllog-check summarize`` writes), and writes the round's data files, each stating no change
 yet (docs/rounds.md, "Round data: one inheritance"):
 
 - schemas/rules/training-6.2.0.yaml    ``extends: training-6.1.0``
@@ -15,7 +16,8 @@ then rewrites what is generated from them: schemas/prepared/ (scripts/prepare_da
 docs/rules.md (scripts/rules_docs.py) and the docs' mentions of the latest round
 (scripts/round_mentions.py). The test suite passes as it is after this; edit the entry
 and the files to state what the new round changes (a benchmark added: its run count in
-the registry, its rules, its quality target, its reference convergence points).
+the registry and ``summary_columns``, its rules, its quality target, its reference
+convergence points; docs/rounds.md, "Adding a round").
 A kind of data the source round does not have (null in the registry) stays null.
 
 Every path is this repository's (the folder above scripts/): the script refuses to run
@@ -35,7 +37,9 @@ from mllog_check import rounds
 ROOT = Path(__file__).resolve().parents[1]
 # Fields of the source round's entry the new round starts from. Dates, spellings and
 # file overrides belong to a round alone and are not copied.
-INHERITED = ("usage", "generation", "run_count", "benchmarks")
+# summary_columns before benchmarks: benchmarks stay the entry's last field, so a new
+# benchmark is a line added at its end.
+INHERITED = ("usage", "summary_columns", "generation", "run_count", "benchmarks")
 
 
 class NewRoundError(Exception):
@@ -53,8 +57,12 @@ def entry_text(version: str, source: dict[str, object], source_version: str) -> 
         nulls = {k: None for k, v in files.items() if v is None}
         if nulls:
             entry["files"] = nulls
+    columns = entry.pop("summary_columns", None)
     body = yaml.safe_dump([entry], sort_keys=False, default_flow_style=False, width=88)
     lines = [("  " + line) if line else line for line in body.splitlines()]
+    if columns:  # one line, as the registry writes it (the official summarizer's order)
+        flow = yaml.safe_dump(columns, default_flow_style=True, width=10**6).strip()
+        lines.insert(1, f"    summary_columns: {flow}")
     lines.insert(
         1, f"    # Added by scripts/new_round.py from {source_version}: state the changes here."
     )

@@ -1,23 +1,26 @@
 """Adding a round is a data change: scripts/new_round.py on a copy of the repository.
 
 The copy gets a fictional round (the next free version after the newest Training round
-of the registry, which it inherits) with a new benchmark (its run count, rules, quality
-target and reference convergence points), then ``check`` and ``score`` run on logs of the
-new benchmark and the tests that read the registry and the data files run there
-unchanged. ``git status`` must show data and docs only: the round's own files, the
-registry and the generated docs, counted.
-"""
+of the registry, which it inherits) that retires one of the newest round's benchmarks and
+adds a new one (a copy of another, both chosen by property: no benchmark is named here),
+with its run count, results-table column, rules, quality target and reference
+convergence points; then ``check``, ``score`` and ``summarize`` run on logs of the new
+benchmark and the tests that read the registry and the data files run there unchanged.
+``git status`` must show data and docs only: the round's own files, the registry and the
+generated docs, counted."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import FIXTURES, ROOT, corpus_dir
 
 from mllog_check import rounds
@@ -51,21 +54,16 @@ DISCLOSURE = {
     "lowest_numerical_precision_in_attn": "bfloat16",
     "lowest_numerical_precision_in_comm": "bfloat16",
 }
-# The new benchmark is named in the registry (its run count) and gets rules, scoring and
-# RCP data; the allowed submission_benchmark values come from the registry.
+# The new benchmark copies one of the newest round's (chosen by ``_source``: never a name
+# written here, so the test survives a round that retires it). Its rules take that
+# benchmark's closed keys (its quality target included), its scoring entry and RCP
+# references are copies; the allowed submission_benchmark values come from the registry.
 RULES = """sections:
   closed_toybench:
     label: closed toybench
     parent: closed
-    when: {key: submission_benchmark, equals: toybench}
-    keys_from: closed_gpt_oss_20b
-"""
-# The target's bounds are the rules' (keys_from gpt_oss_20b: log perplexity <= 3.34):
-# stated once, the scoring file drops only the default upper bound 1.0.
-SCORING = """benchmarks:
-  toybench:
-    {metric: log perplexity, direction: down, converged_at: samples_count,
-     target: {below: null}}
+    when: {{key: submission_benchmark, equals: toybench}}
+    keys_from: closed_{source}
 """
 
 
@@ -130,34 +128,119 @@ def _cli(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return _run(repo, "-c", "import sys; from mllog_check.cli import main; sys.exit(main())", *args)
 
 
-def _log(run: int) -> str:
-    """A closed toybench log: the v6 gpt_oss_20b fixture with the v6.1 run disclosure."""
-    lines = (FIXTURES / "rounds" / "v6" / "closed_gpt_oss_20b.pass.txt").read_text().splitlines()
-    first = json.loads(lines[0].removeprefix(":::MLLOG "))
+def _fixture(benchmark: str) -> Path | None:
+    """The newest hand-written passing closed log of a benchmark (fixtures/rounds/)."""
+    found = sorted(FIXTURES.glob(f"rounds/*/closed_{benchmark}.pass.txt"))
+    return found[-1] if found else None
+
+
+def _log(source: Path, benchmark: str, run: int) -> str:
+    """A closed log of ``benchmark`` made from a passing fixture of another one, with the
+    run disclosure v6.1 made mandatory where the fixture lacks it; run N starts N days
+    later (distinct runs)."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    payloads = [json.loads(line.removeprefix(":::MLLOG ")) for line in lines]
+    logged = {p["key"] for p in payloads}
     extra = [
-        ":::MLLOG " + json.dumps({**first, "key": key, "value": value, "metadata": {}})
+        {**payloads[0], "key": key, "value": value, "metadata": {}}
         for key, value in DISCLOSURE.items()
+        if key not in logged
     ]
-    text = "\n".join([*lines[:4], *extra, *lines[4:]]) + "\n"
-    text = text.replace('"value": "gpt_oss_20b"', '"value": "toybench"')
-    # distinct runs: run N starts about N days later (every time_ms starts 16211)
-    return text.replace('"time_ms": 16211', f'"time_ms": {16211 + run}')
+    out = []
+    for payload in [*payloads[:4], *extra, *payloads[4:]]:
+        if payload["key"] == "submission_benchmark":
+            payload = {**payload, "value": benchmark}
+        payload = {**payload, "time_ms": payload["time_ms"] + run * 86_400_000}
+        out.append(":::MLLOG " + json.dumps(payload))
+    return "\n".join(out) + "\n"
 
 
-def _add_toybench(repo: Path, new: str, old: rounds.Round) -> None:
+def _source(newest: rounds.Round) -> tuple[str, Path]:
+    """The benchmark of the newest round the toy benchmark copies, chosen by what the test
+    needs of it: a closed rules section, a scoring entry, RCP references and a passing
+    fixture that still passes the newest round's rules; the first such in name order."""
+    from mllog_check import parse_text
+    from mllog_check.results.scoring import scoring_for
+    from mllog_check.rules import check_log, load_ruleset
+
+    sections = load_ruleset(newest.version).sections
+    scored = scoring_for(newest).benchmarks
+    references = load_rcp(f"training_{newest.version}")["benchmarks"]
+    for name in sorted(newest.benchmarks or ()):
+        fixture = _fixture(name)
+        if fixture is None or f"closed_{name}" not in sections:
+            continue
+        if name not in scored or name not in references:
+            continue
+        if check_log(parse_text(_log(fixture, name, 0)), newest.version).passed:
+            return name, fixture
+    pytest.fail(f"no benchmark of round {newest.version} has a closed fixture passing its rules")
+
+
+def _yaml(path: Path) -> dict:  # type: ignore[type-arg]
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+def _retired(newest: rounds.Round, source: str) -> str:
+    """A benchmark of the newest round the new round retires: the last in name order
+    other than the copied one whose registry entry is a run count alone (one line) and
+    whose rule sections no other section takes keys from (they are removed with it)."""
+    raw = rounds.read_registry_file(ROOT / "schemas" / "rounds.yaml")
+    (entry,) = [e for e in raw["rounds"] if str(e.get("version")) == newest.version]
+    taken = {
+        (name, str(body["keys_from"]))
+        for path in sorted((ROOT / "schemas" / "rules").glob("*.yaml"))
+        for name, body in (_yaml(path).get("sections") or {}).items()
+        if isinstance(body, dict) and body.get("keys_from")
+    }
+    for name in sorted(newest.benchmarks or (), reverse=True):
+        own = {f"closed_{name}", f"open_{name}"}
+        if name == source or not isinstance(entry["benchmarks"].get(name), int):
+            continue
+        if not any(used in own and section not in own for section, used in taken):
+            return name
+    pytest.fail(f"no benchmark of round {newest.version} can be retired by the test")
+
+
+def _edit_round(repo: Path, new: str, old: rounds.Round, source: str, retired: str) -> None:
+    """State the new round's changes as docs/rounds.md says: toybench added (a copy of
+    ``source``) and ``retired`` retired, in the registry (benchmarks and summary_columns)
+    and in each data file."""
+    from mllog_check.results.scoring import _merged
+    from mllog_check.rules import load_ruleset
+
     schemas = repo / "schemas"
     short = new.removesuffix(".0")
-    with open(schemas / "rounds.yaml", "a", encoding="utf-8") as registry:
-        registry.write("      toybench: 10\n")  # the new entry's benchmarks come last
+    registry = schemas / "rounds.yaml"
+    head, marker, entry = registry.read_text(encoding="utf-8").rpartition(
+        "# Added by scripts/new_round.py"
+    )
+    (columns,) = re.findall(r"summary_columns: \[(.*)\]", entry)
+    kept = [c.strip() for c in columns.split(",") if c.strip() != retired]
+    entry = entry.replace(f"[{columns}]", "[" + ", ".join([*kept, "toybench"]) + "]")
+    entry, dropped = re.subn(rf"\n +{retired}: \d+\n", "\n", entry)
+    assert dropped == 1, entry
+    runs = old.benchmark(source).runs  # type: ignore[union-attr]
+    registry.write_text(head + marker + entry.rstrip("\n") + f"\n      toybench: {runs}\n")
+
+    sections = load_ruleset(old.version).sections
+    removed = [s for s in (f"closed_{retired}", f"open_{retired}") if s in sections]
     with open(schemas / "rules" / f"training-{new}.yaml", "a", encoding="utf-8") as rules:
-        rules.write(RULES)
-    with open(schemas / "scoring" / f"v{short}.yaml", "a", encoding="utf-8") as scoring:
-        scoring.write(SCORING)
+        rules.write(f"remove_sections: [{', '.join(removed)}]\n" if removed else "")
+        rules.write(RULES.format(source=source))
+
+    scoring = _merged(old.version)["benchmarks"]
+    with open(schemas / "scoring" / f"v{short}.yaml", "a", encoding="utf-8") as out:
+        out.write(f"remove: [{retired}]\n" if retired in scoring else "")
+        out.write(f"benchmarks:\n  toybench: {json.dumps(scoring[source])}\n")
+
     rcp_path = schemas / "rcp" / f"training_{new}.json"
     rcp = json.loads(rcp_path.read_text(encoding="utf-8"))
-    # A round's RCP file states its changes only: its gpt_oss_20b may come from a parent
-    source = load_rcp(f"training_{old.version}")["benchmarks"]["gpt_oss_20b"]
-    rcp["benchmarks"] = {"toybench": {k: source[k] for k in ("unit", "references")}}
+    # A round's RCP file states its changes only: the source's entry may be a parent's
+    inherited = load_rcp(f"training_{old.version}")["benchmarks"]
+    if retired in inherited:
+        rcp["remove"] = [retired]
+    rcp["benchmarks"] = {"toybench": {k: inherited[source][k] for k in ("unit", "references")}}
     rcp_path.write_text(json.dumps(rcp, indent=1) + "\n", encoding="utf-8")
 
 
@@ -211,10 +294,12 @@ def test_new_round_refuses_another_checkouts_package(tmp_path: Path) -> None:
     assert prepared.returncode == 2 and "not this repository's" in prepared.stderr
 
 
-def test_a_new_round_with_a_new_benchmark_is_data_only(tmp_path: Path) -> None:
+def test_a_new_round_retiring_and_adding_a_benchmark_is_data_only(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     _copy(repo)
     old, new = _newest(), next_free()
+    source, fixture = _source(old)
+    retired = _retired(old, source)
     short = new.removesuffix(".0")
     made = _run(repo, "scripts/new_round.py", new, "--from", old.version)
     assert made.returncode == 0, made.stderr
@@ -232,18 +317,24 @@ def test_a_new_round_with_a_new_benchmark_is_data_only(tmp_path: Path) -> None:
     changed = _changed(repo)
     assert data <= set(changed) and set(changed) - data <= _generated_docs(), changed
     assert len(changed) <= len(data) + len(_generated_docs()), changed
+    # The new entry tables what its source round tables (summarize: docs/scores.md).
+    read = f"from mllog_check import rounds; print(rounds.parse_round({new!r}).summary_columns)"
+    columns = _run(repo, "-c", read)
+    assert columns.stdout.strip() == str(old.summary_columns), columns.stdout + columns.stderr
     # Before any change the new round is its parent's copy in effect: the data tests pass.
-    _add_toybench(repo, new, old)
+    _edit_round(repo, new, old, source, retired)
     for script in ("scripts/prepare_data.py", "scripts/rules_docs.py", "scripts/round_mentions.py"):
         done = _run(repo, script)
         assert done.returncode == 0, done.stderr
     assert set(_changed(repo)) == set(changed)  # the same files, nothing else
 
-    results = repo / "work" / f"v{short}" / "Example" / "results" / "toy_system" / "toybench"
+    org = repo / "work" / f"v{short}" / "Example"
+    results = org / "results" / "toy_system" / "toybench"
     results.mkdir(parents=True)
-    for run in range(10):
-        (results / f"result_{run}.txt").write_text(_log(run), encoding="utf-8")
-    systems = results.parents[2] / "systems"
+    runs = old.benchmark(source).runs  # type: ignore[union-attr]
+    for run in range(runs):
+        (results / f"result_{run}.txt").write_text(_log(fixture, "toybench", run), encoding="utf-8")
+    systems = org / "systems"
     systems.mkdir()
     description = json.loads((FIXTURES / "package/clean/Acme/systems/acme-8x.json").read_text())
     (systems / "toy_system.json").write_text(json.dumps({**description, "division": "closed"}))
@@ -251,15 +342,22 @@ def test_a_new_round_with_a_new_benchmark_is_data_only(tmp_path: Path) -> None:
     check = _cli(repo, "check", "-v", str(results / "result_0.txt"))
     assert check.returncode == 0, check.stdout + check.stderr
     assert f"training-{new}" in check.stdout + check.stderr
-    score = _cli(repo, "score", "--format", "json", str(results.parents[2]))
+    score = _cli(repo, "score", "--format", "json", str(org))
     assert score.returncode in (0, 1), score.stderr
     rows = json.loads(score.stdout)["scores"]
     (row,) = [r for r in rows if r["benchmark"] == "toybench"]
     assert row["ruleset"] == new and row["valid"] and row["minutes"] > 0, row
+    assert row["rcp"]["verdict"] is not None, row  # the new benchmark's RCP data was used
+    # The official results tables have the new benchmark's column and this result in it.
+    tables = repo / "work" / "tables.csv"
+    summary = _cli(repo, "summarize", str(org), "--csv", str(tables))
+    assert summary.returncode in (0, 1), summary.stdout + summary.stderr  # 1: an RCP verdict
+    assert "not a benchmark column" not in summary.stdout + summary.stderr
+    (strong,) = json.loads(tables.with_suffix(".json").read_text(encoding="utf-8"))
+    assert retired not in strong and strong["toybench"] == pytest.approx(row["minutes"]), strong
     scores_doc = (repo / "docs" / "scores.md").read_text(encoding="utf-8")
     # the table of rounds says what the round's benchmarks change (the registry's runs)
-    assert f"| v{short} | + toybench 10 | minimum | training_{new} |" in scores_doc
-    assert row["rcp"]["verdict"] is not None, row  # the new benchmark's RCP data was used
+    assert f"| v{short} | − {retired}; + toybench {runs} | minimum | training_{new} |" in scores_doc
     shutil.rmtree(repo / "work")
 
     suite = _run(repo, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not corpus",

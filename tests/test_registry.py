@@ -277,6 +277,22 @@ def test_each_rounds_benchmarks_are_those_its_rules_allow() -> None:
     assert checked >= 14
 
 
+def test_each_rounds_results_tables_have_a_column_per_benchmark() -> None:
+    """``summarize`` tables a result only under a column of its round (summary_columns):
+    a round with rules and benchmarks names each benchmark once, so a round added by
+    scripts/new_round.py, then given a benchmark, is tabled (docs/rounds.md)."""
+    checked = 0
+    for rnd in rounds.all_rounds():
+        if not (rnd.has_rules() and rnd.benchmarks):
+            continue
+        columns = rnd.summary_columns
+        assert len(columns) == len(set(columns)), rnd.version
+        untabled = {b.name for b in rnd.benchmarks.values()} - set(columns)
+        assert not untabled, (rnd.version, "summary_columns lacks", untabled)
+        checked += 1
+    assert checked >= 14
+
+
 def test_open_division_lists_only_benchmarks_the_registry_allows_in_open() -> None:
     """v3.0-v4.1's official open rules leave out gpt3 and llama2_70b_lora: the registry's
     ``divisions: [closed]`` says so, once, for both the rules and the registry."""
