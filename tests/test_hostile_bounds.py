@@ -320,32 +320,55 @@ def test_power_problems_are_capped_and_counted(corpus: Path, tmp_path: Path) -> 
 def _follow_while(path: Path, steps: list[bytes | str]) -> tuple[int, str]:
     """``check --follow --until run_stop`` of ``path`` while steps happen to it: bytes
     appended, "rewrite" (the division changed in place, same size) or "replace" (the file
-    truncated and written again, the division changed, in one go between two polls)."""
+    truncated and written again, the division changed, in one go between two polls).
+
+    The first step waits for the follower's first status line: it is printed once the
+    follower has read the file's first chunk (the header, where the division is), so a
+    rewrite comes behind it however slow the machine; the later steps follow at once."""
     import subprocess
     import sys
+    import threading
 
     code = (
         "from mllog_check.cli import main; "
         f"main(['check', '--follow', '--until', 'run_stop', '--ruleset', '5.0.0', {str(path)!r}])"
     )
     follower = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
-    for step in steps:
-        time.sleep(1.0)  # the follower polls every 0.1 s: it has read what is there
-        data = path.read_bytes()
-        if step == "rewrite":
-            with path.open("r+b") as log:
-                log.seek(data.index(b'"value": "closed"'))
-                log.write(b'"value": "clozed"')
-        elif step == "replace":
-            path.write_bytes(data.replace(b'"value": "closed"', b'"value": "clozed"', 1))
-        else:
-            assert isinstance(step, bytes)
-            with path.open("ab") as log:
-                log.write(step)
-    _out, err = follower.communicate(timeout=60)
-    return follower.returncode, err.decode()
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read_stderr() -> None:
+        assert follower.stderr is not None
+        for raw in follower.stderr:
+            lines.append(raw.decode())
+            if raw.startswith(b"status: "):
+                started.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert started.wait(timeout=120), "no status line from the follower: " + "".join(lines)
+        for step in steps:
+            data = path.read_bytes()
+            if step == "rewrite":
+                with path.open("r+b") as log:
+                    log.seek(data.index(b'"value": "closed"'))
+                    log.write(b'"value": "clozed"')
+            elif step == "replace":
+                path.write_bytes(data.replace(b'"value": "closed"', b'"value": "clozed"', 1))
+            else:
+                assert isinstance(step, bytes)
+                with path.open("ab") as log:
+                    log.write(step)
+        follower.wait(timeout=120)
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait()
+    reader.join(timeout=60)
+    return follower.returncode, "".join(lines)
 
 
 @pytest.mark.parametrize("change", ["rewrite", "replace"])

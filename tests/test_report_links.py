@@ -97,7 +97,8 @@ def test_clicking_a_hostile_link_runs_nothing(
     raw = f"{HOSTILE}/results/ipu-pod16-TF1/resnet/result_0.txt"
     page.locator("#problems a.loc").first.evaluate("(a, raw) => a.setAttribute('href', raw)", raw)
     page.locator("#problems a.loc").first.click()
-    page.wait_for_timeout(200)
+    # the script sets the title: wait for that (bounded), not a fixed 200 ms
+    page.wait_for_function("document.title === 'pwned'", timeout=60_000)
     assert page.title() == "pwned"
     page.context.close()
 
