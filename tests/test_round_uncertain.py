@@ -58,6 +58,11 @@ def test_different_verdicts_are_both_reported(corpus: Path, tmp_path: Path) -> N
     rows = json.loads(done.stdout)
     files = rows["files"] if isinstance(rows, dict) else rows
     assert [f["ruleset_source"] for f in files] == ["date", ALTERNATIVE]
+    # the text's last line counts one file with two verdicts, not two files
+    text = CliRunner().invoke(cli, ["check", str(log)]).stdout
+    assert text.splitlines()[-1] == (
+        "1 file, 2 verdicts under two rounds (its round is uncertain): 1 pass, 1 fail"
+    )
     # a flag, or the round folder, decides: one verdict, no note
     flagged = check_paths([str(log)], "2.1.0")
     assert len(flagged.verdicts) == 1 and flagged.exit_code == 0

@@ -28,7 +28,27 @@ def write_text(files: Sequence[Any], out: TextIO) -> None:
         said = f"{chain}, {f.ruleset}" if f.ruleset else "not an MLPerf log"
         out.write(f"{f.path}: {verdict} ({said})\n")
     if len(files) > 1:
-        out.write(f"{len(files)} files: {passed} pass, {len(files) - passed} fail\n")
+        out.write(f"{_counted(files)}: {passed} pass, {len(files) - passed} fail\n")
+
+
+def _counted(files: Sequence[Any]) -> str:
+    """What the verdicts are of: a log whose round is uncertain has two, the second under
+    the alternative round (docs/rounds.md, "A round chosen by date is uncertain"), and is
+    still one file."""
+    twice = _second_verdicts(files)
+    logs = len(files) - twice
+    if not twice:
+        return f"{logs} files"
+    if logs == 1:
+        return f"1 file, {len(files)} verdicts under two rounds (its round is uncertain)"
+    which = f"{twice} file{'' if twice == 1 else 's'} checked under two rounds"
+    return f"{logs} files, {len(files)} verdicts ({which}: round uncertain)"
+
+
+def _second_verdicts(files: Sequence[Any]) -> int:
+    from ..checking import ALTERNATIVE
+
+    return sum(getattr(f, "ruleset_source", None) == ALTERNATIVE for f in files)
 
 
 def _escape(text: str, in_property: bool = False) -> str:
@@ -50,7 +70,8 @@ def check_github(files: Sequence[Any], out: TextIO) -> None:
     if files and all(f.passed for f in files):
         warnings = sum(len(f.problems) for f in files)
         more = f" ({warnings} warnings)" if warnings else ""
-        logs = f"{len(files)} log{'' if len(files) == 1 else 's'}"
+        checked = len(files) - _second_verdicts(files)  # two verdicts of one log: one log
+        logs = f"{checked} log{'' if checked == 1 else 's'}"
         out.write(f"::notice title=mllog-check check::{logs} checked: all pass{more}\n")
 
 
