@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from .records import RecordRow
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CheckRun",

@@ -415,3 +415,25 @@ def test_staged_checks_the_org_of_a_deleted_run(tmp_path: Path) -> None:
 def test_package_takes_one_org_dir_without_staged() -> None:
     done = run_cli("package")
     assert done.returncode == 2 and "give one ORG_DIR (or --staged)" in done.stderr
+
+
+def test_junit_dir_writes_what_format_junit_writes_from_the_same_run(tmp_path: Path) -> None:
+    """--junit-dir: each org's JUnit report beside the chosen format, one check per org
+    (the CI recipes and action.yml gate each org once)."""
+    from click.testing import CliRunner
+
+    from mllog_check.cli.group import cli
+
+    org = FIXTURES / "package" / "clean" / "Acme"
+    args = ["package", str(org), "--ruleset", "1.0.0"]
+    junit = CliRunner().invoke(cli, [*args, "--format", "junit"])
+    both = CliRunner().invoke(
+        cli, [*args, "--format", "github", "--junit-dir", str(tmp_path / "j")]
+    )
+    assert both.exit_code == junit.exit_code == 0, both.output
+    assert "::notice title=mllog-check package::PASS Acme" in both.stdout
+    assert (tmp_path / "j" / "Acme.xml").read_text(encoding="utf-8") == junit.stdout
+    # a file where the folder should be: a usage error before anything is checked
+    (tmp_path / "file").write_text("x")
+    refused = CliRunner().invoke(cli, [*args, "--junit-dir", str(tmp_path / "file")])
+    assert refused.exit_code == 2 and "--junit-dir" in refused.output

@@ -167,8 +167,14 @@ def test_ci_recipes_call_commands_and_options_that_exist(recipe: str) -> None:
 
     text = (ROOT / "docs" / "ci" / recipe).read_text()
     assert yaml.safe_load(text)
-    calls = re.findall(r"mllog-check (\w+)((?: [^\n|;]*)?)", text)
+    if re.search(r"uses: <org>/mllog-check@", text):  # the gate is the action's
+        text += (ROOT / "action.yml").read_text()
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    calls = re.findall(r"mllog-check (\w+)((?: [^\n|;]*)?)", code)
     assert {"package", "summarize"} <= {command for command, _ in calls}
+    # each org is checked once: one package call per loop, its JUnit from the same run
+    assert len([c for c, _ in calls if c == "package"]) == 1, recipe
+    assert "--junit-dir" in text and "--format junit" not in text, recipe
     for command, rest in calls:
         assert command in COMMANDS
         shown = CliRunner().invoke(cli, [command, "--help"]).output

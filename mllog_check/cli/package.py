@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO, cast
 
 import click
 
@@ -40,6 +41,12 @@ FORMATS = offered(PACKAGE)
 )
 @click.option("--quiet", "-q", is_flag=True, help="Errors only (text format).")
 @click.option(
+    "--junit-dir",
+    type=click.Path(file_okay=False),
+    help="Also write each org's JUnit report to DIR/<Org>.xml (made when missing), from "
+    "the same run as --format: a CI gate checks each org once.",
+)
+@click.option(
     "--strict",
     is_flag=True,
     help="Checks beyond the round's official package checker (consistency, advice) fail too.",
@@ -53,6 +60,7 @@ def package(
     strict: bool,
     verbose: bool,
     usage: str | None = None,
+    junit_dir: str | None = None,
 ) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
@@ -64,9 +72,10 @@ def package(
     orgs = _orgs(org_dirs, staged)
     ruleset = with_usage("package", ruleset, usage)
     setting = chosen_round("package", ruleset)
+    junit = _junit_folder(junit_dir)
     worst = EXIT_OK
     for org_dir in orgs:
-        code = _package(org_dir, ruleset, setting, fmt, quiet, strict, verbose)
+        code = _package(org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit)
         worst = max(worst, code)
     sys.exit(worst)
 
@@ -79,8 +88,6 @@ def _orgs(org_dirs: tuple[str, ...], staged: bool) -> list[str]:
             click.echo("mllog-check package: give one ORG_DIR (or --staged)", err=True)
             sys.exit(EXIT_USAGE)
         return list(org_dirs)
-    from pathlib import Path
-
     from ..submission.staged import GitUnavailable, touched_orgs
 
     try:
@@ -94,6 +101,19 @@ def _orgs(org_dirs: tuple[str, ...], staged: bool) -> list[str]:
     return orgs
 
 
+def _junit_folder(path: str | None) -> Path | None:
+    """The --junit-dir folder, made before any org is checked; exit 2 when it cannot be."""
+    if path is None:
+        return None
+    from ..outputs import OutputError, output_folder
+
+    try:
+        return output_folder(path)
+    except OutputError as err:
+        click.echo(f"mllog-check package: --junit-dir: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
 def _package(
     org_dir: str,
     ruleset: str,
@@ -102,6 +122,7 @@ def _package(
     quiet: bool,
     strict: bool,
     verbose: bool,
+    junit: Path | None = None,
 ) -> int:
     """Check one org and write its report; its exit code."""
     from ..rounds import RoundError
@@ -125,4 +146,14 @@ def _package(
 
     options = {"quiet": quiet} if fmt == "text" else {}
     reporters.write(fmt, PACKAGE, report, sys.stdout, **options)
+    if junit is not None:
+        from ..outputs import OutputError, open_output
+
+        target = junit / f"{Path(org_dir).resolve().name or 'org'}.xml"
+        try:
+            with open_output(target) as out:
+                reporters.write("junit", PACKAGE, report, cast(TextIO, out))
+        except OutputError as err:
+            click.echo(f"mllog-check package: --junit-dir: {err}", err=True)
+            return EXIT_USAGE
     return EXIT_OK if report.passed else EXIT_PROBLEMS
