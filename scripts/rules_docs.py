@@ -168,8 +168,8 @@ rules this build lacks, unreadable file, no result log found).
 `.pre-commit-hooks.yaml` defines the hook `mllog-check` (entry `mllog-check check`, files
 matching `(^|/)result_[^/]*\\.txt(\\.gz)?$`, any file type so that
 gzip logs are included). From another repository use `repo:` a clone's path or URL
-with `rev:` one of its commits (the repository has no release tag; README, "Hooks and
-CI"). Offline, or with mllog-check already installed, use a local hook (this is what
+with `rev:` a release tag (`v<version>`, CHANGELOG.md) or one of its commits (README,
+"Hooks and CI"). Offline, or with mllog-check already installed, use a local hook (this is what
 `tests/test_precommit.py` runs with the real `pre-commit`; `pre-commit try-repo` needs a
 committed HEAD and builds a virtualenv, which needs the network):
 
