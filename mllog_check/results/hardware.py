@@ -122,3 +122,24 @@ def accelerator_minutes(minutes: float | None, accelerators: int | None) -> floa
     if minutes is None or accelerators is None:
         return None
     return minutes * accelerators
+
+
+# A host processor's maker by the words descriptions use for it (AMD Rome, AMD EPYC
+# 7B12, Intel(R) Xeon(R) Platinum 8480+, NVIDIA Grace, FUJITSU A64FX): what tells two
+# servers with the same accelerators apart (docs/audit.md, "Preview a round later").
+_HOST_MAKERS = (
+    ("AMD", ("amd", "epyc", "rome", "milan", "genoa", "turin")),
+    ("Intel", ("intel", "xeon")),
+    ("NVIDIA", ("nvidia", "grace")),
+    ("Ampere", ("ampere", "altra")),
+    ("Fujitsu", ("fujitsu", "a64fx")),
+    ("IBM", ("ibm", "power9", "power10")),
+)
+
+
+def host_maker(host: str | None) -> str | None:
+    """AMD, Intel, NVIDIA, ...: the host processor's maker; None when no word tells."""
+    if not host:
+        return None
+    words = set(re.findall(r"[a-z0-9]+", _MARKS.sub(" ", host).casefold()))
+    return next((maker for maker, marks in _HOST_MAKERS if words & set(marks)), None)

@@ -6,9 +6,16 @@ A Preview system "will qualify [as Available] in the next submission after 140 d
 the current submission date, or by the next MLPerf submission date, whichever is more";
 if it is not submitted then, "the Preview benchmark will be marked as invalid"
 (submission_rules.adoc of mlcommons/policies, "Preview Systems"). The audit can tell
-this only when it reads both rounds: it matches a preview system by the same submitter
-and system name, or the same accelerator model and count, among that round's available
-(on-premise or cloud) systems.
+this only when it reads both rounds. It matches a preview system, among the same
+submitter's available (on-premise or cloud) systems of that round, by its name or by the
+system itself: the same accelerator model (the host processor's for a system without
+accelerators), accelerators per node and host processor maker. The node count may
+differ: "Available Training submissions can be on scales smaller than the smallest and
+larger than the largest scale used for Preview submission". A system renamed (v0.7
+Intel's CPX ``1-node-4s`` as v1.0's ``1-node-4s-8380H-pytorch``) or resized (DGX H100 at
+3 nodes as a preview, 1 to 96 available) is found; another server with the same
+accelerators (v1.0 GIGABYTE G492-ZD2 with AMD hosts, v1.1 G492-ID0 with Intel hosts) is
+not the system previewed.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..problems import Context, Problem
-from ..results.hardware import accelerator, availability_category
+from ..results.hardware import accelerator, availability_category, host_maker
 from ..results.scores import ScoreRow
 from ..rounds import Round, all_rounds, registry
 
@@ -33,8 +40,10 @@ class _System:
     system: str
     name: str
     status: str | None  # availability category
-    model: str | None
+    model: str | None  # the accelerator's (the host processor's without accelerators)
     accelerators: int | None
+    per_node: int | None
+    maker: str | None  # the host processor's maker
     results: list[str] = field(default_factory=list)  # "benchmark 1.23 min"
     where: str = ""  # the org folder as the audit's rows name it
 
@@ -84,7 +93,8 @@ def _systems(scores: Iterable[ScoreRow]) -> list[_System]:
         sys = found.get(key)
         if sys is None:
             name = str(row.get("system_name") or row.get("system") or "")
-            model = accelerator(row.get("accelerator_model"), name)
+            host = row.get("host")
+            model = accelerator(row.get("accelerator_model"), name, host)
             sys = found[key] = _System(
                 round=key[0],
                 org=where.rsplit("/", 1)[-1],
@@ -93,6 +103,8 @@ def _systems(scores: Iterable[ScoreRow]) -> list[_System]:
                 status=availability_category(row.get("availability")),
                 model=model.model if model else None,
                 accelerators=row.get("accelerators"),
+                per_node=_per_node(row.get("accelerators"), row.get("nodes")),
+                maker=host_maker(host),
                 where=where,
             )
         minutes = row.get("minutes")
@@ -101,27 +113,44 @@ def _systems(scores: Iterable[ScoreRow]) -> list[_System]:
     return sorted(found.values(), key=lambda s: (s.round, s.where, s.system))
 
 
+def _per_node(accelerators: object, nodes: object) -> int | None:
+    if not isinstance(accelerators, int) or not isinstance(nodes, int) or nodes <= 0:
+        return None
+    return accelerators // nodes if accelerators % nodes == 0 else None
+
+
 def _same(preview: _System, other: _System) -> bool:
+    """The system previewed, at any scale: its name, or its accelerator model,
+    accelerators per node and host maker (each known on both sides)."""
     if preview.name and preview.name == other.name:
         return True
     return (
         preview.model is not None
         and preview.model == other.model
-        and preview.accelerators is not None
-        and preview.accelerators == other.accelerators
+        and preview.per_node is not None
+        and preview.per_node == other.per_node
+        and preview.maker is not None
+        and preview.maker == other.maker
     )
+
+
+def _described(sys: _System) -> str:
+    per_node = f"{sys.per_node} × " if sys.per_node else ""
+    model = sys.model or "accelerators unknown"
+    return f"{per_node}{model} per node, {sys.maker or 'unknown'} host"
 
 
 def _message(sys: _System, due: Round, later: list[_System]) -> str:
     carried = ", ".join(sorted(sys.results))
-    scale = f"{sys.accelerators} × {sys.model}" if sys.model else "its accelerators"
     if not later:
         found = f"{sys.org} has no result in {due.version} among the folders audited"
     else:
-        there = sorted(f"{s.system} ({s.status or 'no status'})" for s in later)
-        found = f"{sys.org}'s systems there: " + ", ".join(there)
+        there = sorted(f"{s.system} ({s.status or 'no status'}; {_described(s)})" for s in later)
+        found = f"candidates considered, {sys.org}'s systems there: " + ", ".join(there)
     return (
-        f"preview system {sys.system} ({sys.round}; results: {carried}) has no available "
-        f"system of the same name or {scale} in {due.version}, the round it had to be "
-        f"available by; {found}"
+        f"preview system {sys.system} ({sys.round}; {_described(sys)}; results: {carried}) "
+        f"has no available system of its name or hardware in {due.version}, the round it "
+        "had to be available by (any scale: the available results must cover the "
+        "preview's smallest and largest, on each previewed benchmark the round still "
+        'has; submission_rules.adoc, "Preview Systems"); ' + found
     )
