@@ -6,6 +6,7 @@ docs/cost.md, "Cost per run" (grouping by round, division, benchmark).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -356,3 +357,72 @@ def test_the_reports_cost_section_keeps_each_rows_unit(corpus: Path, tmp_path: P
     html = out.read_text(encoding="utf-8")
     for row in section["rows"]:  # the hourly rows' perf/$ is in the table, not empty
         assert row.runs_per_1k and f'<td class="num">{row.runs_per_1k:.4g}' in html
+
+
+def _cluster_of(corpus: Path, tmp_path: Path, nodes: int, faster: float) -> Path:
+    """v1.0 Graphcore and NVIDIA copied, with an NVIDIA ResNet result planted on
+    ``nodes`` DGX A100s: the mxnet result's logs, each run ``faster`` times shorter."""
+    import shutil
+
+    round_dir = tmp_path / "v1.0"
+    for org in ("Graphcore", "NVIDIA"):
+        shutil.copytree(corpus / "v1.0" / org, round_dir / org)
+    nvidia = round_dir / "NVIDIA"
+    name = f"dgxa100_n{nodes}_ngc21.05_mxnet"
+    desc = json.loads((nvidia / "systems" / "dgxa100_ngc21.05_mxnet.json").read_text())
+    desc.update(number_of_nodes=str(nodes), system_name=name)
+    (nvidia / "systems" / f"{name}.json").write_text(json.dumps(desc), encoding="utf-8")
+    source = nvidia / "results" / "dgxa100_ngc21.05_mxnet" / "resnet"
+    target = nvidia / "results" / name / "resnet"
+    target.mkdir(parents=True)
+    for log in sorted(source.glob("result_*.txt")):
+        lines, start = [], None
+        for line in log.read_text(encoding="utf-8").splitlines():
+            if line.startswith(":::MLLOG "):
+                record = json.loads(line[len(":::MLLOG ") :])
+                if start is None and record["key"] == "run_start":
+                    start = record["time_ms"]
+                if start is not None and record["time_ms"] > start:
+                    record["time_ms"] = start + int((record["time_ms"] - start) / faster)
+                line = ":::MLLOG " + json.dumps(record)
+            lines.append(line)
+        (target / log.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return round_dir
+
+
+@pytest.mark.corpus
+def test_a_pattern_purchase_price_counts_a_clusters_nodes(corpus: Path, tmp_path: Path) -> None:
+    # Issue 39: `dgxa100*` gave one DGX A100's price to an 8-node result, which then had
+    # the best perf/$ and became the baseline in silence (IPU-POD16 ResNet 1.55 -> 0.26).
+    nodes = 8
+    round_dir = _cluster_of(corpus, tmp_path, nodes, faster=6.0)
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    catalog = tmp_path / "pattern.csv"
+    catalog.write_text(
+        "\n".join(re.sub(r"^(DGX A100 640GB),[^,]*,", r"\1,dgxa100*,", line) for line in lines)
+        + "\n",
+        encoding="utf-8",
+    )
+    args = ["cost", str(round_dir / "Graphcore"), str(round_dir / "NVIDIA")]
+    args += ["--benchmark", "resnet", "--prices", str(catalog), "--baseline", "DGX A100 640GB"]
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
+    data = json.loads(result.stdout)
+    rows = {r["system"]: r for r in data["rows"] if r["division"] == "closed"}
+    cluster = rows[f"dgxa100_n{nodes}_ngc21.05_mxnet"]
+    assert cluster["instances"] == nodes and "number_of_nodes" in cluster["instances_from"]
+    assert cluster["perf_per_dollar"] == pytest.approx(
+        1440e6 / (cluster["minutes"] * nodes * cluster["price"])
+    )
+    assert f"it ran on {nodes} nodes" in data["note"] and f"count {nodes} systems" in data["note"]
+    # The baseline is the one-node DGX, as with the catalog naming each folder: the
+    # README's 1.55 stands.
+    single = rows["dgxa100_ngc21.05_mxnet"]
+    assert single["ratio_to_baseline"] == pytest.approx(1.0)
+    pod = rows["ipu-pod16-TF1"]
+    named = CliRunner().invoke(
+        cli,
+        [*args[:-4], "--prices", str(SAMPLE), "--baseline", "DGX A100 640GB", "--format", "json"],
+    )
+    by_name = {r["system"]: r for r in json.loads(named.stdout)["rows"]}
+    assert pod["ratio_to_baseline"] == pytest.approx(by_name["ipu-pod16-TF1"]["ratio_to_baseline"])
+    assert round(pod["ratio_to_baseline"], 2) == 1.55

@@ -247,19 +247,20 @@ def _price_all(
 
 def _warn_patterns(priced: list[tuple[ScoreLike, PriceEntry | None]], footnotes: list[str]) -> None:
     """A purchase price (of one system) that a pattern alias gives to a result on
-    several nodes prices one of them: said, since the cluster costs more."""
+    several nodes is counted once per node (runcost.instances): said, since the
+    catalog priced one system, not the cluster."""
+    from .runcost import PATTERN_NODES
+
     for score, price in priced:
-        nodes = getattr(score, "nodes", None)
-        if price is None or price.hourly or not isinstance(nodes, int) or nodes < 2:
+        if price is None or price.hourly:
             continue
-        if not (price.by_pattern(score.system) or price.by_pattern(score.system_name or "")):
-            continue
-        count, _ = _instances(score, price)
-        if count == 1:
+        count, found = _instances(score, price)
+        if found == PATTERN_NODES:
             footnotes.append(
                 f"{score.system} {score.benchmark}: the purchase price of {price.system!r} "
-                f"({price.where()}) matched it by pattern, but it ran on {nodes} nodes: the "
-                "price is of one system, so perf/$ and cost count one system, not the cluster"
+                f"({price.where()}) matched it by pattern, but it ran on {count} nodes: the "
+                f"price is of one system, so perf/$ and cost count {count} systems "
+                f"({count} × the price)"
             )
 
 

@@ -72,7 +72,8 @@ class Assumptions:
             f"electricity: energy per run from the power logs × PUE {self.pue:g} (--pue) × "
             f"{kwh} (--kwh-price, else the catalog's kwh_price); part of a cloud-hourly price",
             "instances: the N of a results folder named Nx<system>, else for cloud-hourly "
-            "prices the system description's number_of_nodes, else 1",
+            "prices, and purchase prices a pattern gives to a multi-node result, the system "
+            "description's number_of_nodes, else 1",
         ]
 
 
@@ -104,7 +105,21 @@ def instances(score: Any, price: PriceEntry) -> tuple[int, str]:
     nodes = getattr(score, "nodes", None)
     if price.hourly and isinstance(nodes, int) and nodes > 0:
         return nodes, "number_of_nodes"
+    if isinstance(nodes, int) and nodes > 1 and not named_exactly(score, price):
+        # A pattern (dgxa100*) gives one system's purchase price to a cluster of them:
+        # priced as its nodes, as an hourly rate is; never as one system (docs/cost.md).
+        return nodes, PATTERN_NODES
     return 1, "one system"
+
+
+PATTERN_NODES = "number_of_nodes (one system's price, matched by pattern)"
+
+
+def named_exactly(score: Any, price: PriceEntry) -> bool:
+    """Whether the catalog writes out the result's folder or system_name (no pattern):
+    then the price is of the system so named, whatever its node count."""
+    names = {n.casefold() for n in price.names()}
+    return score.system.casefold() in names or (score.system_name or "").casefold() in names
 
 
 def run_cost(score: Any, price: PriceEntry, minutes: float, assumed: Assumptions) -> RunCost:
