@@ -109,3 +109,45 @@ def test_an_absolute_plot_keeps_one_unit_on_its_axis(tmp_path: Path, saved: list
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["resnet"]
     texts = " ".join(t.get_text() for t in saved[-1].texts)
     assert "Not drawn: cloud-hourly rows (1xBM.GPU.B200.8 flux1)" in texts
+
+
+def _svg_tick_texts(svg: str, axis: int) -> list[str]:
+    """The text of each tick label of the SVG's axis (matplotlib writes a text drawn as
+    paths after a comment holding it: ``<!-- 16 -->``)."""
+    import re
+
+    start = svg.index(f'id="matplotlib.axis_{axis}"')
+    end = svg.find('id="matplotlib.axis_', start + 1)
+    part = svg[start : end if end > 0 else len(svg)]
+    ticks = re.split(r'<g id="[xy]tick_\d+">', part)[1:]
+    return [m.group(1).strip() for t in ticks for m in [re.search(r"<!--(.*?)-->", t)] if m]
+
+
+def test_the_scale_plot_ticks_read_as_plain_numbers(tmp_path: Path) -> None:
+    # Issue 39: with mathtext off the log axis printed `$\mathdefault{2^{3}}$`.
+    from test_cost_runs import SAMPLE
+
+    scores = [
+        FakeScore(
+            "Oracle",
+            f"{n}xBM.GPU.B200.8",
+            "BM.GPU.B200.8",
+            "flux1",
+            100.0 / n,
+            ruleset="5.1.0",
+            accelerators=8 * n,
+        )
+        for n in (1, 2, 4, 9)
+    ]
+    report = compare(scores, load_catalog(SAMPLE))
+    out = tmp_path / "scale.svg"
+    render_scale(report, out)
+    svg = out.read_text(encoding="utf-8")
+    assert "mathdefault" not in svg and "^{" not in svg
+    xticks = _svg_tick_texts(svg, 1)
+    assert xticks, "no x tick label drawn"
+    assert all(t.replace(",", "").isdigit() for t in xticks), xticks
+    # Every accelerator count that is a power of two, in range, has its tick.
+    assert {"8", "16", "32"} <= set(xticks)
+    for t in _svg_tick_texts(svg, 2):  # the linear cost axis too
+        assert "$" not in t and "mathdefault" not in t

@@ -85,6 +85,21 @@ def rc_context_for_text() -> Any:
     return rc_context({"text.parse_math": False, "svg.hashsalt": "mllog-check"})
 
 
+def _plain_log_ticks(axis: Any) -> None:
+    """Ticks of a log axis as plain numbers (8, 16, 1,024): its default formatter writes
+    mathtext (``$\\mathdefault{2^{3}}$``), printed as is since every cost plot turns
+    mathtext off (docs/cost.md, "Plots")."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    axis.set_major_locator(LogLocator(base=2))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: _plain(value)))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _plain(value: float) -> str:
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+
+
 def _save(fig: Any, ax: Any, footnote: str, size: float, path: str | Path, suffix: str) -> None:
     """The footnote just below what the axes draw, then the figure saved grown (or
     trimmed) to everything on it, legend included."""
@@ -186,6 +201,7 @@ def _render_scale(report: CostReport, rows: list[CostRow], path: str | Path, suf
         for x, y in points:
             ax.annotate(f"{y:,.0f}", (x, y), fontsize=7, textcoords="offset points", xytext=(3, 3))
     ax.set_xscale("log", base=2)
+    _plain_log_ticks(ax.xaxis)
     ax.set_xlabel("accelerators", fontsize=8)
     currency = rows[0].currency
     ax.set_ylabel(f"cost per training run ({currency})", fontsize=8)
