@@ -103,3 +103,62 @@ def test_every_column_is_typed() -> None:
 
     assert list(RUN_TYPES) == list(AUDIT_RUN_COLUMNS)  # a new column needs its type here
     assert list(RESULT_TYPES) == list(RESULT_COLUMNS)
+
+
+def _previous_published_ms(version: str) -> float | None:
+    """The publication (ms) of the last published round of the same usage before it."""
+    from mllog_check.rounds import all_rounds, registry
+
+    rnd = registry().get(version)
+    earlier = [
+        r for r in all_rounds() if r.usage == rnd.usage and r.number < rnd.number and r.published
+    ]
+    return max(earlier, key=lambda r: r.number).published_ms if earlier else None
+
+
+@pytest.mark.corpus
+def test_every_table_says_its_round_as_the_registry_does(written: dict[str, Path]) -> None:
+    # Issue 39: one round audited alone, no table said which round it was (the org
+    # column carries it only when several are audited together).
+    import pandas as pd
+
+    from mllog_check.results.columns import models
+    from mllog_check.rounds import current_benchmark_name, registry
+
+    republished = 0
+    for name, folder in written.items():
+        rnd = registry().get(name)
+        frames = {t: pd.read_parquet(folder / f"{t}.parquet") for t in TABLES}
+        for table in ("anomalies", "orgs", "problems", *TABLES):
+            csv = pd.read_csv(folder / f"{table}.csv", dtype=str, keep_default_na=False)
+            assert {"round", "published"} <= set(csv.columns), (name, table)
+            organised = csv[csv["org"].isin(frames["scores"]["org"])] if "org" in csv else csv
+            assert set(organised["round"]) <= {rnd.folder}, (name, table)
+            assert set(organised["published"]) <= {rnd.published or ""}, (name, table)
+        for table, frame in frames.items():
+            assert frame["round"].eq(rnd.folder).all(), (name, table)
+            if rnd.published is None:
+                assert frame["published"].isna().all(), (name, table)
+            else:
+                assert frame["published"].eq(rnd.published).all(), (name, table)
+            for bench, model in frame.groupby("benchmark", dropna=False)["benchmark_model"]:
+                known = rnd.benchmark(bench) is not None
+                want = models()[current_benchmark_name(rnd.version, bench)] if known else None
+                assert set(model.dropna()) == ({want} if want else set()), (name, bench)
+                assert model.notna().all() == known, (name, bench)
+        runs = frames["runs"]
+        before = _previous_published_ms(rnd.version)
+        dated = runs["run_start_ms"].notna() & runs["run_start_ms"].gt(1.5e12)
+        if before is None:
+            assert not runs["republished"].any(), name
+        else:
+            early = dated & runs["run_start_ms"].lt(before)
+            assert runs["republished"].eq(early).all(), name
+        republished += int(runs["republished"].sum())
+        # A score (a result) is re-published when one of its runs is.
+        scores = frames["scores"].set_index("folder")
+        for folder_name, flags in runs.groupby(runs["path"].str.rsplit("/", n=1).str[0]):
+            match = scores.index.str.endswith(folder_name)
+            if match.sum() == 1:
+                assert scores.loc[match, "republished"].iloc[0] == flags["republished"].any()
+    assert republished  # the corpus holds re-published runs (docs/scores.md)

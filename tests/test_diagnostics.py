@@ -20,6 +20,7 @@ from mllog_check.cli import cli
 from mllog_check.problems import FIELDS, NO_CONTEXT, Context, Problem, Severity, format_problem
 from mllog_check.reporters.summary import PathResult
 from mllog_check.reporters.text import write_problems
+from mllog_check.rounds import parse_round
 from mllog_check.submission import codes
 from mllog_check.submission.audit import PROBLEM_COLUMNS, run_audit, write_outputs
 from mllog_check.submission.package import ANOMALY_COLUMNS
@@ -69,13 +70,15 @@ def test_audit_tables_are_the_rows_of_its_problems(tmp_path: Path) -> None:
     write_outputs(result, tmp_path)
     with open(tmp_path / "anomalies.csv", encoding="utf-8") as handle:
         table = list(csv.DictReader(handle))
-    rows = [a.row(ANOMALY_COLUMNS) for a in result.anomalies]
+    # Each row is the problem's, with its org's round and the round's publication date.
+    when = {"round": "v1.0", "published": parse_round("1.0.0").published}
+    rows = [{**a.row(ANOMALY_COLUMNS), **when} for a in result.anomalies]
     assert table == [{k: str(v) for k, v in row.items()} for row in rows]
     assert json.loads((tmp_path / "anomalies.json").read_text()) == rows
     with open(tmp_path / "problems.csv", encoding="utf-8") as handle:
         problems = list(csv.DictReader(handle))
     assert problems == [
-        {k: str(v) for k, v in p.row(PROBLEM_COLUMNS).items()} for p in result.problems
+        {k: str(v) for k, v in {**p.row(PROBLEM_COLUMNS), **when}.items()} for p in result.problems
     ]
 
 

@@ -268,6 +268,13 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "host",
         "interconnect",
         "accelerator_minutes",
+        # for reading rounds together (docs/scores.md, "Round and model columns")
+        "round",
+        "published",
+        "benchmark_model",
+        "accelerator_short",
+        "accelerator_generation",
+        "republished",
     }
     assert set(doc["scores"][0]["rcp"]) == {
         "verdict",
@@ -286,6 +293,10 @@ def test_cli_json_shape_and_exit_codes() -> None:
         "epochs_or_samples",
         "global_batch_size",
         "seeds",
+        "round",
+        "published",
+        "benchmark_model",
+        "republished",
     }
     bad = runner.invoke(cli, ["score", str(SCORE / "two_failed"), *v10])
     assert bad.exit_code == 1 and "MLR002" in bad.stderr

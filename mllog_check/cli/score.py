@@ -70,7 +70,18 @@ class Hardware(TypedDict):
     accelerator_minutes: float | None
 
 
-class ScoreJson(ScoreFacts, Hardware, total=False):
+class Across(TypedDict):
+    """Columns for reading rounds together (docs/scores.md, "Round and model columns")."""
+
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    accelerator_short: str | None
+    accelerator_generation: str | None
+    republished: bool
+
+
+class ScoreJson(ScoreFacts, Hardware, Across, total=False):
     """A score in the JSON document: its result, what it ran on, and its energy figures
     (docs/power.md) only where power logs exist, so the shape stays as it was without."""
 
@@ -96,6 +107,10 @@ class RunFacts(TypedDict):
     epochs_or_samples: float | None
     global_batch_size: int | None
     seeds: list[Any]
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    republished: bool
 
 
 class RunJson(RunFacts, total=False):
@@ -239,6 +254,7 @@ def json_document(report: ScoreReport) -> JsonDocument:
                 "pass_probability": s.rcp_pass_probability,
             },
             **_hardware(s),
+            **_across(s),
         }
         for s in report.scores
     ]
@@ -285,6 +301,18 @@ def _hardware(s: Score) -> Hardware:
         "host": s.host,
         "interconnect": s.interconnect,
         "accelerator_minutes": s.accelerator_minutes,
+    }
+
+
+def _across(s: Score) -> Across:
+    """The columns for reading rounds together (results/columns.py)."""
+    return {
+        "round": s.round,
+        "published": s.published,
+        "benchmark_model": s.benchmark_model,
+        "accelerator_short": s.accelerator_short,
+        "accelerator_generation": s.accelerator_generation,
+        "republished": s.republished,
     }
 
 

@@ -81,6 +81,11 @@ class RunShown(TypedDict, total=False):
     global_batch_size: int | None
     seeds: list[Any]
     note: str
+    # Both: across rounds (results/columns.py)
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    republished: bool
     # Added by the report: the power logs' method, the page's file name, run_stop's
     # line, kept/dropped/failed, counted in the mean, the energy in kWh (or in Wh, as a
     # later stage may add it).

@@ -54,6 +54,12 @@ def build_runs(
         scoring = None
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
     known = verdicts if scoring is None or not scoring.approximate_compliance else None
+    from dataclasses import replace
+
+    from .columns import republished, round_columns
+
+    version = ruleset.version if isinstance(ruleset, Round) else ruleset
+    where = round_columns(version, result_set.benchmark)
     runs = []
     for result in results:
         compliant: bool | None
@@ -72,6 +78,7 @@ def build_runs(
                 note,
             )
         )
+        runs[-1] = replace(runs[-1], **where, republished=republished(ruleset, result.records))
     return scoring, runs
 
 

@@ -51,6 +51,13 @@ class Run:
     # What timed it: "run_stop" (run_start to run_stop) or "eval_result" (v0.6 MiniGo:
     # that record's timestamp; scoring.BenchmarkScoring.timed_by)
     timed_by: str = "run_stop"
+    # Across rounds (results/columns.py): the round, its publication date, the
+    # benchmark's model in it, and whether the run is dated before the previous round's
+    # results were published (re-published from an earlier round).
+    round: str | None = None
+    published: str | None = None
+    benchmark_model: str | None = None
+    republished: bool = False
 
     @property
     def counted(self) -> bool:

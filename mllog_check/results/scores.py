@@ -84,6 +84,15 @@ class Score:
     # Closed, within one reference stdev of the RCP bound: the chance that N runs
     # converging like these pass the RCP check (results/rcp_confidence.py); None else.
     rcp_pass_probability: float | None = None
+    # Across rounds (results/columns.py; docs/scores.md, "Round and model columns"): the
+    # round and its publication date, the benchmark's model in that round, the short
+    # accelerator model and generation, a run dated before the previous round's results.
+    round: str | None = None
+    published: str | None = None
+    benchmark_model: str | None = None
+    accelerator_short: str | None = None
+    accelerator_generation: str | None = None
+    republished: bool = False
 
 
 class ScoreRow(TypedDict):
@@ -109,6 +118,12 @@ class ScoreRow(TypedDict):
     nodes: int | None
     host: str | None
     interconnect: str | None
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    accelerator_short: str | None
+    accelerator_generation: str | None
+    republished: bool
     # Score only (time to train).
     runs_counted: NotRequired[int]
     runs_total: NotRequired[int]
@@ -255,7 +270,7 @@ def _missing_scoring(version: str) -> str | None:
 
 def _unscored(result_set: ResultSet, system: SystemDescription, ruleset: str, why: str) -> Score:
     blank = _blank(result_set, system, ruleset, system.division, len(result_set.files))
-    return replace(blank, reason=f"not scored: {why}")
+    return across_rounds(replace(blank, reason=f"not scored: {why}"))
 
 
 def _version(ruleset: str | Round) -> str:
@@ -354,6 +369,31 @@ def _score_set(
     verdicts: Mapping[str, bool] | None = None,
 ) -> tuple[Score, list[Run], list[Problem], NotScored | None]:
     """``score_set``, and what of it could not be scored (its RCP data is absent)."""
+    score, runs, problems, unscored = _score_runs(result_set, results, chosen, system, verdicts)
+    return across_rounds(score, runs), runs, problems, unscored
+
+
+def across_rounds(score: _Kind, runs: Sequence[Run] = ()) -> _Kind:
+    """A score with the columns for reading rounds together (results/columns.py): its
+    round, publication date and model, its accelerator's short model and generation,
+    and re-published when one of its runs is dated before the previous round's results."""
+    from .columns import hardware_columns, round_columns
+
+    return replace(
+        score,
+        **round_columns(score.ruleset, score.benchmark),
+        **hardware_columns(score.accelerator_model, score.system_name, score.host),
+        republished=any(r.republished for r in runs),
+    )
+
+
+def _score_runs(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    chosen: str | Round,
+    system: SystemDescription,
+    verdicts: Mapping[str, bool] | None = None,
+) -> tuple[Score, list[Run], list[Problem], NotScored | None]:
     ruleset = _version(chosen)
     scoring, runs = build_runs(result_set, results, chosen, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None
@@ -706,6 +746,10 @@ class ScoreRun(TypedDict):
     energy_j: float | None
     avg_power_w: float | None
     note: str
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    republished: bool
 
 
 # The runs table of `score` (a Run's fields; not the audit's runs table,
@@ -732,4 +776,8 @@ def run_row(run: Run) -> ScoreRun:
         "energy_j": run.energy_j,
         "avg_power_w": run.avg_power_w,
         "note": run.note,
+        "round": run.round,
+        "published": run.published,
+        "benchmark_model": run.benchmark_model,
+        "republished": run.republished,
     }

@@ -44,6 +44,14 @@ class TrendRow:
     speedup: float | None  # the previous round's fastest shown / these (None: first round)
     excluded: str = ""  # why this published result does not count ("" when it counts)
     reused_from: str = ""  # round/org/system whose runs (run windows) these are
+    # Across rounds (results/columns.py): the round's publication date, the model the
+    # folder held in that round, the accelerator's short model and generation, and
+    # whether a run of it is dated before the previous round's results.
+    published: str | None = None
+    benchmark_model: str | None = None
+    accelerator_short: str | None = None
+    accelerator_generation: str | None = None
+    republished: bool = False
 
 
 @dataclass
@@ -143,7 +151,11 @@ def _speedup(before: Any, best: Any, division: str, open_speedups: bool) -> floa
 
 
 def _row(key: _Key, best: Any, counted: int, speedup: float | None, reused: str) -> TrendRow:
+    from .columns import hardware_columns, round_columns
+
     name, division, scale, label = key
+    model = getattr(best, "accelerator_model", None)
+    system_name, host = getattr(best, "system_name", None), getattr(best, "host", None)
     return TrendRow(
         benchmark=name,
         division=division,
@@ -160,6 +172,10 @@ def _row(key: _Key, best: Any, counted: int, speedup: float | None, reused: str)
         speedup=speedup,
         excluded=excluded_reason(best),
         reused_from=reused,
+        published=round_columns(best.ruleset, best.benchmark)["published"],
+        benchmark_model=round_columns(best.ruleset, best.benchmark)["benchmark_model"],
+        **hardware_columns(model, system_name, host),
+        republished=bool(getattr(best, "republished", False)),
     )
 
 

@@ -57,6 +57,15 @@ class WeakScore:
     nodes: int | None = None
     host: str | None = None
     interconnect: str | None = None
+    # Across rounds (results/columns.py; docs/scores.md, "Round and model columns"): the
+    # round and its publication date, the benchmark's model in that round, the short
+    # accelerator model and generation, a run dated before the previous round's results.
+    round: str | None = None
+    published: str | None = None
+    benchmark_model: str | None = None
+    accelerator_short: str | None = None
+    accelerator_generation: str | None = None
+    republished: bool = False
 
 
 class WeakRow(TypedDict):
@@ -84,6 +93,12 @@ class WeakRow(TypedDict):
     rcp_message: str
     accelerator_model: str | None
     nodes: int | None
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    accelerator_short: str | None
+    accelerator_generation: str | None
+    republished: bool
 
 
 WEAK_COLUMNS = tuple(WeakRow.__annotations__)
@@ -99,6 +114,19 @@ def score_weak_set(
     """The weak-scaling score of one folder, its models as runs, and the problems.
     ``chosen``: the round (a Round, or any spelling); ``verdicts`` (path -> passed):
     compliance verdicts the caller already has."""
+    from .scores import across_rounds
+
+    score, runs, problems = _weak_runs(result_set, results, chosen, system, verdicts)
+    return across_rounds(score, runs), runs, problems
+
+
+def _weak_runs(
+    result_set: ResultSet,
+    results: list[ParseResult],
+    chosen: str | Round,
+    system: SystemDescription,
+    verdicts: Mapping[str, bool] | None = None,
+) -> tuple[WeakScore, list[Run], list[Problem]]:
     ruleset = chosen.version if isinstance(chosen, Round) else chosen
     scoring, runs = build_runs(result_set, results, chosen, verdicts)
     bench = scoring.benchmark(result_set.benchmark) if scoring else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +73,8 @@ class AuditResult:
     results: list[ranking.ResultRow] = field(default_factory=list)
     # Sub-folders of a results repository that name no round of this build (HPC rounds).
     skipped: list[str] = field(default_factory=list)
+    # org (as rows name it) -> the round it was audited as (its ruleset, "1.0.0").
+    org_rounds: dict[str, str] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -260,9 +262,38 @@ def run_audit(
     # Across rounds: a preview system a round later (needs both rounds' scores).
     result.anomalies.extend(preview_not_available(result.scores))
     result.anomalies = finish(result.anomalies, result.runs, result.copies, bases)
+    result.org_rounds = {rel_org(org_dir, base): chosen for org_dir, chosen, base in tasks}
     result.results = ranking.results_table(result.scores, result.anomalies)
+    _round_of_unscored(result.results, result.org_rounds)
     result.runs.sort(key=lambda r: r["path"])
     return result
+
+
+def _round_of_unscored(rows: list[ranking.ResultRow], org_rounds: dict[str, str]) -> None:
+    """A result only anomalies name has no score: its round is its org's."""
+    from ..results.columns import round_columns
+
+    for row in rows:
+        if row["round"] is None and row["org"] in org_rounds:
+            row.update(round_columns(org_rounds[row["org"]], row["benchmark"]))
+
+
+# The orgs, anomalies and problems tables add these (docs/audit.md, "Output files").
+ROUND_OF_ORG = ("round", "published")
+
+
+def with_round(row: Mapping[str, object], org_rounds: dict[str, str]) -> dict[str, object]:
+    """A row with the round its org was audited as and the round's publication date
+    (empty for a row of no org, e.g. a folder that is not one)."""
+    from ..results.columns import round_columns
+
+    ruleset = org_rounds.get(str(row.get("org") or ""))
+    found = round_columns(ruleset, "") if ruleset else None
+    return {
+        **row,
+        "round": found["round"] if found else None,
+        "published": found["published"] if found else None,
+    }
 
 
 def expand_repositories(folders: list[Path]) -> tuple[list[Path], list[str]]:
@@ -511,16 +542,21 @@ def write_outputs(result: AuditResult, out: Path) -> list[Path]:
     from .table_types import RESULT_TYPES, RUN_TYPES, SCORE_COLUMNS, SCORE_TYPES
 
     output_folder(out)  # a link in its place is refused (docs/security.md)
+    rounds = result.org_rounds
     named = {  # one schema per table for every round (table_types.py)
         "runs": tables.Table(AUDIT_RUN_COLUMNS, result.runs, types=RUN_TYPES),
         "scores": tables.Table(SCORE_COLUMNS, result.scores, types=SCORE_TYPES),
         "anomalies": tables.Table(
-            ANOMALY_COLUMNS, [ranking.anomaly_row(a) for a in result.anomalies]
+            (*ANOMALY_COLUMNS, *ROUND_OF_ORG),
+            [with_round(ranking.anomaly_row(a), rounds) for a in result.anomalies],
         ),
-        "orgs": tables.Table(ORG_COLUMNS, result.orgs),
+        "orgs": tables.Table(
+            (*ORG_COLUMNS, *ROUND_OF_ORG), [with_round(o, rounds) for o in result.orgs]
+        ),
         "results": tables.Table(ranking.RESULT_COLUMNS, result.results, types=RESULT_TYPES),
         "problems": tables.Table(
-            PROBLEM_COLUMNS, [p.row(PROBLEM_COLUMNS) for p in result.problems]
+            (*PROBLEM_COLUMNS, *ROUND_OF_ORG),
+            [with_round(p.row(PROBLEM_COLUMNS), rounds) for p in result.problems],
         ),
     }
     return [

@@ -49,6 +49,12 @@ class AuditRun(TypedDict):
     energy_j: float | None
     avg_power_w: float | None
     eval_curve_sha1: str
+    # Across rounds (results/columns.py): the round, its publication date, the
+    # benchmark's model in it, a run dated before the previous round's results.
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    republished: bool
 
 
 class AuditScore(ScoreRow):
@@ -88,6 +94,7 @@ class AuditRows:
     def __init__(self, org: str, rs: ResultSet, rnd: Round | None = None) -> None:
         self.org = org
         self.rs = rs
+        self.rnd = rnd
         # How the benchmark's runs end (v0.6 MiniGo: its eval_result; docs/scores.md).
         known = _bench_scoring(rs, rnd) if rnd is not None else None
         self.timed_by = known[0].timed_by if known is not None else "run_stop"
@@ -104,7 +111,7 @@ class AuditRows:
         in_set = set_anomalies.facts(path, result.records, facts.body_hash)
         self.set_facts.append(in_set)
         self.runs.append(
-            run_row(self.org, self.rs, result, log, facts, verdict, found, in_set.curve)
+            run_row(self.org, self.rs, result, log, facts, verdict, found, in_set.curve, self.rnd)
         )
         self.anomalies.extend(self.placed(anomalies.detect(result.records, path, self.timed_by)))
 
@@ -135,7 +142,10 @@ def run_row(
     verdict: str,
     found: list[Problem],
     curve: str,
+    rnd: Round | None,
 ) -> AuditRun:
+    from ..results.columns import republished, round_columns
+
     minutes = None
     if facts.run_start_ms is not None and facts.run_stop_ms is not None:
         minutes = (facts.run_stop_ms - facts.run_start_ms) / 60000.0
@@ -161,6 +171,8 @@ def run_row(
         "energy_j": None,  # from the power logs, once the set is scored (finish)
         "avg_power_w": None,
         "eval_curve_sha1": curve,  # fingerprints.curve_hash
+        **round_columns(rnd.ruleset if rnd is not None else "", rs.benchmark),
+        "republished": rnd is not None and republished(rnd, result.records),
     }
 
 

@@ -41,6 +41,13 @@ class ResultRow(TypedDict):
     anomalies_rules: int
     anomalies_info: int
     anomalies: int
+    # Across rounds (results/columns.py): the score's, else the org's round.
+    round: str | None
+    published: str | None
+    benchmark_model: str | None
+    accelerator_short: str | None
+    accelerator_generation: str | None
+    republished: bool | None  # None: no score
 
 
 RESULT_COLUMNS: tuple[str, ...] = tuple(ResultRow.__annotations__)
@@ -161,6 +168,12 @@ def _row(key: Key, score: ScoreRow | None) -> ResultRow:
         "anomalies_rules": 0,
         "anomalies_info": 0,
         "anomalies": 0,
+        "round": given.get("round"),
+        "published": given.get("published"),
+        "benchmark_model": given.get("benchmark_model"),
+        "accelerator_short": given.get("accelerator_short"),
+        "accelerator_generation": given.get("accelerator_generation"),
+        "republished": given.get("republished"),
     }
 
 

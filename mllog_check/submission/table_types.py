@@ -28,6 +28,7 @@ _RUN_NUMBERS = {
     "compliance_errors": "int64",
     "energy_j": "float64",
     "avg_power_w": "float64",
+    "republished": "bool",
 }
 _RUN_TEXT: tuple[str, ...] = (
     "org",
@@ -43,6 +44,9 @@ _RUN_TEXT: tuple[str, ...] = (
     "compliance",
     "body_sha1",
     "eval_curve_sha1",
+    "round",
+    "published",
+    "benchmark_model",
 )
 RUN_TYPES: dict[str, str] = {
     c: _RUN_NUMBERS.get(c, "string")
@@ -58,6 +62,7 @@ RESULT_TYPES: dict[str, str] = {
     "copies": "int64",
     "minutes_without_copies": "float64",
     "valid": "bool",
+    "republished": "bool",
     **{f"anomalies_{name}": "int64" for name in IMPACTS},
     "anomalies": "int64",
 }
