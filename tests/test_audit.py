@@ -98,6 +98,9 @@ def test_every_kind_is_found_once_where_planted() -> None:
     elsewhere |= {"org-lookalike"}
     # Across two rounds (tests/test_audit_preview.py on corpus logs).
     elsewhere |= {"preview-not-available"}
+    # Results-stage checks gathered as kinds: their codes' examples (tests/test_catalog.py)
+    # and real logs (tests/test_hparams.py, tests/test_eval_cadence.py).
+    elsewhere |= {"eval-cadence-break", "hparams-differ"}
     # Power kinds are planted in fixtures/audit/power (tests/test_power.py).
     elsewhere |= {k for k in codes.ANOMALY_KINDS if k.startswith("power-")}
     assert {kind for kind, _ in EXPECTED} == set(codes.ANOMALY_KINDS) - elsewhere

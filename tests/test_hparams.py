@@ -120,6 +120,20 @@ def test_runs_that_disagree_warn_in_score_and_package(corpus: Path) -> None:
 
 
 @pytest.mark.corpus
+def test_the_audit_shows_runs_that_disagree_as_a_rule_break(corpus: Path, tmp_path: Path) -> None:
+    """The audit's screen showed no hyperparameter finding (problems.csv alone): MLR068 is
+    the anomaly kind hparams-differ, a rule break ranked above habits, at its line."""
+    from mllog_check.submission.audit import run_audit
+
+    tree = tmp_path / "v4.1"
+    shutil.copytree(corpus / "v4.1" / "Google", tree / "Google")
+    found = [a for a in run_audit(tree, "4.1.0", jobs=1).anomalies if a.name == "hparams-differ"]
+    flagged = {Path(r.folder).parent.name for r in hparam_table([str(tree)]).rows if r.disagree}
+    assert flagged and {Path(a.path).parent.parent.name for a in found} == flagged
+    assert all(a.rule == "MLA023" and a.impact == "rules" and a.line > 0 for a in found)
+
+
+@pytest.mark.corpus
 def test_a_planted_change_warns_and_the_copy_as_published_does_not(
     corpus: Path, tmp_path: Path
 ) -> None:

@@ -530,7 +530,9 @@ def _approximated(data: ReportData, view: ResultSetView) -> None:
         curve = data.curves.get(run["path"])
         reached = curve is not None and any(bench.reached(p.value) for p in curve.points)
         clean = not run.get("parse_errors")
-        converged = run.get("run_stop_status") == "success" and reached
+        # a log with no status (v0.6 MiniGo has no run_stop: timed by its eval_result)
+        # converged when its evaluations reached the target
+        converged = run.get("run_stop_status") in ("success", "", None) and reached
         run["counted"] = converged and clean and run.get("minutes") is not None
 
 

@@ -424,3 +424,18 @@ AUDIT_INCOMPLETE = rule(
     ),
     audits=(RESULT_MISSING, BAD_NAME, NODE_COUNT, SWITCH_COUNT, NO_NODE, NO_START, NO_STOP),
 )
+AUDIT_SAMPLING = rule(
+    "MLA046",
+    "power-sampling",
+    W,
+    "A result's node logs read power less often than once per second, unevenly, or fewer "
+    "than 60 times (MLE035, MLE036: one per result set).",
+    stage="audit",
+    good=_with_power("per_second"),
+    bad=_with_power("uneven"),
+    why=(
+        "The power rules' sampling (power_measurement.adoc 3.4, 3.5) decides how much of "
+        "a published energy was measured; no official tool checks it (docs/power.md)."
+    ),
+    audits=(SAMPLING_RATE, TOO_FEW_SAMPLES),
+)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, family, retire, rule
 from ..power import codes as _power_codes  # noqa: F401  (registers the power kinds first)
 from ..problems import Severity
+from ..results import codes as _results_codes
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 _CLEAN = "fixtures/package/clean/Acme"
@@ -846,6 +847,39 @@ PREVIEW_NOT_AVAILABLE = rule(
         "this up by hand a round later (docs/audit.md)."
     ),
 )
+
+# Checks of the results stage beyond the official tools, shown by the audit as kinds of
+# their own (a reviewer files them; docs/audit.md): a code of the table gathered.
+AUDIT_EVAL_CADENCE = rule(
+    "MLA022",
+    "eval-cadence-break",
+    W,
+    "A closed run evaluates less often than its round's training rules require (MLR060).",
+    stage="audit",
+    good=_results_codes.EVAL_CADENCE.good_example,
+    bad=_results_codes.EVAL_CADENCE.bad_example,
+    why=(
+        "The evaluation schedule is a rule of the round no official tool checks; an audit "
+        "shows it beside the other rule breaks, not only in problems.csv (MLR060; "
+        'docs/scores.md, "Evaluation cadence").'
+    ),
+    audits=(_results_codes.EVAL_CADENCE,),
+)
+AUDIT_HPARAMS_DIFFER = rule(
+    "MLA023",
+    "hparams-differ",
+    W,
+    "The closed runs of one result log different values for a constrained hyperparameter (MLR068).",
+    stage="audit",
+    good=_results_codes.HPARAMS_DIFFER.good_example,
+    bad=_results_codes.HPARAMS_DIFFER.bad_example,
+    why=(
+        "A result whose runs trained two configurations stands for neither; no official "
+        'tool compares runs (MLR068; docs/hparams.md, "Runs that disagree").'
+    ),
+    audits=(_results_codes.HPARAMS_DIFFER,),
+)
+
 
 # The audit's anomaly kinds by name (the report's `kind` column): every MLA code of the
 # table, the power kinds (registered by power/codes.py) too.

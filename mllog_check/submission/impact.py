@@ -52,6 +52,9 @@ DEFAULTS: dict[str, str] = {
     "power-gap": RULES,
     "power-zero-window": RULES,
     "power-logs-incomplete": RULES,
+    "power-sampling": RULES,
+    "eval-cadence-break": RULES,
+    "hparams-differ": RULES,
     # nothing in the folder was checked: shown, never counted as clean
     "not-audited": RULES,
     # worth knowing, changes nothing: runs trained alike, each its own run
