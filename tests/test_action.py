@@ -44,9 +44,12 @@ def _run_steps(inputs: dict[str, str], cwd: Path, path: str) -> tuple[int, str, 
             continue
         step_env = {k: EXPRESSION.sub(lambda m: _value(m[1], inputs), str(v))
                     for k, v in (step.get("env") or {}).items()}  # fmt: skip
+        script = cwd.parent / "step.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        # as the runner runs `shell: bash` (GitHub's docs, "jobs.<job_id>.steps[*].shell")
         done = subprocess.run(
-            ["bash", "-e", "-c", step["run"]], cwd=cwd, env={**env, **step_env},
-            capture_output=True, text=True, timeout=600,
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=cwd,
+            env={**env, **step_env}, capture_output=True, text=True, timeout=600,
         )  # fmt: skip
         said += done.stdout + done.stderr
         code = done.returncode
@@ -82,11 +85,12 @@ def venv_bin(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def _workspace(tmp_path: Path) -> Path:
-    """A submission repository: a clean org and one missing a result file."""
+    """A submission repository: a clean org and one missing a result file, checked first
+    (the gate goes on after a failing org)."""
     ws = tmp_path / "ws"
     shutil.copytree(FIXTURES / "package" / "clean" / "Acme", ws / "Acme")
-    shutil.copytree(FIXTURES / "package" / "clean" / "Acme", ws / "Broken")
-    removed = sorted((ws / "Broken" / "results").glob("*/*/result_*.txt"))[-1]
+    shutil.copytree(FIXTURES / "package" / "clean" / "Acme", ws / "Aardvark")
+    removed = sorted((ws / "Aardvark" / "results").glob("*/*/result_*.txt"))[-1]
     removed.unlink()
     return ws
 
@@ -103,12 +107,12 @@ def test_action_installs_and_gates_each_org_once(
     assert (path / "mllog-check").exists(), said  # installed by the action's own step
     # one verdict per org: a notice for the clean one, annotations for the broken one
     assert said.count("::notice title=mllog-check package::PASS Acme (1.0.0)") == 1, said
-    assert re.search(r"^::error file=Broken/[^\n]*MLP003", said, flags=re.M), said
-    assert "PASS Broken" not in said
+    assert re.search(r"^::error file=Aardvark/[^\n]*MLP003", said, flags=re.M), said
+    assert "PASS Aardvark" not in said
     junit = ws / inputs["junit-dir"]
-    assert sorted(p.name for p in junit.iterdir()) == ["Acme.xml", "Broken.xml"]
+    assert sorted(p.name for p in junit.iterdir()) == ["Aardvark.xml", "Acme.xml"]
     assert ET.parse(junit / "Acme.xml").getroot().get("failures") == "0"
-    assert ET.parse(junit / "Broken.xml").getroot().get("failures") != "0"
+    assert ET.parse(junit / "Aardvark.xml").getroot().get("failures") != "0"
     assert f"junit-dir={inputs['junit-dir']}" in output.read_text(encoding="utf-8")
 
 
@@ -118,7 +122,7 @@ def test_action_on_one_org_and_on_nothing(venv_bin: tuple[Path, Path], tmp_path:
     inputs = {k: str(spec["default"]) for k, spec in ACTION["inputs"].items()}
     inputs.update(package=str(wheel), ruleset="1.0.0", path="Acme", strict="true")
     code, said, _ = _run_steps(inputs, ws, str(path))
-    assert code == 0 and "PASS Acme" in said and "Broken" not in said, said
+    assert code == 0 and "PASS Acme" in said and "Aardvark" not in said, said
     (ws / "empty").mkdir()
     code, said, _ = _run_steps({**inputs, "path": "empty"}, ws, str(path))
     assert code == 2 and "::error title=mllog-check::no org folder" in said, said
