@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar, cast
 
 from ..records import Record
 
@@ -88,3 +88,25 @@ def republished(ruleset: Any, records: Sequence[Record]) -> bool:
     from ..rounds import earlier_window
 
     return earlier_window(choice, records) is not None
+
+
+_Scored = TypeVar("_Scored")
+
+
+def across_rounds(score: _Scored, runs: Sequence[Any] = ()) -> _Scored:
+    """A score (``Score`` or ``WeakScore``) with the columns for reading rounds together:
+    its round, publication date and model, its accelerator's short model and generation,
+    and re-published when one of its runs is dated before the previous round's results.
+    Here, not in scores.py, so that weak.py and scores.py both import it (no circle)."""
+    from dataclasses import replace
+
+    found: Any = score
+    return cast(
+        _Scored,
+        replace(
+            found,
+            **round_columns(found.ruleset, found.benchmark),
+            **hardware_columns(found.accelerator_model, found.system_name, found.host),
+            republished=any(r.republished for r in runs),
+        ),
+    )

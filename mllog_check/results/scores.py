@@ -19,6 +19,7 @@ from ..suggest import did_you_mean
 from ..syntax_codes import INPUT_ERROR
 from . import codes
 from .cadence import cadence_problems
+from .columns import across_rounds
 from .counting import (
     build_runs,
     choose_round,
@@ -371,20 +372,6 @@ def _score_set(
     """``score_set``, and what of it could not be scored (its RCP data is absent)."""
     score, runs, problems, unscored = _score_runs(result_set, results, chosen, system, verdicts)
     return across_rounds(score, runs), runs, problems, unscored
-
-
-def across_rounds(score: _Kind, runs: Sequence[Run] = ()) -> _Kind:
-    """A score with the columns for reading rounds together (results/columns.py): its
-    round, publication date and model, its accelerator's short model and generation,
-    and re-published when one of its runs is dated before the previous round's results."""
-    from .columns import hardware_columns, round_columns
-
-    return replace(
-        score,
-        **round_columns(score.ruleset, score.benchmark),
-        **hardware_columns(score.accelerator_model, score.system_name, score.host),
-        republished=any(r.republished for r in runs),
-    )
 
 
 def _score_runs(

@@ -114,7 +114,7 @@ def score_weak_set(
     """The weak-scaling score of one folder, its models as runs, and the problems.
     ``chosen``: the round (a Round, or any spelling); ``verdicts`` (path -> passed):
     compliance verdicts the caller already has."""
-    from .scores import across_rounds
+    from .columns import across_rounds
 
     score, runs, problems = _weak_runs(result_set, results, chosen, system, verdicts)
     return across_rounds(score, runs), runs, problems

@@ -849,15 +849,18 @@ PREVIEW_NOT_AVAILABLE = rule(
 )
 
 # Checks of the results stage beyond the official tools, shown by the audit as kinds of
-# their own (a reviewer files them; docs/audit.md): a code of the table gathered.
+# their own (a reviewer files them; docs/audit.md): a code of the table gathered. The
+# examples: a closed fixture of the results stage, another run edited than its code's.
+_SCORED = "fixtures/score/olympic"
 AUDIT_EVAL_CADENCE = rule(
     "MLA022",
     "eval-cadence-break",
     W,
     "A closed run evaluates less often than its round's training rules require (MLR060).",
     stage="audit",
-    good=_results_codes.EVAL_CADENCE.good_example,
-    bad=_results_codes.EVAL_CADENCE.bad_example,
+    good=_SCORED,
+    bad=_SCORED + "\ndelete-line Example/results/sys8/resnet/result_3.txt: "
+    '"key": "eval_accuracy", "value": 0.5, "metadata": {"epoch_num": 20}',
     why=(
         "The evaluation schedule is a rule of the round no official tool checks; an audit "
         "shows it beside the other rule breaks, not only in problems.csv (MLR060; "
@@ -871,8 +874,10 @@ AUDIT_HPARAMS_DIFFER = rule(
     W,
     "The closed runs of one result log different values for a constrained hyperparameter (MLR068).",
     stage="audit",
-    good=_results_codes.HPARAMS_DIFFER.good_example,
-    bad=_results_codes.HPARAMS_DIFFER.bad_example,
+    good=_SCORED,
+    bad=_SCORED + "\nreplace Example/results/sys8/resnet/result_1.txt: "
+    '"lars_opt_base_learning_rate", "value": 10.5 => "lars_opt_base_learning_rate", '
+    '"value": 11.0',
     why=(
         "A result whose runs trained two configurations stands for neither; no official "
         'tool compares runs (MLR068; docs/hparams.md, "Runs that disagree").'
