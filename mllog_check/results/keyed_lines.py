@@ -20,6 +20,8 @@ import json
 import re
 from typing import Any
 
+from ..errors import ReadError
+
 # A description is a few kilobytes; the bound keeps a hostile file cheap to refuse.
 MAX_LINES = 200
 MAX_TEXT = 100_000
@@ -54,7 +56,7 @@ _FROM_NODES = {
 }
 
 
-class NotKeyedLines(ValueError):
+class NotKeyedLines(ReadError, ValueError):
     """The text is not a description in ``key: {json}`` lines (the message says why)."""
 
 
