@@ -169,3 +169,31 @@ def test_keyed_lines_descriptions_in_a_package(corpus: Path, tmp_path: Path) -> 
     target.write_text(keyed[0].read_text(encoding="utf-8"), encoding="utf-8")
     found = [p for p in check_package(v10).problems if p.path == str(target)]
     assert "MLP010" in [p.rule for p in found] and all(p.rule != "MLP100" for p in found)
+
+
+@pytest.mark.corpus
+def test_a_key_stated_twice_with_two_values_is_named_at_both_lines(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """A published v5.1 description with "cooling" stated again with another value: both
+    tools read the last silently; MLP013 names both lines and the value kept. The same
+    value twice (v1.0 Graphcore's host_storage_type, as published) says nothing."""
+    from mllog_check.results.tree import read_system
+
+    published = sorted((corpus / "v5.1").glob("*/systems/*.json"))[0]
+    text = published.read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert not sysdesc.repeated_keys(read_system(published))
+    first = text.index('"cooling"')
+    end = text.index("\n", first)
+    other = "Liquid" if str(data["cooling"]).lower() != "liquid" else "Air"
+    planted = text[: end + 1] + f'  "cooling": "{other}",\n' + text[end + 1 :]
+    copy = tmp_path / published.name
+    copy.write_text(planted, encoding="utf-8")
+    (found,) = sysdesc.repeated_keys(read_system(copy))
+    line = text.count("\n", 0, first) + 1
+    assert found.rule == "MLP013" and not found.is_error and found.line == line + 1
+    assert f"(lines {line} and {line + 1})" in found.message and f'"{other}"' in found.message
+    same = text[: end + 1] + text[first : end + 1] + "\n" + text[end + 1 :]
+    copy.write_text(same, encoding="utf-8")
+    assert not sysdesc.repeated_keys(read_system(copy))

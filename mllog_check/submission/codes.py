@@ -207,6 +207,24 @@ PLACEHOLDER = rule(
     ),
     beyond=True,
 )
+REPEATED_KEY = rule(
+    "MLP013",
+    "repeated-description-key",
+    W,
+    "A system description states a key twice with different values (in any object): "
+    "JSON readers, the official tools' included, keep the last and never read the first.",
+    stage="package",
+    good=_CLEAN,
+    bad=_clean(
+        'replace systems/acme-8x.json: "hw_notes": "" => "hw_notes": "", "cooling": "liquid"'
+    ),
+    why=(
+        "Python's json keeps the last of repeated keys without a word, so a description "
+        'saying "cooling": "Air" and then "Liquid" is published with both while every '
+        "tool reads one (RFC 8259 section 4: names SHOULD be unique; docs/package.md)."
+    ),
+    beyond=True,
+)
 DIVISION_MISMATCH = rule(
     "MLP020",
     "division-mismatch",

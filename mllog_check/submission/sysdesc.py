@@ -123,7 +123,61 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         noun = "field holds" if len(held) == 1 else "fields hold"
         msg = f"{len(held)} {noun} a placeholder such as TODO: {', '.join(held)}"
         problems.append(codes.PLACEHOLDER.problem(desc.path, msg, line, col))
+    problems.extend(repeated_keys(desc))
     return sorted(problems)
+
+
+def repeated_keys(desc: SystemDescription) -> list[Problem]:
+    """MLP013 for each key a JSON description states twice in one object with different
+    values, at the line of its second statement, naming both lines and the value every
+    reader keeps."""
+    if desc.data is None or desc.form != "json" or not desc.text:
+        return []
+    repeated: list[tuple[str, object]] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen: dict[str, object] = {}
+        for key, value in items:
+            # the same value twice changes nothing a reader sees (v1.0 Graphcore's
+            # "host_storage_type" written twice): no finding a reviewer files
+            if key in seen and seen[key] != value:
+                repeated.append((key, value))
+            seen[key] = value
+        return seen
+
+    try:
+        json.loads(desc.text, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # read once already: nothing new to say
+        return []
+    problems = []
+    for key in sorted({k for k, _ in repeated}):
+        places = [position_of(desc.text, m) for m in _statements(desc.text, key)]
+        kept = next(v for k, v in reversed(repeated) if k == key)
+        lines = " and ".join(str(line) for line, _ in places[:2]) or "unknown"
+        message = (
+            f'"{key}" is stated {max(len(places), 2)} times (lines {lines}): JSON readers, '
+            f"the official tools' included, keep the last ({_shown(kept)}) and never read "
+            "the first"
+        )
+        line, col = places[1] if len(places) > 1 else (0, 0)
+        problems.append(codes.REPEATED_KEY.problem(desc.path, message, line, col))
+    return problems
+
+
+def _statements(text: str, key: str) -> list[int]:
+    """Where ``"key":`` is written (offsets), in order."""
+    return [m.start() for m in re.finditer(r'"' + re.escape(key) + r'"\s*:', text)]
+
+
+def position_of(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of an offset."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, dict) else "{…}"
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def keyed_lines_problems(desc: SystemDescription, rnd: Round) -> list[Problem]:
@@ -207,6 +261,4 @@ def position(text: str, key: str) -> tuple[int, int]:
     match = re.search(r'"' + re.escape(key) + r'"\s*:', text)
     if match is None:
         return 1, 1
-    line = text.count("\n", 0, match.start()) + 1
-    col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-    return line, col
+    return position_of(text, match.start())
