@@ -438,25 +438,43 @@ def test_audit_places_hpc_anomalies_in_their_result_sets(corpus: Path) -> None:
 
 
 @pytest.mark.corpus
-def test_report_shows_strong_scaling_and_weak_scaling_charts(corpus: Path, tmp_path: Path) -> None:
+def test_report_shows_strong_scaling_and_weak_scaling_charts(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
     require(has_module("jinja2"), "jinja2 not installed (report extra)")
     from mllog_check.html_report import build_report
 
     result = build_report([str(corpus / "hpc-v1.0")], tmp_path / "r.html", jobs=1)
     page = result.page
+    rnd = rounds.parse_round("hpc-v1.0")
+    assert rnd.benchmarks is not None
+    strong = read_oracle(oracle, "scores_hpc-v1.0.csv")
+    weak = {
+        (_system_of(row), bench): (
+            int(float(row[f"{bench}:number_of_models"])),
+            float(row[f"{bench}:time_to_train_all"]),
+            row["system"],  # the description's system_name, which names a chart's line
+        )
+        for row in read_oracle(oracle, "scores_hpc-v1.0_weak.csv")
+        for bench in rnd.benchmarks
+        if row.get(f"{bench}:number_of_models")
+    }
     # strong results as Training's: a time-to-train chart per benchmark
-    assert {b.name for b in page.benchmarks} == {"cosmoflow", "deepcam", "oc20"}
-    assert len(page.sets) == 8  # strong results only; weak folders are not result sets
+    assert {b.name for b in page.benchmarks} == {
+        b for row in strong for b in rnd.benchmarks if row.get(b)
+    }
+    # strong results only (one per oracle cell); weak folders are not result sets
+    assert len(page.sets) == sum(1 for row in strong for b in rnd.benchmarks if row.get(b))
     assert {(w["system"], w["benchmark"], w["models"]) for w in page.data.weak} == {
-        ("perlmutter_10x128x4_ngc21.09_mxnet", "cosmoflow", 10),
-        ("perlmutter_10x128x4_ngc21.09_pytorch", "deepcam", 10),
+        (system, bench, models) for (system, bench), (models, *_) in weak.items()
     }
     charts = {c.id: c for c in page.weak_charts}
-    assert set(charts) == {"weak-cosmoflow", "weak-deepcam"}
-    (series,) = charts["weak-cosmoflow"].series
-    # from (0, 0) one step per model to (time to train all, M)
-    assert [p.y for p in series.points] == [float(i) for i in range(11)]
-    assert series.points[-1].x == pytest.approx(14.70215, abs=0.01)
+    assert set(charts) == {f"weak-{bench}" for _, bench in weak}
+    for (_, bench), (models, minutes, name) in weak.items():
+        (series,) = [s for s in charts[f"weak-{bench}"].series if s.name.endswith(f" {name}")]
+        # from (0, 0) one step per model to (time to train all, M)
+        assert [p.y for p in series.points] == [float(i) for i in range(models + 1)]
+        assert series.points[-1].x == pytest.approx(minutes, abs=0.01)
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="weak"' in html and "models/min" in html.lower()
     # CosmoFlow's convergence curves read eval_error (a loss)

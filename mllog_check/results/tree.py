@@ -122,6 +122,15 @@ class SystemDescription:
         return nodes * per_node
 
     @property
+    def accelerator_count(self) -> int | None:
+        """Nodes × accelerators per node as the official summarizer counts them (its
+        ``accelerators_count``, MLPerf HPC's T): 0 for a system without accelerators
+        (``accelerators_per_node`` "0": Fugaku's A64FX CPUs, docs/hpc.md)."""
+        if str(self.get("accelerators_per_node")).strip() in ("0", "0.0"):
+            return 0 if self.nodes is not None else None
+        return self.accelerators
+
+    @property
     def submitter(self) -> str | None:
         return _text(self.get("submitter"))
 

@@ -37,7 +37,7 @@ class WeakScore:
     benchmark: str
     division: str | None
     ruleset: str
-    accelerators: int | None  # T: the system's accelerators (description)
+    accelerators: int | None  # T: the system's accelerators (description; 0: none)
     models: int  # M: models counted (compliant, timed)
     instance_scale: int | None  # S: accelerators per model (as logged)
     minutes: float | None  # time to train all models; None when invalid
@@ -137,7 +137,7 @@ def _weak_runs(
         benchmark=result_set.benchmark,
         division=division_of(runs, system),
         ruleset=ruleset,
-        accelerators=system.accelerators,
+        accelerators=system.accelerator_count,
         models=0,
         instance_scale=None,
         minutes=None,
@@ -226,17 +226,22 @@ def time_to_train_all(counted: list[Run]) -> float:
 
 
 def _exceeds(score: WeakScore, problems: list[Problem]) -> str:
-    """MLR066 when M models of S accelerators each need more than the system's T."""
+    """MLR066 when M models of S accelerators each need more than the system's T. A
+    system without accelerators (T = 0) logs accelerators_per_node 0, and S counts its
+    nodes (instance_scale): then M × S is compared with the system's nodes."""
     used = score.models * score.instance_scale if score.instance_scale else None
-    if used is None or score.accelerators is None or used <= score.accelerators:
+    unit, has = "accelerators", score.accelerators
+    if has == 0:
+        unit, has = "nodes", score.nodes
+    if used is None or has is None or used <= has:
         return ""
     if score.instance_scale == score.accelerators:
         # every model's log names the whole allocation, not its instance (HPC v2.0
         # HelmholtzAI HoreKa OC20, NVIDIA Eos DeepCAM): a logging habit, no break
         return ""
     message = (
-        f"{score.models} models × {score.instance_scale} accelerators each (as logged) = "
-        f"{used}, more than the system's {score.accelerators}"
+        f"{score.models} models × {score.instance_scale} {unit} each (as logged) = "
+        f"{used}, more than the system's {has}"
     )
     problems.append(codes.WEAK_EXCEEDS_SYSTEM.problem(score.folder, message))
     return message
