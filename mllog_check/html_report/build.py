@@ -530,9 +530,12 @@ def _approximated(data: ReportData, view: ResultSetView) -> None:
         curve = data.curves.get(run["path"])
         reached = curve is not None and any(bench.reached(p.value) for p in curve.points)
         clean = not run.get("parse_errors")
-        # a log with no status (v0.6 MiniGo has no run_stop: timed by its eval_result)
-        # converged when its evaluations reached the target
-        converged = run.get("run_stop_status") in ("success", "", None) and reached
+        status = run.get("run_stop_status")
+        # A log with no status converged when its evaluations reached the target where
+        # the round says so (results.runs.Run.succeeded): v0.6 MiniGo has no run_stop
+        # (timed by its eval_result); v0.5 and HPC v0.7 logs may state no status.
+        unlogged = bench.timed_by == "eval_result" or bench.status_from_target
+        converged = reached and (status == "success" or (not status and unlogged))
         run["counted"] = converged and clean and run.get("minutes") is not None
 
 

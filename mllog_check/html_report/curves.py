@@ -88,7 +88,7 @@ def _bench_scoring(ruleset: str, benchmark: str) -> Any:
 
 def read_curve(path: str, benchmark: str, ruleset: str = "") -> RunCurve:
     """One log's evaluations before run_stop and its convergence point."""
-    from ..results.runs import QUALITY_KEYS, epochs_to_converge
+    from ..results.runs import QUALITY_KEYS, epochs_to_converge, evaluations, run_stop_status
 
     scoring = _bench_scoring(ruleset, benchmark)
     field, _ = x_axis(scoring, benchmark)
@@ -102,10 +102,16 @@ def read_curve(path: str, benchmark: str, ruleset: str = "") -> RunCurve:
     points = tuple(_point(r, start_ms, field) for r in before if r.key in keys)
     batch = next((_number(r.value) for r in records if r.key == "global_batch_size"), None)
     stop = records[stop_at] if stop_at < len(records) else None
-    status = stop.metadata.get("status") if stop and isinstance(stop.metadata, dict) else None
+    status = run_stop_status(stop)  # v0.5: in run_stop's value
     converged = None
-    if status == "success" and scoring is not None:
-        converged = epochs_to_converge(before, scoring)
+    if scoring is not None and stop is not None:
+        # A round whose logs state no status: success is the target met (docs/scores.md)
+        succeeded = status == "success" or (
+            status is None
+            and scoring.status_from_target
+            and any(scoring.reached(v) for _, v in evaluations(before, scoring))
+        )
+        converged = epochs_to_converge(before, scoring) if succeeded else None
     return RunCurve(
         path=path,
         points=points,

@@ -109,7 +109,9 @@ def unread_quality(runs: list[Run]) -> list[Problem]:
 def not_counted_reason(run: Run, result: ParseResult, ruleset: str) -> str:
     """Why a timed run does not count (the first reason of: status, target, parse, rules)."""
     status = run.run_stop_status
-    if status != "success" and run.timed_by == "run_stop":
+    if run.reached_for_status is False:  # a round whose logs state no status
+        return "run_stop states no status and no evaluation before it meets the target"
+    if not run.succeeded and run.timed_by == "run_stop":
         return f"run_stop status {status!r}" if status else "run_stop has no status"
     if not run.converged and run.unread_quality:
         return f"a quality value cannot be read ({run.unread_quality})"

@@ -58,6 +58,19 @@ class Run:
     published: str | None = None
     benchmark_model: str | None = None
     republished: bool = False
+    # run_stop logs no status in a round whose logs state none (scoring unlogged_status):
+    # whether an evaluation before it met the target, which stands for the status; None
+    # when the log states a status or the round does not read it so.
+    reached_for_status: bool | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        """Ended with success: run_stop says so, or (a round whose logs state no status)
+        an evaluation before it met the target (docs/scores.md), or (v0.6 MiniGo) its
+        eval_result timed it."""
+        if self.timed_by == "eval_result":
+            return self.minutes is not None
+        return self.run_stop_status == "success" or self.reached_for_status is True
 
     @property
     def counted(self) -> bool:
@@ -232,9 +245,21 @@ def build_run(
     reached = scoring is not None and any(
         scoring.reached(value) for _, value in evaluations(before, scoring)
     )
+    # A round whose logs state no status (v0.5 NVIDIA, HPC v0.7 CosmoFlow): a bare
+    # run_stop ended with success when an evaluation before it met the target.
+    for_status = None
+    unlogged = status is None and stop is not None and timed_by == "run_stop"
+    if unlogged and scoring is not None and scoring.status_from_target:
+        for_status = reached
+        succeeded = reached
     converged = succeeded and reached
     unread = "" if reached or scoring is None else unread_quality(before, scoring)
     note = _late_target_note(records, before, scoring) if status == "success" else ""
+    if for_status:
+        note = (
+            "counted: run_stop states no status (the round's logs state none) and an "
+            "evaluation before it meets the quality target"
+        )
     if compliant is None:
         # Fallback criterion until the round's compliance ruleset exists: a clean parse
         # and a converged run (the quality target is the part of compliance that decides).
@@ -265,6 +290,7 @@ def build_run(
         stop_ms=None if stop is None else _number(stop.timestamp_ms),
         unread_quality=unread,
         timed_by=timed_by,
+        reached_for_status=for_status,
     )
 
 

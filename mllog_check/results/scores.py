@@ -537,7 +537,7 @@ def _not_counted(runs: list[Run], results: list[ParseResult], ruleset: str) -> l
     problems = []
     for run, result in zip(runs, results, strict=True):
         status = run.run_stop_status
-        if run.counted and status != "success" and run.timed_by == "run_stop":
+        if run.counted and not run.succeeded and run.timed_by == "run_stop":
             shown = repr(status) if status else "missing"
             message = f"run_stop status {shown}, yet the run passes compliance and counts"
             problems.append(codes.COUNTED_DESPITE_STATUS.problem(run.path, message))

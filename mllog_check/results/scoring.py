@@ -84,6 +84,10 @@ class BenchmarkScoring:
     # How a run is timed: "run_stop" (run_start to run_stop), or "eval_result" (v0.6
     # MiniGo: that record's metadata timestamp, seconds from run_start; docs/scores.md).
     timed_by: str = "run_stop"
+    # The round's logs state no run_stop status (scoring ``unlogged_status: target``:
+    # v0.5 NVIDIA, HPC v0.7 CosmoFlow): a run_stop without one ended with success when
+    # an evaluation before it meets the target (docs/scores.md, "Runs without a status").
+    status_from_target: bool = False
 
     def reached(self, value: Any) -> bool | None:
         """Whether a logged quality value meets the target; None when it cannot be read
@@ -206,7 +210,7 @@ def _scoring(ruleset: str) -> RoundScoring:
         # The registry says which benchmarks the round has: a benchmark inherited from
         # the base round's file that the round does not have is left out.
         benchmarks={
-            name: _benchmark(rnd, name, defaults, b)
+            name: _benchmark(rnd, name, defaults, b, data.get("unlogged_status") == "target")
             for name, b in sorted(data["benchmarks"].items())
             if rnd.benchmark(name) is not None
         },
@@ -279,7 +283,9 @@ def _number_bounds(schema: Schema) -> dict[str, float]:
     return {_BOUNDS[k]: v for k, v in schema.items() if k in _BOUNDS}
 
 
-def _benchmark(rnd: Round, name: str, defaults: StatedTarget, b: Document) -> BenchmarkScoring:
+def _benchmark(
+    rnd: Round, name: str, defaults: StatedTarget, b: Document, status_from_target: bool = False
+) -> BenchmarkScoring:
     """A benchmark's scoring: runs and drops from the round registry (schemas/rounds.yaml,
     the one place that states them), targets and RCP details from the scoring file."""
     round_name = rnd.folder
@@ -307,6 +313,7 @@ def _benchmark(rnd: Round, name: str, defaults: StatedTarget, b: Document) -> Be
         rcp=known.rcp,
         items=tuple(str(i) for i in b.get("items") or ()),
         timed_by=str(b.get("timed_by", "run_stop")),
+        status_from_target=status_from_target,
     )
 
 

@@ -393,7 +393,7 @@ def _closed_cells(bench: str, score: Score, runs: list[Run]) -> SummaryRow:
     if len(batches) > 1:
         return {}
     batch = batches.pop() if batches else None
-    epochs = [r.epochs_or_samples if r.run_stop_status == "success" else None for r in runs]
+    epochs = [r.epochs_or_samples if r.succeeded else None for r in runs]
     samples = samples_to_converge(epochs, 4 if bench == "unet3d" else 1)
     cells: SummaryRow = {
         f"{bench}:RCP": rcp_word(score.rcp_verdict),

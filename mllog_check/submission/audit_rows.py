@@ -21,7 +21,7 @@ from ..results.scoring import ScoringDataError, UnknownRound, scoring_for
 from ..results.tree import ResultSet
 from ..results.weak import WeakScore
 from ..rounds import Round
-from . import anomalies, copies, set_anomalies
+from . import anomalies, codes, copies, set_anomalies
 from .consistency import Declared
 
 
@@ -120,6 +120,7 @@ class AuditRows:
         the set's anomalies and the score without its copies."""
         _run_energies(self.runs, runs)
         _eval_result_minutes(self.runs, runs)
+        self.anomalies = _unlogged_status(self.anomalies, runs)
         self.anomalies.extend(self.placed(anomalies.repeated_seeds(self.seeds)))
         found = set_anomalies.detect(self.set_facts, _converged(self.rs, runs, rnd))
         self.anomalies.extend(self.placed(found))
@@ -196,6 +197,22 @@ def _run_energies(rows: list[AuditRun], runs: list[Run]) -> None:
         if row["path"] in measured:
             row["energy_j"] = measured[row["path"]].energy_j
             row["avg_power_w"] = measured[row["path"]].avg_power_w
+
+
+def _unlogged_status(found: list[Problem], runs: list[Run]) -> list[Problem]:
+    """MLA008 of a run_stop stating no status, in a round whose logs state none: the run
+    ended with success when an evaluation met the target (``Run.reached_for_status``,
+    docs/scores.md), so no anomaly; else the anomaly says what is missing."""
+    read = {r.path: r.reached_for_status for r in runs if r.reached_for_status is not None}
+    kept = []
+    for problem in found:
+        if problem.rule == codes.NOT_CONVERGED.code and problem.path in read:
+            if read[problem.path]:
+                continue
+            message = "run_stop states no status and no evaluation before it meets the target"
+            problem = problem.replace(message=message)
+        kept.append(problem)
+    return kept
 
 
 def _converged(rs: ResultSet, runs: list[Run], rnd: Round) -> dict[str, bool] | None:
