@@ -220,6 +220,7 @@ def test_round_policies_are_registry_data() -> None:
         "seeds_always": "5.0.0",
         "power_folder": "4.0.0",
         "repo_checked": "2.0.0",  # the verify script's repo_checker (docs/package.md)
+        "orgs_at_top": "0.6.0",  # v0.5 nests its submission folders (docs/scores.md)
     }
     assert not rounds.parse_round("0.7").applies("seeds_checked")
     with pytest.raises(rounds.RegistryError, match="no policy 'seeds_sometimes'"):

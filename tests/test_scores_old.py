@@ -165,3 +165,31 @@ def test_v05_submissions_audit_clean_with_what_is_not_checked_said(corpus: Path)
     assert result.anomalies == []
     assert {r["run_stop_status"] for r in result.runs} == {"success"}
 
+
+def test_v05_is_audited_in_a_repository_root(corpus: Path, tmp_path: Path) -> None:
+    """A results repository root holding v0.5 (``v0.5.0/<org>/<submission>/results/``)
+    audits each v0.5 submission folder as an org, named as ``score`` names it, and the
+    report reads the same orgs. NVIDIA's bare run_stop is no anomaly where the target is
+    met; planted below the target in one log, MLA008 says what is missing."""
+    from mllog_check.html_report.collect import collect
+    from mllog_check.submission.audit import run_audit
+
+    root = tmp_path / "results"
+    _planted(corpus, root, ("v0.5",))
+    _planted(corpus, root, ("hpc-v0.7", "NCSA"))
+    log = sorted((root.joinpath(*_V05_NVIDIA)).rglob("result_*.txt"))[0]
+    text = log.read_text(encoding="utf-8")
+    log.write_text(re.sub(r'(eval_accuracy: \{"value": )[0-9.]+', r"\g<1>0.5", text), "utf-8")
+    result = run_audit(root, jobs=1)
+    v05 = root / "v0.5"
+    submissions = {p.parent.name for p in v05.rglob("results") if p.is_dir()}
+    assert {o["org"] for o in result.orgs} == {f"v0.5/{s}" for s in submissions} | {"hpc-v0.7/NCSA"}
+    assert not [a for a in result.anomalies if a.rule == "MLA021"]  # nothing left unread
+    scores = [s for s in result.scores if s["org"].startswith("v0.5/")]
+    assert len(scores) == len({p.parent for p in v05.rglob("result_*.txt")})
+    assert all(s["valid"] for s in scores)
+    assert all(s["division"] is None and s["accelerators"] is None for s in scores)
+    (said,) = [a for a in result.anomalies if a.rule == "MLA008"]
+    assert said.path.endswith(str(log.relative_to(root))) and "states no status" in said.message
+    shown = collect([str(root)], jobs=1)
+    assert {s["org"] for s in shown.scores} == {s["org"] for s in result.scores}

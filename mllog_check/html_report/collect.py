@@ -123,12 +123,25 @@ class ReportData:
 
 
 def kind_of(path: Path) -> str:
-    """'round' (folders of orgs), 'org' (holds results/) or 'results' (anything else)."""
+    """'round' (folders of orgs: a round folder whose submissions nest, v0.5, too, as
+    ``audit`` reads it), 'org' (holds results/) or 'results' (anything else)."""
     if (path / "results").is_dir():
         return "org"
     from ..submission.audit import org_folders
 
-    return "round" if org_folders(path) else "results"
+    return "round" if org_folders(path) or org_folders(path, _nested_round(path)) else "results"
+
+
+def _nested_round(path: Path) -> str | None:
+    """The round a folder's name (or a folder above it) names, when its submissions nest
+    (the registry's ``orgs_at_top`` not in force: v0.5); None otherwise."""
+    from ..rounds import registry
+
+    for folder in (path, *path.parents):
+        rnd = registry().find(folder.name)
+        if rnd is not None:
+            return None if rnd.applies("orgs_at_top") else rnd.version
+    return None
 
 
 def _anchor(path: Path, kind: str) -> Path:
@@ -213,14 +226,16 @@ def _add_audited(
 ) -> None:
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
-    from ..submission.audit import finish, org_folders
+    from ..submission.audit import finish, org_folders, org_label
     from ..submission.ranking import anomaly_row
 
-    tasks: list[tuple[str, str]] = []
+    tasks: list[tuple[str, str, str | None]] = []  # org folder, round, its name
+    base = Path(data.base)
     for root in rounds:
         chosen = _folder_ruleset(root, ruleset)
-        tasks.extend((str(org), chosen) for org in org_folders(root))
-    tasks.extend((str(org), _folder_ruleset(org, ruleset)) for org in orgs)
+        below = org_folders(root, chosen)
+        tasks.extend((str(org), chosen, org_label(org, root, base)) for org in below)
+    tasks.extend((str(org), _folder_ruleset(org, ruleset), None) for org in orgs)
     results, curves = run_pool(tasks, data.base, jobs)
     anomalies: list[Problem] = list(linked)
     runs, copies = [], []
@@ -233,7 +248,7 @@ def _add_audited(
         anomalies.extend(rows.anomalies)
         runs.extend(rows.runs)
         copies.extend(rows.copies)
-    data.rulesets.extend(chosen for _, chosen in tasks)
+    data.rulesets.extend(chosen for _, chosen, _ in tasks)
     bases = dict.fromkeys((r.org for r in results), data.base)  # as the audit's (one base)
     found = finish(anomalies, runs, copies, bases)
     data.anomalies.extend(anomaly_row(a) for a in found)
@@ -265,22 +280,25 @@ def _size(path: str) -> int:
 
 
 def run_pool(
-    tasks: list[tuple[str, str]], base: str, jobs: int | None
+    tasks: list[tuple[str, str, str | None]], base: str, jobs: int | None
 ) -> tuple[list[OrgRows], dict[str, RunCurve]]:
-    """(org folder, ruleset) -> the audit's rows per org, and curves by shown path."""
+    """(org folder, ruleset, its name or None) -> the audit's rows per org, and curves by
+    shown path."""
     from ..submission.audit import audit_org
 
-    logs = [item for org, chosen in tasks for item in _logs(org, chosen)]
+    logs = [item for org, chosen, _ in tasks for item in _logs(org, chosen)]
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) + len(logs) // 16 or 1))
     if workers == 1:
-        results = [audit_org(org, chosen, base) for org, chosen in tasks]
+        results = [audit_org(org, chosen, base, name) for org, chosen, name in tasks]
         read = read_many(logs)
     else:
-        _warm({chosen for _, chosen in tasks})
+        _warm({chosen for _, chosen, _ in tasks})
         chunks = [logs[i :: 2 * workers] for i in range(2 * workers)]
         ordered = sorted(tasks, key=lambda t: -_size(t[0]))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            audits = [pool.submit(audit_org, org, chosen, base) for org, chosen in ordered]
+            audits = [
+                pool.submit(audit_org, org, chosen, base, name) for org, chosen, name in ordered
+            ]
             reads = [pool.submit(read_many, chunk) for chunk in chunks if chunk]
             _import_renderer()  # while the workers check
             results = [f.result() for f in audits]

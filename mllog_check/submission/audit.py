@@ -83,9 +83,51 @@ class AuditResult:
         return not worth and all(o["passed"] for o in self.orgs)
 
 
-def org_folders(results_dir: Path) -> list[Path]:
-    """Sub-folders that look like a submitter (hold results/), sorted by name."""
-    return sorted(p for p in _subfolders(results_dir) if _is_org(p))
+def org_folders(results_dir: Path, ruleset: str | None = None) -> list[Path]:
+    """Sub-folders that look like a submitter (hold results/), sorted by name. For a
+    round (``ruleset``) whose submissions nest (the registry's ``orgs_at_top`` not in
+    force: v0.5, ``v0.5.0/<org>/<submission>/results/``), every folder below holding
+    results/, never through a link (docs/scores.md, "v0.5")."""
+    found = sorted(p for p in _subfolders(results_dir) if _is_org(p))
+    if found or ruleset is None or _orgs_at_top(ruleset):
+        return found
+    return _nested_orgs(results_dir, NESTED_DEPTH)
+
+
+# How deep a nested round's submission folders may lie below the folder audited: the
+# published v0.5 tree has them at v0.5.0/google/cloud_v3.8/resnet-tpuv3-8/ (4 levels).
+NESTED_DEPTH = 6
+
+
+def _orgs_at_top(ruleset: str) -> bool:
+    from ..rounds import RoundError, parse_round
+
+    try:
+        return parse_round(ruleset).applies("orgs_at_top")
+    except RoundError:
+        return True  # an unknown round: the layout of every round since v0.6
+
+
+def _nested_orgs(folder: Path, depth: int) -> list[Path]:
+    found: list[Path] = []
+    if depth <= 0:
+        return found
+    for sub in sorted(_subfolders(folder)):
+        if sub.is_symlink() or sub.name.startswith("."):
+            continue
+        if _is_org(sub):
+            found.append(sub)
+        else:
+            found.extend(_nested_orgs(sub, depth - 1))
+    return found
+
+
+def org_label(org: Path, root: Path, base: Path) -> str:
+    """An org as the audit's rows name it: its folder's name, after the round folder's
+    path from ``base`` when several rounds are audited (``v1.0/Google``). A nested
+    submission folder (v0.5) is named by its own name, as ``score`` names its org
+    (``submission``, ``resnet-tpuv3-512``)."""
+    return str(Path(_relative(root, base)) / org.name)
 
 
 def _subfolders(results_dir: Path) -> list[Path]:
@@ -99,11 +141,14 @@ def _is_org(folder: Path) -> bool:
     return is_org_folder(folder)  # as the package checker tells an org (results.tree)
 
 
-def not_audited(results_dir: Path, base: Path) -> list[Problem]:
-    """An anomaly for each sub-folder (or link) of the round that is not an org."""
+def not_audited(results_dir: Path, base: Path, orgs: Sequence[Path] = ()) -> list[Problem]:
+    """An anomaly for each sub-folder (or link) of the round that is not an org, nor
+    holds one (``orgs``: a nested round's submission folders)."""
     out = []
     for folder in sorted(_subfolders(results_dir)):
         if _is_org(folder) or folder.name.startswith("."):
+            continue
+        if not folder.is_symlink() and any(folder in org.parents for org in orgs):
             continue
         if folder.is_symlink():
             why = "a symbolic link: not followed, nothing in it audited"
@@ -131,10 +176,12 @@ def check_output_dir(results_dir: Path, out: Path) -> None:
         )
 
 
-def audit_org(org_dir: str, ruleset: str, base: str) -> OrgRows:
-    """Worker: check one org and return only small, relativized rows."""
+def audit_org(org_dir: str, ruleset: str, base: str, name: str | None = None) -> OrgRows:
+    """Worker: check one org and return only small, relativized rows; ``name``: the org
+    as rows name it (``org_label``), else its path from ``base``."""
     rel = _relativizer(base)
-    org = rel(str(Path(org_dir)))  # "Google", or "v1.0/Google" when auditing several rounds
+    # "Google", or "v1.0/Google" when auditing several rounds
+    org = name or rel(str(Path(org_dir)))
     try:
         report = check_package(org_dir, ruleset, audit=True)
     except Exception as err:  # one org never stops the audit; its row says why
@@ -236,15 +283,16 @@ def run_audit(
     else:
         given = [Path(d) for d in results_dirs]
     roots, skipped = expand_repositories(given)
-    tasks: list[tuple[str, str, str]] = []
+    tasks: list[tuple[str, str, str, str]] = []  # org folder, round, base, org's name
     ignored: list[Problem] = []  # folders of a round that are not orgs (MLA: not audited)
     chosen_all = []
     for root in roots:
         chosen = round_of_folder(root, ruleset, setting)
         chosen_all.append(chosen)
         base = root if len(roots) == 1 else root.parent
-        tasks.extend((str(org), chosen, str(base)) for org in org_folders(root))
-        ignored.extend(not_audited(root, base))
+        orgs = org_folders(root, chosen)
+        tasks.extend((str(o), chosen, str(base), org_label(o, root, base)) for o in orgs)
+        ignored.extend(not_audited(root, base, orgs))
     if not tasks:  # nothing checked is never success
         where = ", ".join(map(str, roots))
         raise AuditError(f"no org folder (one holding results/) in {where}: nothing audited")
@@ -258,7 +306,7 @@ def run_audit(
         result.anomalies.extend(item.anomalies)
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
-    bases = {rel_org(org_dir, base): base for org_dir, _, base in tasks}
+    bases = {name: base for _, _, base, name in tasks}
     # Across rounds: a preview system a round later (needs both rounds' scores).
     result.anomalies.extend(preview_not_available(result.scores))
     result.anomalies = finish(result.anomalies, result.runs, result.copies, bases)
@@ -356,7 +404,7 @@ def round_of_folder(root: Path, ruleset: str | None, setting: Setting | None = N
 
 
 def _run_workers(
-    tasks: list[tuple[str, str, str]],
+    tasks: list[tuple[str, str, str, str]],
     jobs: int | None,
     on_done: Callable[[str, int, int], None] | None,
 ) -> list[OrgRows]:
@@ -465,11 +513,6 @@ def duplicate_logs(runs: list[HashedLog]) -> list[Problem]:
 
 
 result_key = ranking.key_of  # the result a row belongs to (ranking.KEY_COLUMNS)
-
-
-def rel_org(org_dir: str, base: str) -> str:
-    """An org as the audit's rows name it (``audit_org``)."""
-    return _relativizer(base)(str(Path(org_dir)))
 
 
 # (runs column, what the message calls it, anomaly kind) of the fingerprints, in order.
