@@ -471,7 +471,7 @@ def test_values_check_passes_do_not_crash_the_follower(
     "command",
     [
         ["score", "--ruleset", "5.0.0", "--format", "json"],
-        ["trends", "--format", "json"],
+        ["trends", "--ruleset", "5.0.0", "--format", "json"],  # the copy names no round
         ["cost", "--ruleset", "5.0.0", "--prices", "fixtures/prices/sample.csv"],
         ["package", "--ruleset", "5.0.0", "--format", "json"],
     ],

@@ -192,3 +192,61 @@ def test_a_best_republished_from_an_earlier_round_names_it(corpus: Path, tmp_pat
     assert {r["reused_from"] for r in rows if r["round"] == "v4.0"} == {""}
     real = _trends(str(corpus / "v4.0"), str(corpus / "v4.1"))
     assert {r["reused_from"] for r in real} == {""}
+
+
+@pytest.mark.corpus
+def test_mlperf_hpc_rounds_follow_the_round_registry(corpus: Path) -> None:
+    """HPC rounds in the registry's order (never by name: ``hpc-v3.0`` sorts as a round),
+    whatever order the folders are given in; each speed-up is over the round before."""
+    from mllog_check.rounds import all_rounds, parse_round
+
+    folders = sorted((p for p in corpus.iterdir() if p.name.startswith("hpc-")), reverse=True)
+    assert len(folders) >= 3
+    result = CliRunner().invoke(cli, ["trends", *map(str, folders), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    order = [r.version for r in all_rounds()]
+    lines: dict[tuple[str, str, str], list[dict[str, object]]] = {}
+    for row in rows:
+        lines.setdefault((str(row["benchmark"]), str(row["division"]), str(row["scale"])), [])
+        lines[(str(row["benchmark"]), str(row["division"]), str(row["scale"]))].append(row)
+    assert any(len(line) >= 3 for line in lines.values())
+    for (_, division, _), line in lines.items():
+        places = [order.index(parse_round(str(r["round"])).version) for r in line]
+        assert places == sorted(places), line
+        if division != "closed":
+            continue  # open speed-ups only between the same system
+        first: dict[str, float] = {}  # round -> its first row shown (the fastest)
+        for row in line:
+            first.setdefault(str(row["round"]), float(str(row["minutes"])))
+        shown = list(first)
+        for row in line:
+            at = shown.index(str(row["round"]))
+            ratio = first[shown[at - 1]] / float(str(row["minutes"])) if at else None
+            assert row["speedup"] == pytest.approx(ratio), row
+
+
+@pytest.mark.corpus
+def test_trends_reads_a_round_folder_name_as_report_does(corpus: Path, tmp_path: Path) -> None:
+    """A folder whose name is a round's with a suffix (``v4.1-full``) names no round:
+    ``report`` refuses it, and so does ``trends`` (no reading from content for one and
+    not the other); named as the round, both read it."""
+    import shutil
+
+    folder = sorted((corpus / "v4.1").glob("*/results/*/*/result_*.txt"))[0].parent
+    org = folder.parents[2]
+    for name in ("v4.1-full", "v4.1"):
+        copy = tmp_path / name / org.name
+        shutil.copytree(folder, copy / "results" / folder.parent.name / folder.name)
+        shutil.copytree(org / "systems", copy / "systems")
+    runner = CliRunner()
+    out = str(tmp_path / "r.html")
+    refused = [
+        runner.invoke(cli, ["trends", str(tmp_path / "v4.1-full")]),
+        runner.invoke(cli, ["report", str(tmp_path / "v4.1-full"), "--out", out]),
+    ]
+    for result in refused:
+        assert result.exit_code == 2 and "cannot tell the round" in result.output, result.output
+    read = runner.invoke(cli, ["trends", str(tmp_path / "v4.1"), "--format", "json"])
+    assert read.exit_code == 0, read.output
+    assert {r["round"] for r in json.loads(read.stdout)} == {"v4.1"}

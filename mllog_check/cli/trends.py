@@ -74,7 +74,11 @@ def trends(
     check_round_name("trends", ruleset)
     setting = round_setting("trends", ruleset)
     writable_or_exit("trends", output)
-    report = compute_trends(list(paths), result_filter, scale, ruleset, setting, open_speedups)
+    read, skipped, linked = _rounds_told_or_exit(paths, ruleset, setting)
+    for folder in skipped:  # as report and audit list them
+        click.echo(f"mllog-check trends: not read: {folder}: names no round", err=True)
+    report = compute_trends(read, result_filter, scale, ruleset, setting, open_speedups)
+    report.inputs = sorted({*report.inputs, *linked})
     write_problems(report.inputs, sys.stderr)
     if not report.rows:
         click.echo(f"mllog-check trends: {_no_rows(report, result_filter)}", err=True)
@@ -86,7 +90,46 @@ def trends(
         tables.write(fmt, table, tables.stdout_for(fmt))
     if any(p.is_error for p in report.inputs):
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_PROBLEMS if report.inputs else EXIT_OK)
+    sys.exit(EXIT_PROBLEMS if report.inputs or skipped else EXIT_OK)
+
+
+_NOT_FOLLOWED = "symbolic link to a directory: not followed"  # as inputs.walk says it
+
+
+def _rounds_told_or_exit(
+    paths: tuple[str, ...], ruleset: str, setting: Any
+) -> tuple[list[str], list[str], list[Any]]:
+    """The paths to read and the folders left out, each round folder read as ``report``
+    and ``audit`` read it (one reading of a round folder's name:
+    ``submission.audit.round_of_folder``): a results repository root stands for its
+    round folders (those naming no round are left out, and said), and a folder whose
+    name (or a folder above it) tells no round is refused (``v6.0-full``: pass
+    --ruleset), never taken from its logs' content. Files and missing paths are left to
+    the scores (MLS010), and so is a linked round folder of a root (never followed)."""
+    from pathlib import Path
+
+    from ..problems import Severity
+    from ..submission.audit import AuditError, expand_repositories, round_of_folder
+    from ..syntax_codes import INPUT_ERROR
+
+    flag = None if ruleset in ("", "auto") else ruleset
+    read = [p for p in paths if not Path(p).is_dir()]
+    folders = [Path(p) for p in paths if Path(p).is_dir()]
+    roots, skipped = expand_repositories(folders)
+    linked = [
+        INPUT_ERROR.problem(str(sub), _NOT_FOLLOWED, severity=Severity.WARNING)
+        for folder in folders
+        if folder not in roots
+        for sub in sorted(folder.iterdir())
+        if sub.is_symlink() and sub.is_dir()
+    ]
+    for root in roots:
+        try:
+            round_of_folder(root, flag, setting)
+        except AuditError as err:
+            click.echo(f"mllog-check trends: {err}", err=True)
+            sys.exit(EXIT_USAGE)
+    return [str(r) for r in roots] + read, skipped, linked
 
 
 def _no_rows(report: Any, result_filter: ResultFilter) -> str:

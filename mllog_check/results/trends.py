@@ -251,12 +251,17 @@ def trend_rows(report: TrendReport) -> list[dict[str, object]]:
     return [dataclasses.asdict(r) for r in report.rows]
 
 
-def _round_order(label: str) -> tuple[int, ...]:
-    digits = label.lstrip("v").split(".")
+def _round_order(label: str) -> int:
+    """A round's place in the round registry (oldest first, Training then MLPerf HPC),
+    never the order of its name: ``hpc-v3.0`` comes after ``hpc-v2.0``. A label no round
+    of the registry has comes last."""
+    from ..rounds import RoundError, all_rounds, parse_round
+
+    versions = [r.version for r in all_rounds()]
     try:
-        return tuple(int(d) for d in digits)
-    except ValueError:
-        return (999,)
+        return versions.index(parse_round(label).version)
+    except (RoundError, ValueError):
+        return len(versions)
 
 
 def _scale_order(scale: str) -> tuple[int, int]:
