@@ -193,3 +193,17 @@ def test_v05_is_audited_in_a_repository_root(corpus: Path, tmp_path: Path) -> No
     assert said.path.endswith(str(log.relative_to(root))) and "states no status" in said.message
     shown = collect([str(root)], jobs=1)
     assert {s["org"] for s in shown.scores} == {s["org"] for s in result.scores}
+
+
+def test_the_report_names_v05_submissions_as_the_audit_does(corpus: Path, tmp_path: Path) -> None:
+    from conftest import has_module, require
+
+    require(has_module("jinja2"), "jinja2 not installed (report extra)")
+    from mllog_check.html_report import build_report
+    from mllog_check.submission.audit import run_audit
+
+    root = tmp_path / "results"
+    _planted(corpus, root, ("v0.5",))
+    _planted(corpus, root, ("hpc-v0.7", "NCSA"))
+    page = build_report([str(root)], tmp_path / "r.html", jobs=1).page
+    assert {s.org for s in page.sets} == {s["org"] for s in run_audit(root, jobs=1).scores}

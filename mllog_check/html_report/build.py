@@ -437,25 +437,29 @@ def _speed(view: ResultSetView) -> tuple[bool, float, Key]:
 # -- result sets ----------------------------------------------------------------------
 
 
-def _org_label(org: str, folder: str) -> str:
+def _org_label(org: str, folder: str, audited: set[str]) -> str:
     """The org as its folder shows it: ``v1.1/Google`` when a report spans rounds, so
-    that one org's results of two rounds stay apart."""
+    that one org's results of two rounds stay apart. An audited org is named as the
+    audit's rows name it (a v0.5 submission folder by its own name: docs/audit.md)."""
+    if org in audited:
+        return org
     prefix, found, _ = folder.partition("/results/")
     return prefix if found and prefix else org
 
 
 def _result_sets(data: ReportData) -> list[ResultSetView]:
     weak_folders = {w.get("folder") for w in data.weak}  # shown as weak scaling instead
+    audited = {o["org"] for o in data.orgs}
     by_key: dict[Key, ResultSetView] = {}
     for score in data.scores:
         folder = score.get("folder") or ""
-        key = (_org_label(score["org"], folder), score["system"], score["benchmark"])
+        key = (_org_label(score["org"], folder, audited), score["system"], score["benchmark"])
         by_key[key] = ResultSetView(key, slug("rs", *key), folder, score)
     for run in data.runs:
         folder = os.path.dirname(run["path"])
         if folder in weak_folders:
             continue
-        key = (_org_label(run["org"], folder), run["system"], run["benchmark"])
+        key = (_org_label(run["org"], folder, audited), run["system"], run["benchmark"])
         if key not in by_key:
             by_key[key] = ResultSetView(key, slug("rs", *key), folder, {"valid": False})
         curve = data.curves.get(run["path"])
