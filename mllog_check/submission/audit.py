@@ -310,7 +310,7 @@ def run_audit(
     # Across rounds: a preview system a round later (needs both rounds' scores).
     result.anomalies.extend(preview_not_available(result.scores))
     result.anomalies = finish(result.anomalies, result.runs, result.copies, bases)
-    result.org_rounds = {rel_org(org_dir, base): chosen for org_dir, chosen, base in tasks}
+    result.org_rounds = {name: chosen for _, chosen, _, name in tasks}
     result.results = ranking.results_table(result.scores, result.anomalies)
     _round_of_unscored(result.results, result.org_rounds)
     result.runs.sort(key=lambda r: r["path"])
