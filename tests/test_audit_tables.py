@@ -118,7 +118,7 @@ def _previous_published_ms(version: str) -> float | None:
 
 @pytest.mark.corpus
 def test_every_table_says_its_round_as_the_registry_does(written: dict[str, Path]) -> None:
-    # Issue 39: one round audited alone, no table said which round it was (the org
+    # Was: one round audited alone, no table said which round it was (the org
     # column carries it only when several are audited together).
     import pandas as pd
 

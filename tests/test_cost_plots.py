@@ -124,7 +124,7 @@ def _svg_tick_texts(svg: str, axis: int) -> list[str]:
 
 
 def test_the_scale_plot_ticks_read_as_plain_numbers(tmp_path: Path) -> None:
-    # Issue 39: with mathtext off the log axis printed `$\mathdefault{2^{3}}$`.
+    # Was: with mathtext off the log axis printed `$\mathdefault{2^{3}}$`.
     from test_cost_runs import SAMPLE
 
     scores = [

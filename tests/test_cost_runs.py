@@ -392,7 +392,7 @@ def _cluster_of(corpus: Path, tmp_path: Path, nodes: int, faster: float) -> Path
 
 @pytest.mark.corpus
 def test_a_pattern_purchase_price_counts_a_clusters_nodes(corpus: Path, tmp_path: Path) -> None:
-    # Issue 39: `dgxa100*` gave one DGX A100's price to an 8-node result, which then had
+    # Was: `dgxa100*` gave one DGX A100's price to an 8-node result, which then had
     # the best perf/$ and became the baseline in silence (IPU-POD16 ResNet 1.55 -> 0.26).
     nodes = 8
     round_dir = _cluster_of(corpus, tmp_path, nodes, faster=6.0)

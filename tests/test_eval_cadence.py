@@ -223,7 +223,7 @@ def test_evaluating_more_often_and_stopping_off_the_required_schedule(
     corpus: Path, tmp_path: Path
 ) -> None:
     """A converged run that evaluates more often than required and stops at a point the
-    required schedule lacks may stop earlier than the rules let a run (issue 38: v5.1
+    required schedule lacks may stop earlier than the rules let a run (v5.1
     HPE XD670 Llama 3.1 8B at batch 32, every 8,192 samples where 12,288 is required).
     Planted in a v5.1 AMD Llama 3.1 8B log (batch 32): every 8,192 to 163,840 (between
     the required 159,744 and 172,032) warns; to 172,032 (a required point) it does not."""

@@ -46,12 +46,15 @@ def test_clean_package_passes() -> None:
 @pytest.mark.parametrize(
     ("tree", "expected"),
     [
-        # layout and sysdesc file copies of acme-8x's runs under a second system (MLP025).
+        # layout and sysdesc file copies of acme-8x's runs under a second system (MLP025);
+        # the official package checker stops at their missing or broken description
+        # (MLP044).
         (
             "layout",
-            {"MLP001", "MLP002", "MLP003", "MLP004", "MLP005", "MLP006", "MLP025", "MLP101"},
+            {"MLP001", "MLP002", "MLP003", "MLP004", "MLP005", "MLP006", "MLP025", "MLP044"}
+            | {"MLP101"},
         ),
-        ("sysdesc", {"MLP010", "MLP011", "MLP012", "MLP020", "MLP025", "MLP100"}),
+        ("sysdesc", {"MLP010", "MLP011", "MLP012", "MLP020", "MLP025", "MLP044", "MLP100"}),
         ("mismatch", {"MLP020", "MLP021", "MLP022", "MLP023", "MLP024"}),
     ],
 )
@@ -171,8 +174,10 @@ def test_a_description_python_cannot_convert_is_invalid_json_not_a_crash(
     desc = org / "systems/acme-8x.json"
     desc.write_text(desc.read_text().replace("{", '{"big": ' + "9" * 5000 + ", ", 1))
     found = [p for p in check_package(org).problems if p.path == str(desc)]
-    assert [(p.rule, p.is_error) for p in found] == [("MLP010", True)]
+    # the official package checker's json.load raises ValueError there: MLP044 says so
+    assert [(p.rule, p.is_error) for p in found] == [("MLP010", True), ("MLP044", True)]
     assert "integer string conversion" in found[0].message
+    assert "ValueError (json)" in found[1].message
 
 
 def test_unreadable_files_are_problems_not_crashes(tmp_path: Path) -> None:

@@ -176,6 +176,40 @@ def test_an_hpc_folder_beside_strong_and_weak_stops_the_walk(corpus: Path, tmp_p
         assert done.stderr.strip().splitlines()[-1] == "AssertionError"
 
 
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("plant", "error"),
+    [("missing", "FileNotFoundError"), ("not-json", "ValueError")],
+)
+def test_a_description_it_cannot_open_stops_the_official_checker(
+    corpus: Path, tmp_path: Path, plant: str, error: str
+) -> None:
+    """The official package checker json.loads each result system's description: a
+    missing one or one that is not JSON raises, so the verdict line says where it stops,
+    as for the other crashes (was: a bare FAIL)."""
+    org = _plant(tmp_path, corpus)
+    description = org / "systems" / f"{SYSTEM}.json"
+    if plant == "missing":
+        description.unlink()
+    else:
+        description.write_text('{"division": "closed",\n', encoding="utf-8")
+    report = check_package(org, "5.0.0")
+    (stop,) = [p for p in report.problems if p.rule == "MLP044"]
+    assert error in stop.message and not report.official_passed
+    code = "from mllog_check.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "package", str(org), "--ruleset", "5.0.0"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    said = "official package checker verdict: FAIL (the official package checker stops here"
+    assert done.returncode == 1 and said in done.stdout
+    if has_module("mlperf_logging"):  # JSONDecodeError is a ValueError
+        official = _official_package(org).replace("json.decoder.JSONDecodeError", "ValueError")
+        assert error in official
+
+
 POWER_SYSTEM = "SR780aV3-8xB200_SXM_180GB"
 
 

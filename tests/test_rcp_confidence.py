@@ -78,7 +78,7 @@ def test_token_counts_are_not_runs_that_never_converged(corpus: Path) -> None:
 
 
 def test_runs_beyond_any_result_are_not_resampled() -> None:
-    """4,000 runs took 187 s: beyond MAX_RUNS no figure (issue 40, bounded work)."""
+    """4,000 runs took 187 s: beyond MAX_RUNS no figure (bounded work, docs/security.md)."""
     from mllog_check.results.rcp_confidence import MAX_RUNS
 
     assert pass_probability([1.0] * (MAX_RUNS + 1), 1, 0.5) is None

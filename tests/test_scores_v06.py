@@ -131,7 +131,7 @@ def test_v06_scores_equal_the_raw_run_times(corpus: Path) -> None:
 
 
 def test_v06_minigo_is_timed_by_its_eval_result(corpus: Path) -> None:
-    """v0.6 MiniGo logs have no run_stop (issue 39): each run's time is its eval_result
+    """v0.6 MiniGo logs have no run_stop: each run's time is its eval_result
     timestamp, as the 0.6.0 score.yaml prints it, and none is 'not timed'."""
     report, scores = _report(corpus), _scores(corpus)
     folders = [f for f in _folders(corpus) if f.name == "minigo"]

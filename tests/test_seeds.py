@@ -125,7 +125,7 @@ def _official_package(org: Path) -> str:
 @pytest.mark.corpus
 @pytest.mark.parametrize("plant", ["null", "reused"])
 def test_v0_7_seeds_are_no_official_error(corpus: Path, tmp_path: Path, plant: str) -> None:
-    """Issue 42: `"seed": null` in every run (v0.7 NVIDIA and Inspur) read as one seed
+    """Was: `"seed": null` in every run (v0.7 NVIDIA and Inspur) read as one seed
     reused made the package's official verdict FAIL, where the official package checker
     (ruleset 0.7.0: no seed check) passes. Planted in a real closed v0.7 result: a null
     seed is no seed, and a value reused is MLR023, a warning; both official PASS."""

@@ -1,7 +1,7 @@
 """Every table of `score` and `trends` says its round, the round's publication date, the
 benchmark's model as its round means it and the accelerator's short model and
 generation, from the round registry and the data tables (docs/scores.md, "Round and
-model columns"; the audit's tables: tests/test_audit_tables.py). Issue 39."""
+model columns"; the audit's tables: tests/test_audit_tables.py)."""
 
 from __future__ import annotations
 

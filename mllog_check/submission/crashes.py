@@ -29,6 +29,8 @@ number (``ValueError``), no power/result_N folder for any run (``ValueError``), 
 power/result_N that is a file (``NotADirectoryError``).
 Layout (MLPerf HPC): a folder in results/<system>/ other than strong/ or weak/ holding
 folders (``AssertionError``).
+Descriptions (from v1.0): a result system's description missing (``FileNotFoundError``)
+or not JSON (``JSONDecodeError``).
 """
 
 from __future__ import annotations
@@ -116,6 +118,25 @@ def layout_crash(root: Path, rnd: Round) -> list[Problem]:
                     "and asserts that the folders in it sit in strong/ or weak/"
                 )
                 return [_stop(str(scaling), why)]
+    return []
+
+
+def description_crash(problems: Iterable[Problem], rnd: Round) -> list[Problem]:
+    """The official package checker opens each result system's description with
+    ``json.load`` from the round it reads them (``system_description_checked``): a missing
+    one raises ``FileNotFoundError``, one that is not JSON ``JSONDecodeError`` (checked on
+    copies of v5.0 GigaComputing). The first of them, as MLP044 with the crash's wording."""
+    if not rnd.applies("system_description_checked"):
+        return []
+    for problem in sorted(problems):
+        if problem.rule == codes.MISSING_SYSDESC.code:
+            why = f"FileNotFoundError: {problem.message}"
+            return [_stop(problem.path, why)]
+        if problem.rule == codes.INVALID_JSON.code:
+            # json raises JSONDecodeError, or ValueError for an integer of more digits
+            # than Python converts: a ValueError either way (JSONDecodeError is one)
+            why = f"ValueError (json) reading the system description: {problem.message}"
+            return [_stop(problem.path, why, problem.line, problem.column)]
     return []
 
 

@@ -31,7 +31,7 @@ from ..rules.schema import show
 from . import anomalies, codes, ranking
 from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
-from .crashes import layout_crash, result_set_crash
+from .crashes import description_crash, layout_crash, result_set_crash
 from .layout import OrgLayout, check_layout, require_org
 from .repository import REPOSITORY_CODES, check_repository, repository_verdict
 from .sysdesc import keyed_lines_problems, load, position, validate
@@ -191,6 +191,7 @@ def check_package(
     report.problems.extend(check_repository(root, rnd))  # the verify script's repo_checker
     report.problems.extend(layout_crash(root, rnd))
     descs = _system_descriptions(layout, rnd, report)
+    report.problems.extend(description_crash(report.problems, rnd))
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
     for result_set in layout.result_sets:
         if not result_set.known:  # skipped, as by the official checker (MLP005 says so)
