@@ -28,6 +28,9 @@ SUBMISSION_RULES = "https://github.com/mlcommons/policies/blob/master/submission
 LOGGING = "https://github.com/mlcommons/logging"
 # The generated page of every code (scripts/codes_doc.py); each code has its own section.
 CODES_DOC = "https://github.com/mllog-check/mllog-check/blob/main/docs/codes.md"
+# A rule's lifecycle (as ruff's): stable, or preview (shown only with --preview).
+STABLE, PREVIEW = "stable", "preview"
+LIFECYCLES = (STABLE, PREVIEW)
 
 
 class RuleInfo(Value):
@@ -44,6 +47,7 @@ class RuleInfo(Value):
         "rationale",
         "beyond",
         "audits",
+        "lifecycle",
     )
 
     def __init__(
@@ -66,6 +70,10 @@ class RuleInfo(Value):
         # An audit anomaly kind (MLA): the codes of other stages' problems the audit shows
         # as an anomaly of this kind (MLP004 stray file -> MLA011 stray-file).
         audits: tuple[str, ...] = (),
+        # ruff's rule stages: a preview rule is reported only when asked (--preview,
+        # ``preview = true`` in [tool.mllog-check]); a beyond-official check is stable once
+        # its firings on the corpus are documented in docs/differences.md.
+        lifecycle: str = "stable",
     ) -> None:
         self.code = code
         self.name = name
@@ -77,6 +85,12 @@ class RuleInfo(Value):
         self.rationale = rationale
         self.beyond = beyond
         self.audits = audits
+        self.lifecycle = lifecycle
+
+    @property
+    def preview(self) -> bool:
+        """Reported only with --preview (docs/design.md, "Selection and preview")."""
+        return self.lifecycle == PREVIEW
 
     @property
     def family(self) -> str:
@@ -159,6 +173,7 @@ def rule(
     bad: str = "",
     beyond: bool = False,
     audits: tuple[RuleInfo, ...] = (),
+    lifecycle: str = STABLE,
 ) -> RuleInfo:
     """Register one rule code: the only way into the table (codes and names are unique
     for the whole project). ``good``/``bad``: the passing and failing example, empty for
@@ -166,7 +181,13 @@ def rule(
     triggers (tests/test_catalog.py's EMPTY_EXAMPLE_REASONS). A retired code or name
     (``retire``) is refused."""
     codes = tuple(other.code for other in audits)
-    info = RuleInfo(code, name, severity, summary, good, bad, stage, why, beyond, codes)
+    if lifecycle not in LIFECYCLES:
+        raise ValueError(f"rule {code}: lifecycle {lifecycle!r} is not one of {LIFECYCLES}")
+    if lifecycle == PREVIEW and not beyond:
+        # Only a check beyond the official tools may wait in preview: an official error
+        # is always reported (docs/design.md, "Selection and preview").
+        raise ValueError(f"rule {code}: only a beyond-official rule can be in preview")
+    info = RuleInfo(code, name, severity, summary, good, bad, stage, why, beyond, codes, lifecycle)
     retired = _RETIRED.get(code) or _RETIRED_NAMES.get(name)
     if retired is not None:
         raise ValueError(
@@ -221,6 +242,33 @@ def _audited() -> dict[str, RuleInfo]:
 
 
 _AUDITED: dict[str, RuleInfo] | None = None
+
+
+def registered(code: str) -> RuleInfo | None:
+    """A code's entry when its table module is imported (a problem's code always is:
+    its stage made it from the entry), else None; loads nothing (the check path)."""
+    return _RULES.get(code)
+
+
+def load_tables() -> None:
+    """Import every table module, without the compliance codes' example logs (what a
+    selection of codes needs to know which exist: ``selection.py``)."""
+    import importlib
+
+    for module in _TABLES:
+        importlib.import_module(module)
+
+
+def codes() -> list[str]:
+    """Every registered code, sorted (loads every table, no examples)."""
+    load_tables()
+    return sorted(_RULES)
+
+
+def retired_entry(code: str) -> Retired | None:
+    """The retired entry of a code (loads every table), None when it is not retired."""
+    load_tables()
+    return _RETIRED.get(code)
 
 
 def family(prefix: str) -> dict[str, RuleInfo]:

@@ -558,17 +558,30 @@ class Choice(Value):
 
 
 class Setting(Value):
-    """A project setting: ``[tool.mllog-check] ruleset`` of the nearest pyproject.toml."""
+    """A project setting: ``[tool.mllog-check]`` of the nearest pyproject.toml that has the
+    table: ``ruleset`` (None when the file leaves the round to the logs), and which
+    problems are shown (``select``, ``ignore``, ``preview``: mllog_check/selection.py)."""
 
-    __slots__ = ("ruleset", "path")
+    __slots__ = ("ruleset", "path", "select", "ignore", "preview")
 
     def __init__(
         self,
-        ruleset: str,
+        ruleset: str | None,
         path: Path,
+        select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        preview: bool = False,
     ) -> None:
         self.ruleset = ruleset
         self.path = path
+        self.select = select
+        self.ignore = ignore
+        self.preview = preview
+
+    @property
+    def round_setting(self) -> Setting | None:
+        """The setting as a round choice (``choose``), None when it names no round."""
+        return self if self.ruleset is not None else None
 
 
 def from_flag(flag: str) -> Choice:
@@ -577,6 +590,7 @@ def from_flag(flag: str) -> Choice:
 
 
 def from_setting(setting: Setting) -> Choice:
+    assert setting.ruleset is not None  # Setting.round_setting
     try:
         rnd = parse_round(setting.ruleset)
     except RoundError as err:
@@ -743,7 +757,7 @@ def choose(
     if not is_auto(flag):
         assert flag is not None
         return from_flag(flag)
-    if setting is not None:
+    if setting is not None and setting.ruleset is not None:
         return from_setting(setting)
     found = from_path(path, is_folder=is_folder) or from_records(records)
     if found is not None:
@@ -772,25 +786,34 @@ def _benchmarks_named(records: Sequence[Record]) -> set[str]:
 
 
 # The keys [tool.mllog-check] may hold (docs/rounds.md); others are reported, not obeyed.
-SETTING_KEYS = ("ruleset",)
+SETTING_KEYS = ("ruleset", "select", "ignore", "preview")
+SELECTION_KEYS = ("select", "ignore", "preview")
 TABLE_NAME = "mllog-check"
 
 
 def find_setting(start: str | Path | None = None) -> Setting | None:
     """``[tool.mllog-check] ruleset`` from the nearest pyproject.toml that has the table,
     from ``start`` (default: the working folder) upwards, as ruff and yamllint look for
-    theirs. RoundError for a file that cannot be read as TOML."""
-    return read_setting(start)[0]
+    theirs. RoundError for a file that cannot be read as TOML. None when no file names
+    a round."""
+    setting = read_setting(start)[0]
+    return setting.round_setting if setting is not None else None
 
 
 def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[str]]:
     """The project setting and notes about what was ignored in the files read on the
     way (unknown keys, a misspelled table name), each with a did-you-mean.
 
-    ``ruleset = "auto"`` is the default said aloud: no setting, the search stops there.
+    The round comes from the nearest table with ``ruleset`` (``ruleset = "auto"`` is the
+    default said aloud: no round, the search stops there); ``select``, ``ignore`` and
+    ``preview`` from the nearest table with any of them, up to that one. None when no
+    table says either.
     """
     here = Path(start if start is not None else Path.cwd()).resolve()
     notes: list[str] = []
+    chosen: tuple[tuple[str, ...], tuple[str, ...], bool, Path] | None = None
+    ruleset: str | None = None
+    where: Path | None = None
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
         if not candidate.is_file():
@@ -798,15 +821,40 @@ def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[
         table = _tool_table(candidate, notes)
         if table is None:
             continue
+        if chosen is None and any(key in table for key in SELECTION_KEYS):
+            chosen = _selection_keys(candidate, table)
         value = table.get("ruleset")
         if value is None:
             continue
         if not isinstance(value, str):
             raise RoundError(f"{candidate}: [tool.mllog-check] ruleset must be a string")
-        if is_auto(value):
-            return None, notes
-        return Setting(value, candidate), notes
-    return None, notes
+        if not is_auto(value):
+            ruleset, where = value, candidate
+        break
+    if chosen is None and ruleset is None:
+        return None, notes
+    select, ignore, preview, path = chosen or ((), (), False, where)
+    assert path is not None
+    return Setting(ruleset, where or path, select, ignore, preview), notes
+
+
+def _selection_keys(
+    path: Path, table: Document
+) -> tuple[tuple[str, ...], tuple[str, ...], bool, Path]:
+    """``select`` and ``ignore`` (lists of codes or prefixes, or one string) and
+    ``preview`` (a boolean) of a table; RoundError for another type (a usage error)."""
+    lists: list[tuple[str, ...]] = []
+    for key in ("select", "ignore"):
+        value = table.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise RoundError(f"{path}: [tool.mllog-check] {key} must be a list of codes")
+        lists.append(tuple(value))
+    preview = table.get("preview", False)
+    if not isinstance(preview, bool):
+        raise RoundError(f"{path}: [tool.mllog-check] preview must be true or false")
+    return lists[0], lists[1], preview, path
 
 
 # A pyproject.toml is read only when regular and at most this long (a 2 GB sparse one in
@@ -814,15 +862,27 @@ def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[
 SETTING_FILE_LIMIT = 1 << 20
 
 
+# A file whose text has no [tool] table, and no tool table or dotted key starting with
+# "ml" (ours or a misspelling of it), holds nothing of ours: it is not parsed, so that a
+# check with --ruleset does not import tomllib (and typing: docs/design.md, "Start-up").
+_MAY_HOLD_OURS = r"(?im)^[ \t]*(\[[ \t]*tool[ \t]*\]|\[?[ \t]*tool[ \t]*\.[ \t]*[\"']?ml)"
+
+
 def _tool_table(path: Path, notes: list[str] | None = None) -> Document | None:
-    import tomllib
+    import re
 
     from .datafiles import read_text
 
     try:
-        data = tomllib.loads(read_text(path, SETTING_FILE_LIMIT))
+        text = read_text(path, SETTING_FILE_LIMIT)
     except (OSError, UnicodeDecodeError) as err:
         raise RoundError(f"{path}: cannot read: {err}") from None
+    if not re.search(_MAY_HOLD_OURS, text):
+        return None
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise RoundError(f"{path}: invalid TOML: {err}") from None
     except RecursionError:  # tomllib recurses per nested array or inline table

@@ -52,18 +52,27 @@ def render_markdown() -> str:
         "unified diff against the passing one (`-` passes, `+` fails; line numbers in the",
         "`@@` headers), only the lines that differ and one line around them.",
         "",
-        "| code | name | severity | what it reports |",
-        "| --- | --- | --- | --- |",
+        "Lifecycle (as ruff's rules): a `preview` code is reported only with `--preview` (or",
+        "`preview = true` in `[tool.mllog-check]`) and `--strict` does not raise it; a check",
+        "beyond the official tools becomes `stable` once its firings on the corpus are",
+        'documented in `docs/differences.md` (docs/design.md, "Selection and preview").',
+        "`--select` and `--ignore` take these codes or their prefixes.",
+        "",
+        "| code | name | severity | lifecycle | what it reports |",
+        "| --- | --- | --- | --- | --- |",
     ]
     rules = list(catalog.all_rules())
     for info in rules:
         summary = " ".join(info.summary.split()).replace("|", "\\|")
         code = f"[{info.code}](#{info.anchor})"
-        lines.append(f"| {code} | `{info.name}` | {info.severity} | {summary} |")
+        row = f"| {code} | `{info.name}` | {info.severity} | {info.lifecycle} | {summary} |"
+        lines.append(row)
     lines += _retired()
     for info in rules:
         lines += ["", f"## {info.heading}", ""]
         beyond = " (beyond the official verdict: an error with --strict)" if info.beyond else ""
+        if info.preview:
+            beyond = " (beyond the official verdict; preview: reported only with --preview)"
         lines += [f"Severity: {info.severity}{beyond}. {' '.join(info.summary.split())}"]
         if info.rationale:
             lines += ["", f"Why: {' '.join(info.rationale.split())}"]

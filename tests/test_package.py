@@ -91,9 +91,9 @@ def test_shared_reporter_formats() -> None:
     junit = ET.fromstring(run_cli("package", folder, "--format", "junit").stdout)
     cases = {c.get("name") for c in junit.iter("testcase")}
     assert f"{folder}/systems/acme-broken.json" in cases
-    sarif = json.loads(run_cli("package", folder, "--format", "sarif").stdout)
+    sarif = json.loads(run_cli("package", folder, "--format", "sarif", "--preview").stdout)
     rules = {r["ruleId"] for r in sarif["runs"][0]["results"]}
-    assert {"MLP010", "MLP011", "MLP012"} <= rules
+    assert {"MLP010", "MLP011", "MLP012"} <= rules  # MLP012: a preview rule
     github = run_cli("package", folder, "--format", "github")
     assert github.returncode == 1
     assert f"::error file={folder}/systems/acme-broken.json,line=38" in github.stdout

@@ -117,22 +117,124 @@ def chosen_round(command: str, flag: str | None) -> Any:
 
 def round_setting(command: str, flag: str | None) -> Any:
     """The project setting that applies (only when the flag says auto); a bad one exits 2."""
-    from ..rounds import RoundError, is_auto, read_setting
+    from ..rounds import RoundError, is_auto
 
     if not is_auto(flag):
         return None
+    setting = project_setting(command)
+    if setting is None or setting.round_setting is None:
+        return None
     try:
-        setting, notes = read_setting()
-        for note in notes:
-            sys.stderr.write(f"mllog-check {command}: warning: {note}\n")
-        if setting is not None:
-            from ..rounds import from_setting
+        from ..rounds import from_setting
 
-            from_setting(setting)  # an unknown round in the file is a usage error now
-        return setting
+        from_setting(setting)  # an unknown round in the file is a usage error now
     except RoundError as err:
         sys.stderr.write(f"mllog-check {command}: {err}\n")
         sys.exit(EXIT_USAGE)
+    return setting.round_setting
+
+
+# The project setting read in this process, by the files it came from (path, mtime,
+# size): read once per command, its notes told once, read again when a file changes.
+_PROJECT: dict[tuple[Any, ...], Any] = {}
+
+
+def project_setting(command: str) -> Any:
+    """``[tool.mllog-check]`` of the nearest pyproject.toml (rounds.read_setting), read
+    once: its notes (an unknown key, a misspelled table) go to stderr the first time; a
+    file that cannot be read exits 2."""
+    import os
+
+    from ..rounds import RoundError, read_setting
+
+    here = os.getcwd()
+    key: tuple[Any, ...] = (here, *_project_files(here))
+    if key not in _PROJECT:
+        try:
+            setting, notes = read_setting()
+        except RoundError as err:
+            sys.stderr.write(f"mllog-check {command}: {err}\n")
+            sys.exit(EXIT_USAGE)
+        for note in notes:
+            sys.stderr.write(f"mllog-check {command}: warning: {note}\n")
+        _PROJECT.clear()
+        _PROJECT[key] = setting
+    return _PROJECT[key]
+
+
+def _project_files(here: str) -> list[tuple[str, int, int]]:
+    """The pyproject.toml files from ``here`` upwards, as (path, mtime, size)."""
+    import os
+
+    found = []
+    folder = here
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        try:
+            stat = os.stat(candidate)
+            found.append((candidate, stat.st_mtime_ns, stat.st_size))
+        except OSError:
+            pass
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return found
+        folder = parent
+
+
+SELECT_HELP = (
+    "Show only problems of these codes or prefixes (repeatable, comma lists: --select "
+    "MLR06 --ignore MLR060; [tool.mllog-check] select). Errors the round's official tools "
+    "reject are always shown."
+)
+IGNORE_HELP = (
+    "Hide problems of these codes or prefixes (repeatable, comma lists; added to "
+    "[tool.mllog-check] ignore): checks beyond the official tools and warnings only; "
+    "ignoring an official error code is a usage error."
+)
+PREVIEW_HELP = (
+    "Also show preview rules: checks beyond the official tools whose firings on the "
+    "published corpus are not yet documented (docs/codes.md; [tool.mllog-check] preview)."
+)
+
+
+def selection_or_exit(
+    command: str, select: Any = (), ignore: Any = (), preview: bool = False
+) -> Any:
+    """The problems a command shows (``selection.Selection``): the flags, over the
+    project's ``select`` (replaced by --select), ``ignore`` (added to) and ``preview``;
+    an unknown code or prefix, or an official error ignored, exits 2."""
+    from ..selection import SelectionError, selection
+
+    setting = project_setting(command)
+    select, ignore = tuple(select or ()), tuple(ignore or ())
+    try:
+        if setting is not None:
+            return selection(
+                select or setting.select,
+                (*setting.ignore, *ignore),
+                preview or setting.preview,
+            )
+        return selection(select, ignore, preview)
+    except SelectionError as err:
+        where = f" ({setting.path}: [tool.mllog-check])" if setting is not None else ""
+        sys.stderr.write(f"mllog-check {command}: {err}{where}\n")
+        sys.exit(EXIT_USAGE)
+
+
+def selection_options(function: Any) -> Any:
+    """--select, --ignore and --preview (stated once for every command but check, whose
+    options are the table in check_options.py)."""
+    import click
+
+    for option in reversed(
+        (
+            click.option("--select", multiple=True, metavar="CODE", help=SELECT_HELP),
+            click.option("--ignore", multiple=True, metavar="CODE", help=IGNORE_HELP),
+            click.option("--preview", is_flag=True, help=PREVIEW_HELP),
+        )
+    ):
+        function = option(function)
+    return function
 
 
 USAGES = ("training", "hpc")  # the official tools' --usage values

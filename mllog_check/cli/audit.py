@@ -16,6 +16,8 @@ from . import (
     EXIT_USAGE,
     chosen_round,
     ruleset_option,
+    selection_options,
+    selection_or_exit,
     usage_option,
     with_usage,
     writable_or_exit,
@@ -58,6 +60,7 @@ from .filter_options import filter_options
     help="Text: list anomalies of severity info too (framework habits, placeholders, "
     "clock skew; counted either way). Other formats and the files always hold them.",
 )
+@selection_options
 @filter_options
 def audit(
     results_dirs: tuple[str, ...],
@@ -68,6 +71,9 @@ def audit(
     show_info: bool,
     result_filter: ResultFilter,
     usage: str | None = None,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
 ) -> None:
     """Audit RESULTS_DIR (one folder per org): a ranked results table (CSV, Parquet,
     JSON), runs and scores tables (CSV, Parquet), an anomaly report with each anomaly's
@@ -86,10 +92,17 @@ def audit(
     from .. import reporters
     from ..outputs import OutputError
     from ..results.filters import filter_audit
-    from ..submission.audit import AuditError, check_output_dir, run_audit, write_outputs
+    from ..submission.audit import (
+        AuditError,
+        check_output_dir,
+        run_audit,
+        selected,
+        write_outputs,
+    )
 
     ruleset = with_usage("audit", ruleset, usage)
     setting = chosen_round("audit", ruleset)
+    shown = selection_or_exit("audit", select, ignore, preview)
     _needs_parquet()
     out = Path(out_dir)
     try:
@@ -103,6 +116,8 @@ def audit(
         click.echo(f"mllog-check audit: {err}", err=True)
         sys.exit(EXIT_USAGE)
     result = filter_audit(result, result_filter)
+    # The one point where the selection applies: files, stdout and exit code alike.
+    result = selected(result, shown)
     try:
         written = write_outputs(result, out)
     except OutputError as err:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..reporters import CHECK, names
 from ..values import Value
-from . import RULESET_HELP, USAGE_HELP, USAGES
+from . import IGNORE_HELP, PREVIEW_HELP, RULESET_HELP, SELECT_HELP, USAGE_HELP, USAGES
 
 
 class Option(Value):
@@ -62,8 +62,14 @@ OPTIONS: tuple[Option, ...] = (
         ("-v", "--verbose"), "verbose", "Say which ruleset each log got, and why.", is_flag=True
     ),
     Option(
-        ("--strict",), "strict", "Checks beyond the official ones (MLC1xx) fail too.", is_flag=True
+        ("--strict",),
+        "strict",
+        "Stable checks beyond the official ones (MLC1xx, MLP024) fail too.",
+        is_flag=True,
     ),
+    Option(("--select",), "select", SELECT_HELP, multiple=True, metavar="CODE"),
+    Option(("--ignore",), "ignore", IGNORE_HELP, multiple=True, metavar="CODE"),
+    Option(("--preview",), "preview", PREVIEW_HELP, is_flag=True),
     Option(
         ("--follow",),
         "follow",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import EXIT_USAGE, chosen_round, with_usage
+from . import EXIT_USAGE, chosen_round, selection_or_exit, with_usage
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -23,6 +23,9 @@ def run_check(
     fail_fast: bool = False,
     until: str | None = None,
     usage: str | None = None,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -38,15 +41,20 @@ def run_check(
         err.write("mllog-check check: --fail-fast and --until go with --follow\n")
         return EXIT_USAGE
     setting = chosen_round("check", ruleset)
+    shown = selection_or_exit("check", select, ignore, preview)
     if follow:
         from .follow import run_follow
 
-        return run_follow(paths, ruleset, strict, fmt, verbose, fail_fast, until, setting, out, err)
+        return run_follow(
+            paths, ruleset, strict, fmt, verbose, fail_fast, until, setting, out, err, shown
+        )
     try:  # never guess: no evidence, or rules not in this build, is a usage error
         run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
     except MllogCheckError as error:
         err.write(f"mllog-check check: {error}\n")
         return EXIT_USAGE
+    # The one point where the selection applies: the exit code follows what is shown.
+    run.verdicts = [shown.verdict(v) for v in run.verdicts]
     for line in run.lines(verbose):
         err.write(line + "\n")
     if not run.verdicts:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..follow.progress import Progress
     from ..problems import Problem
     from ..rounds import Setting
+    from ..selection import Selection
 
 # After run_stop, --until run_stop ends once the log has been quiet this long: launchers
 # write a few more lines (timing, result) right after it.
@@ -43,15 +44,17 @@ def run_follow(
     setting: Setting | None,
     out: TextIO,
     err: TextIO,
+    shown: Selection | None = None,
 ) -> int:
-    """Follow one log; the exit code (0 pass, 1 fail, 2 usage or input)."""
+    """Follow one log; the exit code (0 pass, 1 fail, 2 usage or input). ``shown``: the
+    problems shown, as it goes and in the report (selection.py)."""
     if len(paths) != 1:
         err.write("mllog-check check: --follow takes one log (a file, or '-' for a pipe)\n")
         return EXIT_USAGE
     if paths[0] != "-" and os.path.isdir(paths[0]):
         err.write(f"mllog-check check: {paths[0]}: --follow takes a log file, not a directory\n")
         return EXIT_USAGE
-    follower = Follower(paths[0], ruleset, strict, setting, err, verbose)
+    follower = Follower(paths[0], ruleset, strict, setting, err, verbose, shown)
     try:
         code = follower.run(fail_fast, until)
     finally:
@@ -72,8 +75,12 @@ class Follower:
         setting: Setting | None,
         err: TextIO,
         verbose: bool,
+        shown: Selection | None = None,
     ) -> None:
         from ..follow.tail import FileTail, PipeTail
+        from ..selection import DEFAULT
+
+        self.shown = shown or DEFAULT
 
         self.path = path
         self.display = "<stdin>" if path == "-" else path
@@ -133,7 +140,7 @@ class Follower:
                     self._new_check()
                 if poll.data:
                     quiet_since = None
-                    new = self.live.feed(poll.data)
+                    new = self.shown.apply(self.live.feed(poll.data))
                     self._tell(new)
                     if fail_fast and any(p.is_error for p in new):
                         self.verdict = self.live.so_far()
@@ -212,7 +219,7 @@ class Follower:
 
     def _judge_end(self) -> None:
         self._judged_end = True
-        ending = self.live.judge_end()
+        ending = self.shown.apply(self.live.judge_end())
         if ending:
             self.say(f"{self.display}: at run_stop, if the log ended now:")
             for problem in sorted(ending):
@@ -236,6 +243,7 @@ class Follower:
 
         self.status.show(self.progress, final=True)
         self.status.close()
+        self.verdict = self.shown.verdict(self.verdict)  # the exit code follows what is shown
         reporters.write(fmt, reporters.CHECK, [self.verdict], out)
         out.flush()
         if self.input_error:

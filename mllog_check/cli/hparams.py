@@ -16,6 +16,8 @@ from . import (
     EXIT_USAGE,
     chosen_round,
     ruleset_option,
+    selection_options,
+    selection_or_exit,
     table_format_or_exit,
     usage_option,
     with_usage,
@@ -49,6 +51,7 @@ from . import (
     help="A YAML file of declared borrowings (result: from:): each checked key by key.",
 )
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@selection_options
 def hparams(
     paths: tuple[str, ...],
     ruleset: str,
@@ -57,6 +60,9 @@ def hparams(
     same_as: bool,
     borrowing: str | None,
     output: str | None,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
 ) -> None:
     """One row per result set (round, org, system, benchmark, division), a column per
     hyperparameter the round's closed rules constrain: the first value logged, with the
@@ -71,6 +77,7 @@ def hparams(
     table_format_or_exit("hparams", fmt, output)
     ruleset = with_usage("hparams", ruleset, usage)
     setting = chosen_round("hparams", ruleset)
+    shown = selection_or_exit("hparams", select, ignore, preview)
     try:
         declared = load_declarations(borrowing) if borrowing else []
     except BorrowingError as err:
@@ -83,12 +90,15 @@ def hparams(
         click.echo("error: no result_*.txt files found", err=True)
         sys.exit(EXIT_USAGE)
     found = check_declarations(declared, report.rows, borrowing) if borrowing else []
+    # The one point where the selection applies: the exit code follows what is shown
+    # (what could not be read, an input error, is never deselected).
+    found = shown.apply(found)
     made = _tables(report, fmt, same_as)
     if output is not None:
         write_output_file("hparams", fmt, made, output)
     else:
         tables.write(fmt, made, tables.stdout_for(fmt))
-    write_problems(sorted([*report.problems, *found]), sys.stderr)
+    write_problems(sorted([*shown.apply(report.problems), *found]), sys.stderr)
     unread = any(p.is_error for p in report.problems)
     sys.exit(EXIT_USAGE if unread else EXIT_PROBLEMS if found else EXIT_OK)
 

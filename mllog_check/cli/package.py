@@ -15,6 +15,8 @@ from . import (
     EXIT_USAGE,
     chosen_round,
     ruleset_option,
+    selection_options,
+    selection_or_exit,
     usage_option,
     with_usage,
 )
@@ -49,8 +51,10 @@ FORMATS = offered(PACKAGE)
 @click.option(
     "--strict",
     is_flag=True,
-    help="Checks beyond the round's official package checker (consistency, advice) fail too.",
+    help="Stable checks beyond the round's official package checker (consistency, advice) "
+    "fail too.",
 )
+@selection_options
 def package(
     org_dirs: tuple[str, ...],
     staged: bool,
@@ -61,6 +65,9 @@ def package(
     verbose: bool,
     usage: str | None = None,
     junit_dir: str | None = None,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
 ) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
@@ -73,9 +80,10 @@ def package(
     ruleset = with_usage("package", ruleset, usage)
     setting = chosen_round("package", ruleset)
     junit = _junit_folder(junit_dir)
+    shown = selection_or_exit("package", select, ignore, preview)
     worst = EXIT_OK
     for org_dir in orgs:
-        code = _package(org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit)
+        code = _package(org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit, shown)
         worst = max(worst, code)
     sys.exit(worst)
 
@@ -123,14 +131,18 @@ def _package(
     strict: bool,
     verbose: bool,
     junit: Path | None = None,
+    shown: Any = None,
 ) -> int:
     """Check one org and write its report; its exit code."""
     from ..rounds import RoundError
+    from ..selection import DEFAULT
     from ..submission.layout import NotASubmission
-    from ..submission.package import check_package
+    from ..submission.package import check_package, selected
 
     try:
         report = check_package(org_dir, ruleset, strict=strict, setting=setting)
+        # The one point where the selection applies: the exit code follows what is shown.
+        report = selected(report, shown or DEFAULT)
     except (NotASubmission, RoundError) as err:
         click.echo(f"mllog-check package: {err}", err=True)
         return EXIT_USAGE

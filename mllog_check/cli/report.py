@@ -14,6 +14,8 @@ from . import (
     EXIT_USAGE,
     chosen_round,
     ruleset_option,
+    selection_options,
+    selection_or_exit,
     writable_or_exit,
 )
 from .filter_options import filter_options
@@ -61,6 +63,7 @@ from .filter_options import filter_options
     help="split: a main page and, per benchmark and round, a linked detail page in "
     "OUT's name + _pages/; auto: split over more than two rounds; one: a single page.",
 )
+@selection_options
 @filter_options
 def report(
     paths: tuple[str, ...],
@@ -74,6 +77,9 @@ def report(
     link_base: str | None,
     pages: str,
     result_filter: ResultFilter,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
 ) -> None:
     """One HTML report for PATH... (result folders, org folders or round folders):
     a sortable summary, time to train and convergence charts per benchmark, energy
@@ -89,6 +95,7 @@ def report(
     setting = chosen_round("report", ruleset)
     if setting is not None:  # the project's round, as every command takes it
         ruleset = setting.ruleset
+    shown = selection_or_exit("report", select, ignore, preview)
     if fmt == "png" and not plots_dir:
         plots_dir = default_plots_dir(out)
     writable_or_exit("report", out, parents=True)  # the report makes its folder
@@ -107,6 +114,7 @@ def report(
             result_filter=result_filter,
             link_base=link_base,
             pages=pages,
+            shown=shown,
         )
     except (
         ReportError,

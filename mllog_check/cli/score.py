@@ -17,6 +17,8 @@ from . import (
     EXIT_USAGE,
     chosen_round,
     ruleset_option,
+    selection_options,
+    selection_or_exit,
     table_format_or_exit,
     usage_option,
     with_usage,
@@ -144,6 +146,7 @@ class JsonDocument(TypedDict):
 @usage_option()
 @click.option("--runs", "show_runs", is_flag=True, help="One row per run instead of per score.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@selection_options
 @filter_options
 def score(
     paths: tuple[str, ...],
@@ -153,6 +156,9 @@ def score(
     output: str | None,
     result_filter: ResultFilter,
     usage: str | None = None,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
 ) -> None:
     """Score result folders: a results repository, an org, its results/, a system or a
     system/benchmark folder (MLPerf HPC: system/strong|weak/benchmark; weak scaling gets
@@ -161,16 +167,21 @@ def score(
     Exit 0 when every score is valid and nothing is wrong, 1 when a score is invalid or
     a problem was found, 2 on usage or input errors.
     """
+    from dataclasses import replace
+
     from ..results import compute_scores
     from ..results.filters import filter_report
 
     table_format_or_exit("score", fmt, output, FORM)
     ruleset = with_usage("score", ruleset, usage)
     setting = chosen_round("score", ruleset)
+    shown = selection_or_exit("score", select, ignore, preview)
     writable_or_exit("score", output)
     report = compute_scores(list(paths), ruleset=ruleset, setting=setting)
     found = len(report.scores) + len(report.weak)
     report = filter_report(report, result_filter)
+    # The one point where the selection applies: the exit code follows what is shown.
+    report = replace(report, problems=shown.apply(report.problems))
     if found and not (report.scores or report.weak):
         click.echo(f"error: no result matches the filters ({result_filter.describe()})", err=True)
         write_problems(report.problems, sys.stderr)

@@ -16,6 +16,8 @@ from . import (
     EXIT_USAGE,
     chosen_round,
     ruleset_option,
+    selection_options,
+    selection_or_exit,
     usage_option,
     with_usage,
     writable_or_exit,
@@ -42,12 +44,16 @@ from . import (
 )
 @ruleset_option("Exit 2 without evidence.")
 @usage_option()
+@selection_options
 def summarize(
     orgs: tuple[str, ...],
     csv_path: str,
     xlsx_path: str | None,
     ruleset: str,
     usage: str | None,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    preview: bool = False,
 ) -> None:
     """Write the official result summarizer's tables for ORG_DIR... (org folders of one
     round), cell for cell as ``result_summarizer --csv OUT.csv`` writes them, and
@@ -67,11 +73,14 @@ def summarize(
         writable_or_exit("summarize", str(target), parents=True)  # before the run
     ruleset = with_usage("summarize", ruleset, usage)
     setting = chosen_round("summarize", ruleset)
+    shown = selection_or_exit("summarize", select, ignore, preview)
     try:
         summary = build(list(orgs), ruleset, setting)
     except SummaryError as err:
         click.echo(f"mllog-check summarize: {err}", err=True)
         sys.exit(EXIT_USAGE)
+    # The one point where the selection applies: the exit code follows what is shown.
+    problems = sorted(shown.apply(summary.problems))
     written = _write(summary, outputs)
     if xlsx_path is not None:
         from ..outputs import OutputError
@@ -83,13 +92,13 @@ def summarize(
             click.echo(f"mllog-check summarize: {err}", err=True)
             sys.exit(EXIT_USAGE)
         written.append(xlsx_path)
-    write_problems(sorted(summary.problems), sys.stderr)
+    write_problems(problems, sys.stderr)
     for path in written:
         click.echo(f"wrote {path}")
     unread = any(not n.warning for n in summary.scores.not_scored)
     if unread and not (summary.strong.rows or (summary.weak and summary.weak.rows)):
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_PROBLEMS if any(p.is_error for p in summary.problems) else EXIT_OK)
+    sys.exit(EXIT_PROBLEMS if any(p.is_error for p in problems) else EXIT_OK)
 
 
 def _org_folders(paths: tuple[str, ...]) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from .html import MissingDependency, render
 
 if TYPE_CHECKING:
     from ..results.filters import ResultFilter
+    from ..selection import Selection
     from ..submission.ranking import AnomalyRow
     from .collect import ProblemShown
 
@@ -76,6 +77,7 @@ def build_report(
     link_base: str | None = None,
     inline_problems: int | None = None,
     pages: str = "auto",
+    shown: Selection | None = None,
 ) -> ReportResult:
     """The report of ``paths`` written to ``out``: one page, or (``pages`` "split", or
     "auto" over more than two rounds) a main page and per benchmark and round a detail
@@ -90,6 +92,9 @@ def build_report(
         data = filter_report_data(data, result_filter)
         if found and not data.scores and not data.runs:
             raise ReportError(f"no result matches the filters ({result_filter.describe()})")
+    if shown is not None:  # --select, --ignore, --preview: what the page and exit show
+        data.problems = shown.rows(data.problems, "rule")
+        data.anomalies = shown.rows(data.anomalies, "code")
     page = build_page(data)
     if prices:
         from .costs import add_costs

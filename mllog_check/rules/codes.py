@@ -11,7 +11,7 @@ single-file check does not build them. Adding a code: docs/design.md, "Rule code
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, TRAINING_RULES, RuleInfo, family, rule
+from ..catalog import LOGGING, PREVIEW, TRAINING_RULES, RuleInfo, family, rule
 from ..problems import Severity
 
 E, W = Severity.ERROR, Severity.WARNING
@@ -229,6 +229,7 @@ SSD_FIRST_BOUNDARY = rule(
         "as a warning beyond the official checker."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 SGD_MOMENTUM = rule(
     "MLC103",
@@ -243,6 +244,7 @@ SGD_MOMENTUM = rule(
         "warning (docs/differences.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 SGD_POLY_POWER = rule(
     "MLC104",
@@ -257,6 +259,7 @@ SGD_POLY_POWER = rule(
         "so it is a warning (docs/differences.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 RUN_NOT_SUCCESS = rule(
     "MLC105",
@@ -271,6 +274,7 @@ RUN_NOT_SUCCESS = rule(
         "(docs/differences.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 TIME_BACKWARDS = rule(
     "MLC106",
@@ -288,6 +292,7 @@ TIME_BACKWARDS = rule(
         "Beyond the official checker."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 TIME_ZERO = rule(
     "MLC107",
@@ -301,6 +306,7 @@ TIME_ZERO = rule(
         "on it is meaningless. Beyond the official checker (docs/differences.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 HEADER_CONFLICT = rule(
     "MLC108",
@@ -315,6 +321,7 @@ HEADER_CONFLICT = rule(
         "configuration in doubt; no official rule covers it, so it is a warning."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 ROUND_MISMATCH = rule(
     "MLC109",
@@ -330,6 +337,7 @@ ROUND_MISMATCH = rule(
         "(docs/rounds.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 RENAMED_LATER = rule(
     "MLC110",

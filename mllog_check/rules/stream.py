@@ -49,7 +49,7 @@ def choice_before_records(
     ``check --follow`` start from it alike."""
     if flag.endswith(".yaml"):
         return True, None
-    if not is_auto(flag) or setting is not None:
+    if not is_auto(flag) or (setting is not None and setting.ruleset is not None):
         return True, choose(path, (), flag, setting)
     found = from_path(path)
     return found is not None, found

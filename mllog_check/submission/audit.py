@@ -19,6 +19,7 @@ from ..errors import MllogCheckError, UsageError
 from ..problems import Context, Problem
 from ..results.tree import is_org_folder
 from ..rounds import Setting
+from ..selection import Selection
 from . import codes, fingerprints, impact, ranking
 from .audit_rows import AuditRun, AuditScore, CopyRow
 from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
@@ -81,6 +82,17 @@ class AuditResult:
         """Every org passed and no anomaly but known habits (severity info)."""
         worth = [a for a in self.anomalies if a.impact != impact.INFO]
         return not worth and all(o["passed"] for o in self.orgs)
+
+
+def selected(result: AuditResult, shown: Selection) -> AuditResult:
+    """The audit with the anomalies and problems ``shown`` (``--select``, ``--ignore``,
+    ``--preview``: selection.py); each org's verdict is the package checker's, which no
+    selection changes (an official error is never deselected)."""
+    from dataclasses import replace
+
+    return replace(
+        result, anomalies=shown.apply(result.anomalies), problems=shown.apply(result.problems)
+    )
 
 
 def org_folders(results_dir: Path, ruleset: str | None = None) -> list[Path]:

@@ -10,7 +10,16 @@ codes"); ``beyond=True`` marks the package's advice beyond the official checker.
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, RuleInfo, family, retire, rule
+from ..catalog import (
+    LOGGING,
+    PREVIEW,
+    SUBMISSION_RULES,
+    TRAINING_RULES,
+    RuleInfo,
+    family,
+    retire,
+    rule,
+)
 from ..power import codes as _power_codes  # noqa: F401  (registers the power kinds first)
 from ..problems import Severity
 from ..results import codes as _results_codes
@@ -101,6 +110,7 @@ STRAY = rule(
         "directory structure); anything else is published unchecked (docs/package.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 UNKNOWN_BENCHMARK = rule(
     "MLP005",
@@ -133,6 +143,7 @@ UNUSED_SYSDESC = rule(
         "renamed on one side only (docs/package.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 LINK_ESCAPE = rule(
     "MLP007",
@@ -206,6 +217,7 @@ PLACEHOLDER = rule(
         "these fields (docs/package.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 REPEATED_KEY = rule(
     "MLP013",
@@ -236,6 +248,7 @@ DIVISION_MISMATCH = rule(
     bad=_clean('replace results/acme-8x/resnet/result_0.txt: "value": "open" => "value": "closed"'),
     why="Real case: logs say closed where the JSON says open; the official tools never compare.",
     beyond=True,
+    lifecycle=PREVIEW,
 )
 STATUS_MISMATCH = rule(
     "MLP021",
@@ -254,6 +267,7 @@ STATUS_MISMATCH = rule(
         f"published in ({SUBMISSION_RULES}); the log and the description should agree."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 ORG_MISMATCH = rule(
     "MLP022",
@@ -271,6 +285,7 @@ ORG_MISMATCH = rule(
         "another org's run (docs/package.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 PLATFORM_MISMATCH = rule(
     "MLP023",
@@ -287,6 +302,7 @@ PLATFORM_MISMATCH = rule(
         "mean runs of different systems."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 BENCHMARK_MISMATCH = rule(
     "MLP024",
@@ -323,6 +339,7 @@ RUN_FILED_TWICE = rule(
         "(docs/package.md)."
     ),
     beyond=True,
+    lifecycle=PREVIEW,
 )
 SEED_NOT_LOGGED = rule(
     "MLP040",
@@ -414,6 +431,7 @@ SYSDESC_ADVICE = rule(
     bad=_clean('replace systems/acme-8x.json: "number_of_nodes": "1" => "number_of_nodes": "1.5"'),
     why="Advice beyond the official checker: an error only with --strict.",
     beyond=True,
+    lifecycle=PREVIEW,
 )
 BYPASS_FILE = rule(
     "MLP101",

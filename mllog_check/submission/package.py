@@ -28,6 +28,7 @@ from ..results.weak import WeakScore, score_weak_set
 from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
 from ..rules.schema import show
+from ..selection import Selection
 from . import anomalies, codes, ranking
 from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
@@ -213,6 +214,26 @@ def check_package(
     report.problems = sorted(set(report.problems))
     report.anomalies.sort(key=anomaly_order)
     return report
+
+
+def selected(report: PackageReport, shown: Selection) -> PackageReport:
+    """The report with the problems and anomalies ``shown`` (``--select``, ``--ignore``,
+    ``--preview``): what is beyond the official checker is counted again from what is
+    left; the official verdict (``official_passed``, ``repo_passed``) is the official
+    tools' and stays as it was, and so does every official error (selection.py)."""
+    from dataclasses import replace
+
+    problems = shown.apply(report.problems)
+    beyond = {
+        p
+        for p in problems
+        if p not in report.tolerated
+        and p.severity is not Severity.INFO
+        and catalog.get(p.rule).beyond
+    }
+    return replace(
+        report, problems=problems, anomalies=shown.apply(report.anomalies), beyond=len(beyond)
+    )
 
 
 def is_official_error(problem: Problem) -> bool:

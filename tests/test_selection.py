@@ -1,0 +1,187 @@
+"""--select, --ignore and --preview on every command that reports problems (selection.py;
+docs/design.md, "Selection and preview"): codes checked against the rule table, no
+official error ever deselected, preview rules shown only when asked, and the stable
+checks beyond the official tools documented with their firings (docs/differences.md)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from mllog_check import catalog
+from mllog_check.cli import cli
+from mllog_check.problems import Severity
+from mllog_check.selection import Selection, SelectionError, selection
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import beyond_firings
+
+GOOD = str(FIXTURES / "check" / "sample_closed_resnet_lars.pass.txt")
+BAD = str(FIXTURES / "check" / "closed_resnet_lars.fail.MLC020.txt")
+ACME = str(FIXTURES / "package" / "clean" / "Acme")
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_the_longest_prefix_decides_and_an_equal_ignore_wins() -> None:
+    shown = Selection(select=("MLR06",), ignore=("MLR060",))
+    assert shown.chosen("MLR068") and not shown.chosen("MLR060")
+    assert not shown.chosen("MLC101")  # not selected
+    assert Selection().chosen("MLC101")  # no select: every code
+    assert not Selection(select=("MLC1",), ignore=("MLC1",)).chosen("MLC101")
+    assert Selection(select=("MLC101",), ignore=("MLC",)).chosen("MLC101")
+
+
+def test_codes_are_split_on_commas_and_checked_against_the_table() -> None:
+    shown = selection(["mlr06, MLC101", "MLP"], ["MLR060"])
+    assert shown.select == ("MLR06", "MLC101", "MLP") and shown.ignore == ("MLR060",)
+    with pytest.raises(SelectionError, match=r'did you mean "MLC107"'):
+        selection(ignore=["MLC1O7"])
+    with pytest.raises(SelectionError, match="no rule code is or starts with MLZ"):
+        selection(select=["MLZ"])
+
+
+def test_ignoring_an_official_error_code_is_refused() -> None:
+    official = [
+        info.code
+        for info in catalog.all_rules()
+        if info.severity is Severity.ERROR and not info.beyond
+    ]
+    assert official
+    for code in official:
+        with pytest.raises(SelectionError, match="cannot be ignored"):
+            selection(ignore=[code])
+    # Beyond-official codes and warnings may be ignored, one by one.
+    for info in catalog.all_rules():
+        if info.beyond or info.severity is not Severity.ERROR:
+            selection(ignore=[info.code])
+
+
+def test_no_selection_turns_a_failing_log_into_a_pass() -> None:
+    for options in (
+        ["--ignore", "MLC"],  # a prefix: the beyond checks go, the errors stay
+        ["--ignore", "ML"],
+        ["--select", "MLR06"],  # selects nothing the log has
+        ["--select", "MLS", "--ignore", "MLC1"],
+    ):
+        code, out = _run("check", "--ruleset", "1.0.0", *options, BAD)
+        assert code == 1, (options, out)
+        assert "error: MLC020" in out, options
+    code, out = _run("check", "--ruleset", "1.0.0", "--ignore", "MLC020", BAD)
+    assert code == 2 and "cannot be ignored" in out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check", "--ruleset", "1.0.0", GOOD],
+        ["check", "--follow", "--ruleset", "1.0.0", GOOD],
+        ["package", "--ruleset", "1.0.0", ACME],
+        ["audit", "--ruleset", "1.0.0", ACME],
+        ["score", "--ruleset", "1.0.0", ACME],
+        ["summarize", "--ruleset", "1.0.0", ACME, "--csv", "out.csv"],
+        ["hparams", "--ruleset", "1.0.0", ACME],
+        ["report", "--ruleset", "1.0.0", ACME],
+    ],
+    ids=lambda c: " ".join(c[:2]),
+)
+def test_every_command_refuses_an_unknown_code(command: list[str], tmp_path: Path) -> None:
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        result = runner.invoke(cli, [*command, "--select", "MLR06,MLX123"])
+    assert result.exit_code == 2, result.output
+    assert "no rule code is or starts with MLX123" in result.output
+    assert not list(tmp_path.rglob("*.csv")) and not list(tmp_path.rglob("*.html"))
+
+
+def test_only_beyond_official_rules_can_be_in_preview() -> None:
+    with pytest.raises(ValueError, match="only a beyond-official rule"):
+        catalog.rule("MLZ999", "not-a-rule", Severity.WARNING, "x", stage="parse", why="x",
+                     lifecycle=catalog.PREVIEW)  # fmt: skip
+    for info in catalog.all_rules():
+        assert info.lifecycle in catalog.LIFECYCLES
+        assert not info.preview or info.beyond, info.code
+
+
+def test_every_stable_beyond_code_is_documented_with_its_firings() -> None:
+    """docs/differences.md's table is the data file's, and names exactly the stable
+    beyond-official codes (a preview code joins it when promoted)."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "differences.md").read_text()
+    start, end = doc.index(beyond_firings.DOC_START), doc.index(beyond_firings.DOC_END)
+    table = doc[start : end + len(beyond_firings.DOC_END)] + "\n"
+    data = beyond_firings.load(beyond_firings.DATA)
+    assert table == beyond_firings.doc_table(data), "run: python scripts/beyond_firings.py --doc"
+    named = set(re.findall(r"^\| (ML[A-Z]\d{3}) \|", table, re.M))
+    stable = {i.code for i in catalog.all_rules() if i.beyond and not i.preview}
+    assert named == stable
+    for code in stable:  # every round's count in the data file
+        assert all(code in counts for counts in data.values()), code
+
+
+@pytest.mark.corpus
+def test_preview_rules_show_only_when_asked(corpus: Path, tmp_path: Path) -> None:
+    """Google's v1.0 headers at time 0 (MLC107, preview): hidden by default, shown with
+    --preview or the project's preview = true, never raised by --strict."""
+    found = sorted((corpus / "v1.0" / "Google" / "results").glob("*/bert/result_0.txt"))
+    log = next(p for p in found if '"time_ms": 0,' in p.read_text())
+    code, out = _run("check", str(log))
+    assert code == 0 and "MLC107" not in out
+    code, out = _run("check", "--preview", "--strict", str(log))
+    assert code == 0 and "warning: MLC107" in out
+    code, out = _run("check", "--preview", "--ignore", "MLC107", str(log))
+    assert code == 0 and "MLC107" not in out
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        Path("pyproject.toml").write_text("[tool.mllog-check]\npreview = true\n")
+        result = runner.invoke(cli, ["check", str(log)])
+        assert result.exit_code == 0 and "warning: MLC107" in result.output
+        Path("pyproject.toml").write_text(
+            '[tool.mllog-check]\nignore = ["MLC10"]\npreview = true\n'
+        )
+        result = runner.invoke(cli, ["check", str(log)])
+        assert result.exit_code == 0 and "MLC107" not in result.output
+        Path("pyproject.toml").write_text('[tool.mllog-check]\nignore = ["MLC040"]\n')
+        result = runner.invoke(cli, ["check", str(log)])
+        assert result.exit_code == 2 and "cannot be ignored" in result.output
+        assert "pyproject.toml" in result.output
+        Path("pyproject.toml").write_text("[tool.mllog-check]\npreview = 1\n")
+        result = runner.invoke(cli, ["check", str(log)])
+        assert result.exit_code == 2 and "preview must be true or false" in result.output
+
+
+@pytest.mark.corpus
+def test_the_official_package_verdict_is_never_changed_by_selection(corpus: Path) -> None:
+    """v1.0 Graphcore fails the official package checker (RCP, docs/differences.md): its
+    official verdict line and its exit code stay whatever is selected; what is beyond
+    the official checker is counted from what is shown."""
+    org = str(corpus / "v1.0" / "Graphcore")
+    base_code, base = _run("package", org)
+    official = [line for line in base.splitlines() if "official package checker" in line]
+    assert base_code == 1 and official
+    for options in (["--select", "MLR06"], ["--ignore", "MLP,MLC1"], ["--preview"]):
+        code, out = _run("package", org, *options)
+        assert code == 1, options
+        assert [line for line in out.splitlines() if "official package checker" in line] == official
+    _, shown = _run("package", org, "--preview")
+    assert "MLP004" in shown  # a preview rule of the package (a stray file)
+    assert "MLP004" not in base
+
+
+@pytest.mark.corpus
+def test_score_shows_what_is_selected(corpus: Path) -> None:
+    """v2.0 H3C U-Net3D evaluates off the rules' schedule (MLR060, stable: shown by
+    default); --ignore MLR060 hides it, --select MLR06 keeps it."""
+    org = str(corpus / "v2.0" / "H3C")
+    code, out = _run("score", "--ruleset", "2.0.0", org)
+    assert "MLR060" in out
+    for options, shown in ((["--ignore", "MLR060"], False), (["--select", "MLR06"], True)):
+        again, out = _run("score", "--ruleset", "2.0.0", org, *options)
+        assert ("MLR060" in out) is shown and again == code, options
