@@ -185,3 +185,44 @@ def test_score_shows_what_is_selected(corpus: Path) -> None:
     for options, shown in ((["--ignore", "MLR060"], False), (["--select", "MLR06"], True)):
         again, out = _run("score", "--ruleset", "2.0.0", org, *options)
         assert ("MLR060" in out) is shown and again == code, options
+
+
+@pytest.mark.corpus
+def test_the_audit_counts_what_it_shows(corpus: Path, tmp_path: Path) -> None:
+    """orgs.csv's warnings are the warnings problems.csv lists, org by org, whatever is
+    selected (v0.7: stray files, placeholders, MLC107 headers, mostly preview)."""
+    import csv
+    from collections import Counter
+
+    preview = {i.code for i in catalog.all_rules() if i.preview}
+    runs = {
+        "default": [],
+        "preview": ["--preview"],
+        "some": ["--preview", "--ignore", "MLP,MLC107"],
+    }
+    shown: dict[str, list[dict[str, str]]] = {}
+    for name, options in runs.items():
+        out = tmp_path / name
+        code, _ = _run("audit", str(corpus / "v0.7"), "--out", str(out), "--jobs", "1", *options)
+        assert code in (0, 1)
+        with open(out / "problems.csv", newline="") as handle:
+            rows = shown[name] = list(csv.DictReader(handle))
+        warnings = Counter(r["org"] for r in rows if r["severity"] == "warning")
+        with open(out / "orgs.csv", newline="") as handle:
+            orgs = list(csv.DictReader(handle))
+        assert orgs
+        for org in orgs:
+            assert int(org["warnings"]) == warnings[org["org"]], (name, org["org"])
+    assert not {r["rule"] for r in shown["default"]} & preview
+    assert {r["rule"] for r in shown["preview"]} & preview
+    some = shown["some"]
+    assert not [
+        r
+        for r in some
+        if r["rule"] == "MLC107" or (r["rule"].startswith("MLP") and r["severity"] != "error")
+    ]
+    # The package's official errors stay, --ignore MLP or not.
+    errors = sorted(r["path"] + r["rule"] for r in shown["preview"] if r["severity"] == "error")
+    assert errors and errors == sorted(
+        r["path"] + r["rule"] for r in some if r["severity"] == "error"
+    )

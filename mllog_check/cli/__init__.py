@@ -216,7 +216,8 @@ def selection_or_exit(
             )
         return selection(select, ignore, preview)
     except SelectionError as err:
-        where = f" ({setting.path}: [tool.mllog-check])" if setting is not None else ""
+        from_file = setting is not None and (setting.select or setting.ignore)
+        where = f" ({setting.path}: [tool.mllog-check])" if from_file else ""
         sys.stderr.write(f"mllog-check {command}: {err}{where}\n")
         sys.exit(EXIT_USAGE)
 

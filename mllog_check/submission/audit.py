@@ -88,10 +88,34 @@ def selected(result: AuditResult, shown: Selection) -> AuditResult:
     """The audit with the anomalies and problems ``shown`` (``--select``, ``--ignore``,
     ``--preview``: selection.py); each org's verdict is the package checker's, which no
     selection changes (an official error is never deselected)."""
+    from collections import Counter
     from dataclasses import replace
 
+    from .. import catalog
+    from ..problems import Severity
+
+    problems = shown.apply(result.problems)
+    kept = set(problems)
+    hidden = [p for p in result.problems if p not in kept]
+    # The orgs table counts what is shown: the warnings, and those beyond the official
+    # checker (an audit has no --strict: a beyond problem is a warning).
+    warnings = Counter(p.context.org for p in hidden if p.severity is Severity.WARNING)
+    beyond = Counter(
+        p.context.org
+        for p in hidden
+        if p.severity is Severity.WARNING and catalog.get(p.rule).beyond
+    )
+    orgs: list[OrgSummary] = []
+    for org in result.orgs:
+        shown_org = org.copy()
+        shown_org["warnings"] -= warnings[org["org"]]
+        shown_org["beyond_official"] -= beyond[org["org"]]
+        orgs.append(shown_org)
     return replace(
-        result, anomalies=shown.apply(result.anomalies), problems=shown.apply(result.problems)
+        result,
+        orgs=orgs,
+        anomalies=shown.apply(result.anomalies),
+        problems=problems,
     )
 
 
