@@ -800,14 +800,17 @@ def find_setting(start: str | Path | None = None) -> Setting | None:
     return setting.round_setting if setting is not None else None
 
 
-def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[str]]:
+def read_setting(
+    start: str | Path | None = None, *, quick: bool = False
+) -> tuple[Setting | None, list[str]]:
     """The project setting and notes about what was ignored in the files read on the
     way (unknown keys, a misspelled table name), each with a did-you-mean.
 
     The round comes from the nearest table with ``ruleset`` (``ruleset = "auto"`` is the
     default said aloud: no round, the search stops there); ``select``, ``ignore`` and
     ``preview`` from the nearest table with any of them, up to that one. None when no
-    table says either.
+    table says either. ``quick``: a file whose text cannot hold our table is not parsed
+    (for a command whose round a flag gives: docs/rounds.md).
     """
     here = Path(start if start is not None else Path.cwd()).resolve()
     notes: list[str] = []
@@ -818,7 +821,7 @@ def read_setting(start: str | Path | None = None) -> tuple[Setting | None, list[
         candidate = folder / "pyproject.toml"
         if not candidate.is_file():
             continue
-        table = _tool_table(candidate, notes)
+        table = _tool_table(candidate, notes, quick)
         if table is None:
             continue
         if chosen is None and any(key in table for key in SELECTION_KEYS):
@@ -863,12 +866,13 @@ SETTING_FILE_LIMIT = 1 << 20
 
 
 # A file whose text has no [tool] table, and no tool table or dotted key starting with
-# "ml" (ours or a misspelling of it), holds nothing of ours: it is not parsed, so that a
-# check with --ruleset does not import tomllib (and typing: docs/design.md, "Start-up").
+# "ml" (ours or a misspelling of it), holds nothing of ours: read ``quick`` (the round
+# given by a flag), it is not parsed, so that a check with --ruleset does not import
+# tomllib (and typing: docs/design.md, "Start-up time of a single-file check").
 _MAY_HOLD_OURS = r"(?im)^[ \t]*(\[[ \t]*tool[ \t]*\]|\[?[ \t]*tool[ \t]*\.[ \t]*[\"']?ml)"
 
 
-def _tool_table(path: Path, notes: list[str] | None = None) -> Document | None:
+def _tool_table(path: Path, notes: list[str] | None = None, quick: bool = False) -> Document | None:
     import re
 
     from .datafiles import read_text
@@ -877,7 +881,7 @@ def _tool_table(path: Path, notes: list[str] | None = None) -> Document | None:
         text = read_text(path, SETTING_FILE_LIMIT)
     except (OSError, UnicodeDecodeError) as err:
         raise RoundError(f"{path}: cannot read: {err}") from None
-    if not re.search(_MAY_HOLD_OURS, text):
+    if quick and not re.search(_MAY_HOLD_OURS, text):
         return None
     import tomllib
 

@@ -139,19 +139,23 @@ def round_setting(command: str, flag: str | None) -> Any:
 _PROJECT: dict[tuple[Any, ...], Any] = {}
 
 
-def project_setting(command: str) -> Any:
+def project_setting(command: str, quick: bool = False) -> Any:
     """``[tool.mllog-check]`` of the nearest pyproject.toml (rounds.read_setting), read
     once: its notes (an unknown key, a misspelled table) go to stderr the first time; a
-    file that cannot be read exits 2."""
+    file that cannot be read exits 2. ``quick``: files that cannot hold the table are
+    not parsed (the round is a flag's, so only the selection is read)."""
     import os
 
     from ..rounds import RoundError, read_setting
 
     here = os.getcwd()
-    key: tuple[Any, ...] = (here, *_project_files(here))
+    files = tuple(_project_files(here))
+    if quick and (here, False, *files) in _PROJECT:
+        return _PROJECT[(here, False, *files)]  # read whole already
+    key: tuple[Any, ...] = (here, quick, *files)
     if key not in _PROJECT:
         try:
-            setting, notes = read_setting()
+            setting, notes = read_setting(quick=quick)
         except RoundError as err:
             sys.stderr.write(f"mllog-check {command}: {err}\n")
             sys.exit(EXIT_USAGE)
@@ -205,7 +209,7 @@ def selection_or_exit(
     an unknown code or prefix, or an official error ignored, exits 2."""
     from ..selection import SelectionError, selection
 
-    setting = project_setting(command)
+    setting = project_setting(command, quick=True)
     select, ignore = tuple(select or ()), tuple(ignore or ())
     try:
         if setting is not None:
