@@ -40,32 +40,18 @@ def round_folders(corpus: Path) -> list[Path]:
     return sorted(p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-def audit_targets(round_dir: Path, depth: int = 4) -> list[Path]:
-    """The folders to audit for a round: the round folder when it holds orgs, else the
-    shallowest folders below it that do (v0.5 keeps its own layout:
-    ``v0.5.0/<org>/<system>/``, each system folder holding its entry)."""
-    from mllog_check.submission.audit import org_folders
-
-    level, found = [round_dir], []
-    for _ in range(depth):
-        found = [folder for folder in level if org_folders(folder)]
-        if found:
-            return found
-        level = sorted(p for folder in level for p in folder.iterdir() if p.is_dir())
-    return []
-
-
 def firings(round_dir: Path, jobs: int | None = None) -> Counter[str]:
-    """The beyond-official problems and anomalies of one audited round, per code."""
-    from mllog_check.submission.audit import run_audit
+    """The beyond-official problems and anomalies of one audited round, per code (none
+    for a folder the audit finds no org in)."""
+    from mllog_check.submission.audit import AuditError, run_audit
 
     codes = set(beyond_codes())
-    counted: Counter[str] = Counter()
-    for target in audit_targets(round_dir):
-        result = run_audit(target, None, jobs)
-        found: list[Problem] = [*result.problems, *result.anomalies]
-        counted.update(p.rule for p in found if p.rule in codes)
-    return counted
+    try:
+        result = run_audit(round_dir, None, jobs)
+    except AuditError:
+        return Counter()
+    found: list[Problem] = [*result.problems, *result.anomalies]
+    return Counter(p.rule for p in found if p.rule in codes)
 
 
 def table(corpus: Path, jobs: int | None = None) -> dict[str, dict[str, int]]:

@@ -7,7 +7,7 @@ root); tests/catalog_examples.py scores them for tests/test_catalog.py. A table 
 
 from __future__ import annotations
 
-from ..catalog import LOGGING, SUBMISSION_RULES, TRAINING_RULES, rule
+from ..catalog import LOGGING, PREVIEW, SUBMISSION_RULES, TRAINING_RULES, rule
 from ..problems import Severity
 
 RUN_COUNT = rule(
@@ -203,6 +203,7 @@ SEED_REUSED_UNCHECKED = rule(
     good="fixtures/score/olympic",
     bad="fixtures/score/v0.7/seed_reused",
     beyond=True,
+    lifecycle=PREVIEW,
     why=(
         "Runs sharing a seed show less of the run-to-run variance the olympic mean is "
         "meant to reflect (MLR020), but the official seed check entered the package "
