@@ -226,3 +226,20 @@ def test_the_audit_counts_what_it_shows(corpus: Path, tmp_path: Path) -> None:
     assert errors and errors == sorted(
         r["path"] + r["rule"] for r in some if r["severity"] == "error"
     )
+
+
+@pytest.mark.corpus
+def test_follow_shows_what_is_selected(corpus: Path) -> None:
+    """check --follow filters as it goes and in its report: a finished v1.0 Google log
+    with headers at time 0 (MLC107, preview)."""
+    import subprocess
+
+    found = sorted((corpus / "v1.0" / "Google" / "results").glob("*/bert/result_0.txt"))
+    log = next(p for p in found if '"time_ms": 0,' in p.read_text())
+    base = [sys.executable, "-c", "from mllog_check.cli import main; main()", "check"]
+    base += ["--follow", "--until", "run_stop", str(log)]
+    cases = (([], False), (["--preview"], True), (["--preview", "--ignore", "MLC107"], False))
+    for options, shown in cases:
+        done = subprocess.run([*base, *options], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert ("MLC107" in done.stdout + done.stderr) is shown, options
