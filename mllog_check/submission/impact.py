@@ -108,6 +108,22 @@ HABITS = (
         "folder names the submitter.",
     ),
     Habit(
+        "org-spelled-otherwise",
+        "org-mismatch",
+        r"(?i)declare submission_org '([^'\s]{3,})'; .*says '[^']*\1[^']*'$",
+        "The logs name the submitter by a part of its folder's name (v3.1 'Habana' in "
+        "Intel-HabanaLabs): the same org spelled as its framework writes it, not another "
+        "org's runs.",
+    ),
+    Habit(
+        "vendor-code-org",
+        "org-mismatch",
+        r"declare submission_org '(NVIDIA|AMD|Intel|Habana|HabanaLabs|Google)'; ",
+        "A partner's logs name the accelerator vendor whose published implementation they "
+        "ran (its configuration sets submission_org): the vendor's code, not its runs; "
+        "copied runs are the duplicate kinds' finding (docs/audit.md).",
+    ),
+    Habit(
         "listed-software-stack",
         "system-description-format",
         r"^'other_software_stack' is \[",

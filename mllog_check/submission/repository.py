@@ -25,7 +25,9 @@ SIZE_LIMIT = 50 * 1024 * 1024
 
 # The codes of repo_checker's checks: its verdict is theirs, apart from the package
 # checker's (one line per official tool: docs/package.md).
-REPOSITORY_CODES = frozenset({"MLP041", "MLP042", "MLP043"})
+REPOSITORY_CODES = frozenset(
+    info.code for info in (codes.GIT_UNFRIENDLY_NAME, codes.FILE_TOO_LARGE, codes.BROKEN_LINK)
+)
 
 
 def repository_verdict(rnd: Round, problems: list[Problem]) -> bool | None:
