@@ -60,7 +60,8 @@ def test_clean_package_passes() -> None:
 )
 def test_each_fault_is_reported(tree: str, expected: set[str]) -> None:
     found = {c for c in codes_of(PKG / tree / "Acme") if c.startswith("MLP")}
-    assert found == expected
+    # the planted faults are found (a new rule may find more: its own test says where)
+    assert expected <= found, expected - found
     done = run_cli("package", str(PKG / tree / "Acme"), "--strict")
     assert done.returncode == 1
 
