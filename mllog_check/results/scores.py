@@ -413,6 +413,9 @@ def _score_runs(
             normalization = rcp.normalization if rcp.passed else None
             problems.extend(rcp.problems(result_set.folder))
     unapplied = ""
+    # The factor the round's RCP check computes (its package checker writes it into
+    # scaling.json: submission/scaling_files.py), whether or not the score applies it.
+    named = normalization
     if normalization is not None and not scoring.normalize_score:
         if normalization > 1.0:
             unapplied = f"RCP normalization factor {normalization:.4f} not applied (round's rule)"
@@ -451,7 +454,7 @@ def _score_runs(
         rcp_message=rcp_message,
         raw_minutes=outcome.mean,
         scaling_factor=factor,
-        rcp_scaling_factor=normalization,
+        rcp_scaling_factor=named,
         score_if_normalized=if_normalized,
         accelerator_minutes=accelerator_minutes(minutes, header.accelerators),
         rcp_pass_probability=rcp_chance,
