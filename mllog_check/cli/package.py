@@ -55,6 +55,13 @@ FORMATS = offered(PACKAGE)
     "fail too.",
 )
 @selection_options
+@click.option(
+    "--write-scaling",
+    is_flag=True,
+    help="Write the scaling.json files the official package checker writes (RCP "
+    "normalization), byte for byte, one stderr line per file; a differing one already "
+    "there is kept and named (docs/package.md).",
+)
 def package(
     org_dirs: tuple[str, ...],
     staged: bool,
@@ -68,12 +75,14 @@ def package(
     select: tuple[str, ...] = (),
     ignore: tuple[str, ...] = (),
     preview: bool = False,
+    write_scaling: bool = False,
 ) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
 
     Errors are what the round's official package checker rejects; the checks beyond it
-    are warnings (errors with --strict). Nothing is written inside ORG_DIR.
+    are warnings (errors with --strict). Nothing is written inside ORG_DIR, except
+    with --write-scaling the official package checker's scaling.json files.
     Exit 0 clean, 1 problems, 2 usage or input error.
     """
     orgs = _orgs(org_dirs, staged)
@@ -83,7 +92,9 @@ def package(
     shown = selection_or_exit("package", select, ignore, preview)
     worst = EXIT_OK
     for org_dir in orgs:
-        code = _package(org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit, shown)
+        code = _package(
+            org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit, shown, write_scaling
+        )
         worst = max(worst, code)
     sys.exit(worst)
 
@@ -132,6 +143,7 @@ def _package(
     verbose: bool,
     junit: Path | None = None,
     shown: Any = None,
+    write_scaling: bool = False,
 ) -> int:
     """Check one org and write its report; its exit code."""
     from ..rounds import RoundError
@@ -168,4 +180,25 @@ def _package(
         except OutputError as err:
             click.echo(f"mllog-check package: --junit-dir: {err}", err=True)
             return EXIT_USAGE
+    if write_scaling and not _write_scaling(org_dir, report):
+        return EXIT_USAGE
     return EXIT_OK if report.passed else EXIT_PROBLEMS
+
+
+def _write_scaling(org_dir: str, report: Any) -> bool:
+    """--write-scaling: the official package checker's scaling.json files, one stderr
+    line each (submission/scaling_files.py); False when one could not be written."""
+    from ..submission.scaling_files import normalizes, write_scaling
+
+    outcomes = write_scaling(report)
+    for outcome in outcomes:
+        click.echo(f"mllog-check package: --write-scaling: {outcome.line}", err=True)
+    if not outcomes:
+        why = "no closed result passes its RCP check faster than the reference mean"
+        if not normalizes(report.ruleset):
+            why = f"the RCP check of round {report.ruleset} normalizes no score"
+        click.echo(
+            f"mllog-check package: --write-scaling: {org_dir}: no scaling.json to write ({why})",
+            err=True,
+        )
+    return not any(o.refused for o in outcomes)
