@@ -199,18 +199,32 @@ def test_a_differing_published_file_is_kept_and_named(tmp_path: Path) -> None:
     assert len(kept) == 1 and "kept, not overwritten" in kept[0] and "1.5" in kept[0], err
 
 
-def test_none_where_the_official_checker_stops(tmp_path: Path) -> None:
-    """A run_stop without status makes the official RCP step raise on that folder
-    (MLP044): it writes no scaling.json there, nor does --write-scaling; every file the
-    official checker wrote before stopping is ours byte for byte."""
-    require(has_module("mlperf_logging"), "mlperf_logging (the oracle) is not installed")
-    org, files = _tree(tmp_path)
-    stopped = files[0].parent
-    for log in sorted(stopped.glob("result_*.txt"))[:1]:
+def _plant(org: Path, stopped: Path, kind: str) -> None:
+    system = org / "systems" / f"{stopped.parent.name}.json"
+    if kind == "run_stop without status":
+        log = sorted(stopped.glob("result_*.txt"))[0]
         lines = log.read_text("utf-8").splitlines(keepends=True)
         at = next(i for i, ln in enumerate(lines) if '"key": "run_stop"' in ln)
         lines[at] = lines[at].replace('"status": "success"', '"state": "success"')
         log.write_text("".join(lines), "utf-8")
+    elif kind == "description missing":
+        system.unlink()
+    else:
+        system.write_text("{not json", "utf-8")
+
+
+@pytest.mark.parametrize(
+    "kind", ["run_stop without status", "description missing", "description not JSON"]
+)
+def test_none_where_the_official_checker_stops(tmp_path: Path, kind: str) -> None:
+    """Where the official package checker raises (MLP044) it writes no scaling.json: in
+    the folder it stops on (its RCP step never runs), below a system whose description it
+    cannot find, anywhere when a description is not JSON (it reads them all first).
+    Every file it wrote before stopping is ours byte for byte."""
+    require(has_module("mlperf_logging"), "mlperf_logging (the oracle) is not installed")
+    org, files = _tree(tmp_path)
+    stopped = files[0].parent
+    _plant(org, stopped, kind)
     official_org = tmp_path / "official" / org.parent.name / org.name
     shutil.copytree(org, official_org, symlinks=True)
     official, crashed = _official(official_org, parse_round(org.parent.name))
@@ -218,7 +232,13 @@ def test_none_where_the_official_checker_stops(tmp_path: Path) -> None:
     code, err = _ours(org)
     ours = _files(org)
     assert code == 1, err  # MLP044: the official checker gives no verdict
-    stopped_key = str(files[0].relative_to(org))
-    assert stopped_key not in ours and stopped_key not in official
     assert {k: ours.get(k) for k in official} == official
-    assert set(ours) == {str(f.relative_to(org)) for f in files[1:]}
+    expected = {str(f.relative_to(org)) for f in files}
+    if kind == "run_stop without status":
+        expected.discard(str(files[0].relative_to(org)))
+    elif kind == "description missing":
+        expected = {k for k in expected if not (org / k).is_relative_to(stopped.parent)}
+    else:
+        expected = set()
+        assert not official and "stops outside the result folders" in err, err
+    assert set(ours) == expected, err

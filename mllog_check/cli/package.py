@@ -188,14 +188,16 @@ def _package(
 def _write_scaling(org_dir: str, report: Any) -> bool:
     """--write-scaling: the official package checker's scaling.json files, one stderr
     line each (submission/scaling_files.py); False when one could not be written."""
-    from ..submission.scaling_files import normalizes, write_scaling
+    from ..submission.scaling_files import normalizes, official_stops, write_scaling
 
     outcomes = write_scaling(report)
     for outcome in outcomes:
         click.echo(f"mllog-check package: --write-scaling: {outcome.line}", err=True)
     if not outcomes:
         why = "no closed result passes its RCP check faster than the reference mean"
-        if not normalizes(report.ruleset):
+        if official_stops(report) is None:
+            why = "the official package checker stops outside the result folders (MLP044)"
+        elif not normalizes(report.ruleset):
             why = f"the RCP check of round {report.ruleset} normalizes no score"
         click.echo(
             f"mllog-check package: --write-scaling: {org_dir}: no scaling.json to write ({why})",

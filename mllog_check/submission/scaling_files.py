@@ -81,17 +81,36 @@ def planned(report: PackageReport) -> list[Planned]:
     """The files the official package checker writes for this org: one per closed
     result set whose RCP check passes faster than the reference mean, except where the
     official checker stops before its RCP step (MLP044 on a log or on the set)."""
-    stops = [Path(p.path) for p in report.problems if p.rule == codes.OFFICIAL_CRASH.code]
+    stops = official_stops(report)
+    if stops is None:
+        return []
     out = []
     for row in report.scores:
         factor = row.get("rcp_scaling_factor")
         folder = Path(row.get("folder") or "")
         if factor is None or not factor > 1.0 or not row.get("folder"):
             continue
-        if any(stop == folder or folder in stop.parents for stop in stops):
-            continue  # its own checks make the official tool stop: no RCP step
+        if any(_related(stop, folder) for stop in stops):
+            continue  # its own checks (or its system's) make the official tool stop
         out.append(Planned(folder, float(factor)))
     return sorted(out, key=lambda p: str(p.folder))
+
+
+def official_stops(report: PackageReport) -> list[Path] | None:
+    """Where the official package checker stops (MLP044) within result folders; None
+    when it stops elsewhere (a system description it cannot read, checked before any
+    result; the walk of a folder of the tree): it writes none, or none that does not
+    depend on the order it lists folders in."""
+    stops = [Path(p.path) for p in report.problems if p.rule == codes.OFFICIAL_CRASH.code]
+    folders = [Path(str(row.get("folder"))) for row in report.scores if row.get("folder")]
+    if any(not any(_related(stop, f) for f in folders) for stop in stops):
+        return None
+    return stops
+
+
+def _related(stop: Path, folder: Path) -> bool:
+    """A crash in a result folder (a log) or above it (its system's folder)."""
+    return stop == folder or folder in stop.parents or stop in folder.parents
 
 
 def unplanned(report: PackageReport, files: Iterable[Planned]) -> list[tuple[Path, str]]:
