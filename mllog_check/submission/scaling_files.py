@@ -143,6 +143,8 @@ def write_scaling(report: PackageReport) -> list[Outcome]:
     one per published file the official checker would remove (kept)."""
     files = planned(report)
     outcomes = [_write(report, item) for item in files]
+    if official_stops(report) is None:  # it stops before it removes any either
+        return outcomes
     for path, verdict in unplanned(report, files):
         why = "not faster than the reference mean" if verdict == "Pass" else f"RCP {verdict}"
         line = (
