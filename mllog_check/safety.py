@@ -19,6 +19,8 @@ writes is read by terminals, CI logs and spreadsheets:
   escaping, except that newlines stay; a line that would start with ``::`` (a GitHub
   Actions workflow command, https://docs.github.com/en/actions/reference/
   workflow-commands-for-github-actions) starts with ``\\x3a:`` instead.
+- ``human``: a line of human output from the tool's own template, every value formatted
+  into it ``printable``: a name holding a line feed cannot forge a verdict line.
 - ``csv_cell``: a CSV text cell as ``visible`` shows it; one that a spreadsheet would
   take for a formula (text starting with ``=``, ``+``, ``-``, ``@``, tab or CR) gets a
   leading ``'``, as OWASP recommends
@@ -132,6 +134,32 @@ def _mark_lookalikes(text: str) -> str:
             word = []
         out.append(char)
     return "".join(out[:-1])
+
+
+class _Shown:
+    """A value formatted into a human line: as the template asks, then ``printable``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return printable(format(self.value, spec))
+
+    def __str__(self) -> str:
+        return printable(str(self.value))
+
+    def __repr__(self) -> str:
+        return printable(repr(self.value))
+
+
+def human(template: str, *values: Any, **named: Any) -> str:
+    """A line (or lines) of human output: ``template`` is the tool's own text, its line
+    feeds are the only ones; every value formatted into it (``{}``, ``{name:.2f}``) is
+    ``printable``, so a folder name holding a line feed stays on its line. Every
+    human writer interpolates through this (``tests/test_hostile_names.py`` lints it)."""
+    return template.format(*map(_Shown, values), **{k: _Shown(v) for k, v in named.items()})
 
 
 def printable_lines(text: str) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 
+from ..safety import human
+
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from pathlib import Path
@@ -129,7 +131,7 @@ def round_setting(command: str, flag: str | None) -> Any:
 
         from_setting(setting)  # an unknown round in the file is a usage error now
     except RoundError as err:
-        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)
     return setting.round_setting
 
@@ -157,10 +159,10 @@ def project_setting(command: str, quick: bool = False) -> Any:
         try:
             setting, notes = read_setting(quick=quick)
         except RoundError as err:
-            sys.stderr.write(f"mllog-check {command}: {err}\n")
+            sys.stderr.write(human("mllog-check {}: {}\n", command, err))
             sys.exit(EXIT_USAGE)
         for note in notes:
-            sys.stderr.write(f"mllog-check {command}: warning: {note}\n")
+            sys.stderr.write(human("mllog-check {}: warning: {}\n", command, note))
         _PROJECT.clear()
         _PROJECT[key] = setting
     return _PROJECT[key]
@@ -222,7 +224,7 @@ def selection_or_exit(
     except SelectionError as err:
         from_file = setting is not None and (setting.select or setting.ignore)
         where = f" ({setting.path}: [tool.mllog-check])" if from_file else ""
-        sys.stderr.write(f"mllog-check {command}: {err}{where}\n")
+        sys.stderr.write(human("mllog-check {}: {}{}\n", command, err, where))
         sys.exit(EXIT_USAGE)
 
 
@@ -260,7 +262,7 @@ def with_usage(command: str, flag: str, usage: str | None) -> str:
             return flag
         return parse_round(flag, known).version
     except RoundError as err:
-        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)
 
 
@@ -273,7 +275,7 @@ def check_round_name(command: str, flag: str | None) -> None:
     try:
         parse_round(flag)
     except RoundError as err:
-        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)
 
 
@@ -298,7 +300,7 @@ def writable_or_exit(
         else:
             check_writable(path)
     except OutputError as err:
-        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)
 
 
@@ -309,12 +311,14 @@ def table_format_or_exit(command: str, fmt: str, output: str | None, form: Any =
     from ..reporters import tables
 
     if tables.FORMATS[fmt].binary and output is None and sys.stdout.isatty():
-        sys.stderr.write(f"error: {fmt} is binary: give --output FILE (or redirect stdout)\n")
+        sys.stderr.write(
+            human("error: {} is binary: give --output FILE (or redirect stdout)\n", fmt)
+        )
         sys.exit(EXIT_USAGE)
     try:
         tables.require(fmt, "Parquet output", form or tables.Form())
     except MissingExtra as err:
-        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)
 
 
@@ -340,5 +344,5 @@ def write_output_file(command: str, fmt: str, tables: Any, path: str) -> None:
     try:
         write_file(fmt, tables, path)
     except OutputError as err:
-        sys.stderr.write(f"mllog-check {command}: {err}\n")
+        sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)

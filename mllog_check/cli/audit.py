@@ -10,6 +10,7 @@ import click
 
 from ..reporters import AUDIT, offered
 from ..results.filters import ResultFilter
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -113,7 +114,7 @@ def audit(
             target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
             result = run_audit(target, ruleset, jobs, tick, setting)
     except AuditError as err:
-        click.echo(f"mllog-check audit: {err}", err=True)
+        click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     result = filter_audit(result, result_filter)
     # The one point where the selection applies: files, stdout and exit code alike.
@@ -121,11 +122,11 @@ def audit(
     try:
         written = write_outputs(result, out)
     except OutputError as err:
-        click.echo(f"mllog-check audit: {err}", err=True)
+        click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     options = {"info": show_info} if fmt == "text" else {}
     reporters.write(fmt, AUDIT, result, sys.stdout, **options)
-    click.echo(f"wrote {len(written)} files to {out}", err=fmt != "text")
+    click.echo(human("wrote {} files to {}", len(written), out), err=fmt != "text")
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
 
 
@@ -137,7 +138,7 @@ def _needs_parquet() -> None:
     try:
         tables.require("parquet", "the audit's Parquet tables")
     except MissingExtra as err:
-        click.echo(f"mllog-check audit: {err}", err=True)
+        click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from ..safety import human
 from . import EXIT_USAGE, chosen_round, selection_or_exit, with_usage
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -51,12 +52,12 @@ def run_check(
     try:  # never guess: no evidence, or rules not in this build, is a usage error
         run = check_paths(paths, ruleset, strict=strict, include=include, setting=setting)
     except MllogCheckError as error:
-        err.write(f"mllog-check check: {error}\n")
+        err.write(human("mllog-check check: {}\n", error))
         return EXIT_USAGE
     # The one point where the selection applies: the exit code follows what is shown.
     run.verdicts = [shown.verdict(v) for v in run.verdicts]
     for line in run.lines(verbose):
-        err.write(line + "\n")
+        err.write(human("{}\n", line))
     if not run.verdicts:
         err.write("mllog-check check: no result logs found\n")
     else:

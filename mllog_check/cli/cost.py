@@ -10,6 +10,7 @@ import click
 from ..cost import Assumptions, CostError, CostReport, PriceCatalogError, cost_report, output
 from ..reporters import tables
 from ..results.filters import ResultFilter
+from ..safety import human
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, chosen_round, ruleset_option
 from .filter_options import filter_options
 
@@ -93,7 +94,7 @@ def cost(
     """
     assumed = Assumptions(life_years, utilization, kwh_price, pue)
     if tables.FORMATS[fmt].binary and sys.stdout.isatty():
-        click.echo(f"error: {fmt} is binary: redirect stdout to a file", err=True)
+        click.echo(human("error: {} is binary: redirect stdout to a file", fmt), err=True)
         sys.exit(EXIT_USAGE)
     _needs_extras(fmt, bool(plot_path or scale_plot))
     from ..outputs import OutputError
@@ -125,7 +126,7 @@ def cost(
             if scale_plot:
                 render_scale(report, scale_plot)
     except (CostError, PriceCatalogError, OutputError) as exc:
-        click.echo(f"mllog-check cost: error: {exc}", err=True)
+        click.echo(human("mllog-check cost: error: {}", exc), err=True)
         sys.exit(EXIT_USAGE)
     write_report(report, fmt, tables.stdout_for(fmt))
     sys.exit(EXIT_PROBLEMS if any(r.perf is None for r in report.rows) else EXIT_OK)
@@ -140,7 +141,7 @@ def _needs_extras(fmt: str, plot: bool) -> None:
         if plot:
             require("matplotlib", "plots")
     except MissingExtra as err:
-        click.echo(f"mllog-check cost: {err}", err=True)
+        click.echo(human("mllog-check cost: {}", err), err=True)
         sys.exit(EXIT_USAGE)
 
 

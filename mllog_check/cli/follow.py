@@ -15,6 +15,7 @@ import os
 import sys
 import time
 
+from ..safety import human
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -52,7 +53,9 @@ def run_follow(
         err.write("mllog-check check: --follow takes one log (a file, or '-' for a pipe)\n")
         return EXIT_USAGE
     if paths[0] != "-" and os.path.isdir(paths[0]):
-        err.write(f"mllog-check check: {paths[0]}: --follow takes a log file, not a directory\n")
+        err.write(
+            human("mllog-check check: {}: --follow takes a log file, not a directory\n", paths[0])
+        )
         return EXIT_USAGE
     follower = Follower(paths[0], ruleset, strict, setting, err, verbose, shown)
     try:
@@ -120,7 +123,7 @@ class Follower:
         try:
             self._new_check()
         except MllogCheckError as error:
-            self.err.write(f"mllog-check check: {error}\n")
+            self.err.write(human("mllog-check check: {}\n", error))
             return EXIT_USAGE
         restore = _on_sigterm()
         quiet_since: float | None = None
@@ -161,7 +164,7 @@ class Follower:
         except KeyboardInterrupt:  # SIGINT, or SIGTERM (a job's end): the input ends here
             self.say(f"{self.display}: interrupted: the verdict on the log as it is")
         except MllogCheckError as error:  # the round the content tells: unknown, no rules
-            self.err.write(f"mllog-check check: {error}\n")
+            self.err.write(human("mllog-check check: {}\n", error))
             return EXIT_USAGE
         finally:
             restore()
@@ -173,7 +176,7 @@ class Follower:
         try:
             self.verdict = self.live.finish()
         except MllogCheckError as error:
-            self.err.write(f"mllog-check check: {error}\n")
+            self.err.write(human("mllog-check check: {}\n", error))
             return EXIT_USAGE
         self.input_error = self.live.scanner.result.input_error
         self._tell([])
@@ -325,7 +328,7 @@ class Status:
             return
         line = progress.line()
         if line != self._last and progress.records:
-            self.err.write(f"status: {line}\n")
+            self.err.write(human("status: {}\n", line))
             self.err.flush()
             self._last = line
         self._last_at, self._last_eval = now, progress.last_eval

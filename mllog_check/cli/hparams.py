@@ -10,6 +10,7 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -81,7 +82,7 @@ def hparams(
     try:
         declared = load_declarations(borrowing) if borrowing else []
     except BorrowingError as err:
-        click.echo(f"mllog-check hparams: {err}", err=True)
+        click.echo(human("mllog-check hparams: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     writable_or_exit("hparams", output)
     report = hparam_table(list(paths), ruleset=ruleset, setting=setting)

@@ -9,7 +9,7 @@ from typing import TextIO
 import orjson
 
 from ..records import Record
-from ..safety import csv_row, json_text, printable
+from ..safety import csv_row, human, json_text, printable
 
 _DUMP_OPTS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
@@ -48,7 +48,7 @@ def _write_table(records: Iterable[Record], out: TextIO) -> None:
             if current is not None:
                 out.write("\n")
             current = rec.path
-            out.write(f"{printable(rec.path)}\n")
+            out.write(human("{}\n", printable(rec.path)))
             out.write(_row("line:col", "time_ms", "key", "value"))
         value = printable(_json(rec.value)[:80])
         key = printable(rec.key)

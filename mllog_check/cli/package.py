@@ -9,6 +9,7 @@ from typing import Any, TextIO, cast
 import click
 
 from ..reporters import PACKAGE, offered
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -112,7 +113,7 @@ def _orgs(org_dirs: tuple[str, ...], staged: bool) -> list[str]:
     try:
         found = touched_orgs(Path.cwd())
     except GitUnavailable as err:
-        click.echo(f"mllog-check package: --staged: {err}", err=True)
+        click.echo(human("mllog-check package: --staged: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     orgs = sorted({*org_dirs, *(str(o.relative_to(Path.cwd())) for o in found)})
     if not orgs:
@@ -156,16 +157,21 @@ def _package(
         # The one point where the selection applies: the exit code follows what is shown.
         report = selected(report, shown or DEFAULT)
     except (NotASubmission, RoundError) as err:
-        click.echo(f"mllog-check package: {err}", err=True)
+        click.echo(human("mllog-check package: {}", err), err=True)
         return EXIT_USAGE
     if verbose:
         click.echo(
-            f"{org_dir}: ruleset {report.ruleset} (from {report.ruleset_source}: "
-            f"{report.ruleset_reason})",
+            human(
+                "{}: ruleset {} (from {}: {})",
+                org_dir,
+                report.ruleset,
+                report.ruleset_source,
+                report.ruleset_reason,
+            ),
             err=True,
         )
     if report.ruleset_source == "newest":
-        click.echo(f"{org_dir}: note: {report.ruleset_reason}", err=True)
+        click.echo(human("{}: note: {}", org_dir, report.ruleset_reason), err=True)
     from .. import reporters
 
     options = {"quiet": quiet} if fmt == "text" else {}

@@ -8,6 +8,7 @@ import click
 
 from ..html_report.pages import PAGES
 from ..results.filters import ResultFilter
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -124,7 +125,7 @@ def report(
         LinkBaseError,
         OutputError,
     ) as err:
-        click.echo(f"mllog-check report: {err}", err=True)
+        click.echo(human("mllog-check report: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     page = result.page
     click.echo(
@@ -133,9 +134,11 @@ def report(
         + (f"; detail pages in {result.out.stem}_pages/" if page.split else "")
     )
     if result.plots:
-        click.echo(f"wrote {len(result.plots)} PNG charts to {plots_dir}")
+        click.echo(human("wrote {} PNG charts to {}", len(result.plots), plots_dir))
     for row in result.inputs:  # never left out in silence (docs/security.md)
-        click.echo(f"mllog-check report: not read: {row['path']}: {row['message']}", err=True)
+        click.echo(
+            human("mllog-check report: not read: {}: {}", row["path"], row["message"]), err=True
+        )
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
 
 

@@ -11,6 +11,7 @@ import click
 from ..reporters import tables
 from ..reporters.text import write_problems
 from ..results.filters import ResultFilter
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -183,7 +184,9 @@ def score(
     # The one point where the selection applies: the exit code follows what is shown.
     report = replace(report, problems=shown.apply(report.problems))
     if found and not (report.scores or report.weak):
-        click.echo(f"error: no result matches the filters ({result_filter.describe()})", err=True)
+        click.echo(
+            human("error: no result matches the filters ({})", result_filter.describe()), err=True
+        )
         write_problems(report.problems, sys.stderr)
         sys.exit(EXIT_USAGE)
     if not report.scores and not report.weak:

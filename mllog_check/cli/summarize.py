@@ -10,6 +10,7 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -77,7 +78,7 @@ def summarize(
     try:
         summary = build(list(orgs), ruleset, setting)
     except SummaryError as err:
-        click.echo(f"mllog-check summarize: {err}", err=True)
+        click.echo(human("mllog-check summarize: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     # The one point where the selection applies: the exit code follows what is shown.
     problems = sorted(shown.apply(summary.problems))
@@ -89,12 +90,12 @@ def summarize(
         try:
             write_workbook(summary, xlsx_path)
         except OutputError as err:
-            click.echo(f"mllog-check summarize: {err}", err=True)
+            click.echo(human("mllog-check summarize: {}", err), err=True)
             sys.exit(EXIT_USAGE)
         written.append(xlsx_path)
     write_problems(problems, sys.stderr)
     for path in written:
-        click.echo(f"wrote {path}")
+        click.echo(human("wrote {}", path))
     unread = any(not n.warning for n in summary.scores.not_scored)
     if unread and not (summary.strong.rows or (summary.weak and summary.weak.rows)):
         sys.exit(EXIT_USAGE)
@@ -114,7 +115,9 @@ def _org_folders(paths: tuple[str, ...]) -> tuple[str, ...]:
             continue
         inside = sorted(p for p in folder.iterdir() if is_org_folder(p)) if folder.is_dir() else []
         if not inside:
-            click.echo(f"mllog-check summarize: {path}: not an org folder (no results/)", err=True)
+            click.echo(
+                human("mllog-check summarize: {}: not an org folder (no results/)", path), err=True
+            )
             sys.exit(EXIT_USAGE)
         orgs.extend(str(p) for p in inside)
     return tuple(orgs)
@@ -142,8 +145,11 @@ def _outputs(csv_path: str, xlsx_path: str | None, orgs: tuple[str, ...]) -> dic
         where = path.resolve()
         if any(where == t or t in where.parents for t in trees):
             click.echo(
-                f"mllog-check summarize: {path} lies inside an org folder; the tables are "
-                "never written into the tree they summarize",
+                human(
+                    "mllog-check summarize: {} lies inside an org folder; the tables are "
+                    "never written into the tree they summarize",
+                    path,
+                ),
                 err=True,
             )
             sys.exit(EXIT_USAGE)
@@ -156,7 +162,7 @@ def _needs_openpyxl() -> None:
     try:
         require("openpyxl", "--xlsx")
     except MissingExtra as err:
-        click.echo(f"mllog-check summarize: {err}", err=True)
+        click.echo(human("mllog-check summarize: {}", err), err=True)
         sys.exit(EXIT_USAGE)
 
 

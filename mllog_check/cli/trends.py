@@ -10,6 +10,7 @@ import click
 from ..reporters import tables
 from ..reporters.text import write_problems
 from ..results.filters import ResultFilter
+from ..safety import human
 from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -81,7 +82,7 @@ def trends(
     report.inputs = sorted({*report.inputs, *linked})
     write_problems(report.inputs, sys.stderr)
     if not report.rows:
-        click.echo(f"mllog-check trends: {_no_rows(report, result_filter)}", err=True)
+        click.echo(human("mllog-check trends: {}", _no_rows(report, result_filter)), err=True)
         sys.exit(EXIT_USAGE)
     table = _table(report, fmt)
     if output is not None:

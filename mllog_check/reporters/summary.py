@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..problems import Problem
-from ..safety import json_text
+from ..safety import human, json_text
 from .text import write_problems
 
 
@@ -104,9 +104,16 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
         _scores_text(report.scores, out)
     counts = report.counts()
     verdict = "PASS" if report.passed else "FAIL"
+    # Every value through safety.human: an org folder named "x\nPASS ..." forges no line.
     out.write(
-        f"{verdict} {report.org} ({report.ruleset}): {counts['error']} errors, "
-        f"{counts['warning']} warnings\n"
+        human(
+            "{} {} ({}): {} errors, {} warnings\n",
+            verdict,
+            report.org,
+            report.ruleset,
+            counts["error"],
+            counts["warning"],
+        )
     )
     from ..submission.codes import KEPT_BEYOND_OFFICIAL
 
@@ -114,18 +121,23 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
     stops = _official_stops(report.problems)
     if getattr(report, "not_checked", ""):
         official, stops = f"none for this round (not checked: {report.not_checked})", ""
-    out.write(f"official package checker verdict: {official}{f' ({stops})' if stops else ''}\n")
+    out.write(
+        human("official package checker verdict: {}{}\n", official, f" ({stops})" if stops else "")
+    )
     repo = getattr(report, "repo_passed", None)
     if repo is not None:
-        out.write(f"official repo checker verdict: {'PASS' if repo else 'FAIL'}\n")
+        out.write(human("official repo checker verdict: {}\n", "PASS" if repo else "FAIL"))
     kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
-    out.write(f"beyond the official checker: {report.beyond} {kind}\n")
+    out.write(human("beyond the official checker: {} {}\n", report.beyond, kind))
     found = [p.rule for p in report.problems if p.is_error and p.rule in KEPT_BEYOND_OFFICIAL]
     if found:
         kept, count = sorted(set(found)), len(found)
         out.write(
-            f"errors kept beyond the official tools: {count} ({', '.join(kept)}: not in "
-            "its verdict)\n"
+            human(
+                "errors kept beyond the official tools: {} ({}: not in its verdict)\n",
+                count,
+                ", ".join(kept),
+            )
         )
 
 
@@ -146,13 +158,19 @@ def _scores_text(scores: Sequence[Mapping[str, Any]], out: TextIO) -> None:
     for row in sorted(scores, key=lambda r: (r["system"], r["benchmark"])):
         where = f"{row['system']}/{row['benchmark']} ({row['division']})"
         if row["minutes"] is None:
-            out.write(f"score {where}: invalid: {row['reason']}\n")
+            out.write(human("score {}: invalid: {}\n", where, row["reason"]))
             continue
         if "models" in row:  # MLPerf HPC weak scaling (docs/hpc.md)
             out.write(
-                f"weak-scaling score {where}: {row['models']} models of "
-                f"{row['instance_scale']} accelerators in {row['minutes']:.2f} min "
-                f"({row['models_per_minute']:.3f} models/min)\n"
+                human(
+                    "weak-scaling score {}: {} models of {} accelerators in {:.2f} min "
+                    "({:.3f} models/min)\n",
+                    where,
+                    row["models"],
+                    row["instance_scale"],
+                    row["minutes"],
+                    row["models_per_minute"],
+                )
             )
             continue
         rcp = f", RCP {row['rcp_verdict']}" if row.get("rcp_verdict") else ""
@@ -165,8 +183,13 @@ def _scores_text(scores: Sequence[Mapping[str, Any]], out: TextIO) -> None:
                 f"(raw {row['raw_minutes']:.2f} min)"
             )
         out.write(
-            f"score {where}: {row['minutes']:.2f} min, olympic mean over "
-            f"{row['runs_counted']} runs{rcp}\n"
+            human(
+                "score {}: {:.2f} min, olympic mean over {} runs{}\n",
+                where,
+                row["minutes"],
+                row["runs_counted"],
+                rcp,
+            )
         )
         _energy_text(row, where, out)
 
@@ -178,12 +201,19 @@ def _energy_text(row: Mapping[str, Any], where: str, out: TextIO) -> None:
         return
     joules = row.get("energy_j")
     if joules is None:
-        out.write(f"energy {where}: {method}\n")
+        out.write(human("energy {}: {}\n", where, method))
         return
     watts = row.get("avg_power_w")
     power = "" if watts is None else f", mean {watts / 1000:.2f} kW over the timed runs"
     out.write(
-        f"energy {where}: {joules / 3.6e6:.2f} kWh per run ({joules:.6g} J), {method}{power}\n"
+        human(
+            "energy {}: {:.2f} kWh per run ({:.6g} J), {}{}\n",
+            where,
+            joules / 3.6e6,
+            joules,
+            method,
+            power,
+        )
     )
 
 
@@ -219,12 +249,12 @@ def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
         verdict = "PASS" if org["passed"] else "FAIL"
         extra = f" ({org['failure']})" if org["failure"] else ""
         counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
-        out.write(f"{verdict} {org['org']}: {counts}{extra}\n")
+        out.write(human("{} {}: {}{}\n", verdict, org["org"], counts, extra))
     ranked = [r for r in getattr(result, "results", []) if r["worst"] in shown]
     if ranked:
         out.write("results, ranked (anomalies by severity: score, rules, info):\n")
     for row in ranked:
-        out.write(f"{_result_line(row)}\n")
+        out.write(human("{}\n", _result_line(row)))
     listed = [a for a in result.anomalies if (a.impact or "rules") in shown]
     write_problems(listed, out)
     by_impact: dict[str, dict[str, int]] = {}
@@ -237,9 +267,9 @@ def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
         named = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
         hidden = " (not listed: --info lists them)" if kinds and impact not in shown else ""
         parts.append(f"{impact} {sum(kinds.values())}" + (f" ({named}){hidden}" if named else ""))
-    out.write(f"anomalies: {'; '.join(parts)}\n")
+    out.write(human("anomalies: {}\n", "; ".join(parts)))
     for folder in getattr(result, "skipped", []):
-        out.write(f"not audited: {folder} (names no round of this build)\n")
+        out.write(human("not audited: {} (names no round of this build)\n", folder))
 
 
 def _result_line(row: Mapping[str, Any]) -> str:

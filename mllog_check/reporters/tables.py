@@ -127,7 +127,7 @@ def write_grid(
     for row in rows:
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
     if title:
-        out.write(f"{title}\n")
+        out.write(title + "\n")  # printable_lines already: lines of the command's own
     for cells in (header, *rows):
         parts = [
             cell.rjust(width) if name in right else cell.ljust(width)
@@ -142,7 +142,7 @@ def _rich_grid(header: list[str], body: list[list[str]], title: str, out: TextIO
         *header, box=None, header_style="bold", pad_edge=False
     )
     if title:
-        out.write(f"{title}\n")
+        out.write(title + "\n")  # printable_lines already: lines of the command's own
     text = _extra("rich.text", "a rich table").Text
     for cells in body:
         grid.add_row(*(text(cell) for cell in cells))  # Text: no rich markup from the data

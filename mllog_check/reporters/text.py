@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..problems import Problem, Severity, format_problem
+from ..safety import human
 from . import ordered
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -26,9 +27,9 @@ def write_text(files: Sequence[Any], out: TextIO) -> None:
         passed += bool(f.passed)
         chain = f"{f.division or '?'} {f.benchmark or '?'}"
         said = f"{chain}, {f.ruleset}" if f.ruleset else "not an MLPerf log"
-        out.write(f"{f.path}: {verdict} ({said})\n")
+        out.write(human("{}: {} ({})\n", f.path, verdict, said))  # a file name forges no line
     if len(files) > 1:
-        out.write(f"{_counted(files)}: {passed} pass, {len(files) - passed} fail\n")
+        out.write(human("{}: {} pass, {} fail\n", _counted(files), passed, len(files) - passed))
 
 
 def _counted(files: Sequence[Any]) -> str:
