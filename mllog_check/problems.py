@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from .errors import MESSAGE_LIMIT, cut_message
 from .values import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -90,6 +91,12 @@ class Problem(Value):
     ) -> None:
         if line > 0 and column < 1:  # a line's own problem: 1-based, its first column
             column = 1
+        # Whatever built them, message and text are bounded here (docs/security.md,
+        # "Bounds"): a relation quoting an 8,000,000-character value made an 8 MB line.
+        if len(message) > MESSAGE_LIMIT:
+            message = cut_message(message)
+        if len(text) > MESSAGE_LIMIT:
+            text = cut_message(text)
         values = (path, line, column, rule, severity, message, name, text, context, impact)
         for slot, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, slot, value)

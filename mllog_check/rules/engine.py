@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..catalog import RuleInfo
+from ..errors import cut_message
 from ..parsing.scanner import PROBLEM_LIMIT
 from ..problems import Problem, Severity
 from ..records import Record
@@ -132,6 +133,7 @@ class _State:
         "seen",
         "sources",
         "specs",
+        "text_used",
         "tolerance_ms",
         "warn_only",
         "zero_count",
@@ -158,6 +160,7 @@ class _State:
         # Problems beyond PROBLEM_LIMIT are counted, not kept (docs/security.md): how many
         # were listed, and per severity how many were not.
         self.listed = 0
+        self.text_used = 0  # characters of the messages listed (TEXT_BUDGET)
         self.omitted: Counter[Severity] = Counter()
         self.seen: dict[str, Occurrences] = {}
         self.first_ts: dict[str, float] = {}
@@ -196,8 +199,18 @@ class _State:
             self.omitted[severity or rule.severity] += 1
             return
         self.listed += 1
+        # The log's problem text is bounded too (docs/security.md): past TEXT_BUDGET
+        # characters, each message keeps its start and end only.
+        if self.text_used >= TEXT_BUDGET:
+            message = cut_message(message, SHORT_MESSAGE)
+        self.text_used += len(message)
         self.problems.append(rule.problem(self.path, message, line, column, severity=severity))
 
+
+# Characters of rule messages one log lists in full; past them each message is cut to
+# SHORT_MESSAGE (a message is at most errors.MESSAGE_LIMIT whatever: problems.Problem).
+TEXT_BUDGET = 1 << 20
+SHORT_MESSAGE = 240
 
 NO_RECORDS_MESSAGE = "no :::MLLOG records in the file: not an MLPerf result log"
 

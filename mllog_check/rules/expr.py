@@ -249,9 +249,22 @@ def _named(node: Any, ops: tuple[str, ...]) -> list[str]:
 
 
 def _number(value: Any) -> str:
+    """A value as a message quotes it, at most _QUOTED characters (docs/security.md)."""
     if isinstance(value, float):
         return f"{value:.6g}"
-    return repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        text = repr(value[:_QUOTED])
+    elif isinstance(value, (dict, list)):
+        from .schema import show
+
+        return show(value, _QUOTED)
+    else:
+        text = str(value)
+    return text if len(text) <= _QUOTED else text[: _QUOTED - 1] + "…"
+
+
+# A quoted value longer than this is cut: a message quotes several (the keys read).
+_QUOTED = 80
 
 
 def _computed(node: Any, rec: Record, seen: Seen) -> str:
