@@ -45,6 +45,26 @@ BAD_JSON = rule(
         "then missing for the rules."
     ),
 )
+NESTED_TOO_DEEP = rule(
+    "MLS021",
+    "nested-too-deep",
+    Severity.ERROR,
+    "A record's JSON payload nests arrays and objects more than 64 levels deep (the "
+    "payload itself is the first): the line is not read. The column points at the "
+    "bracket beyond the bound.",
+    stage="parse",
+    good=_GOOD,
+    bad=(
+        ':::MLLOG {"namespace": "", "time_ms": 1621532919228, "event_type": '
+        '"POINT_IN_TIME", "key": "seed", "value": ' + "[" * 70 + "]" * 70 + ', "metadata": {}}\n'
+    ),
+    why=(
+        "Real records nest two or three levels. Python's json and orjson accept about "
+        "1,000, and every later stage that walks a value recursively (messages, SARIF, "
+        "scores, the audit) raised on one 990 deep; the bound is documented in "
+        "docs/security.md."
+    ),
+)
 NOT_AN_OBJECT = rule(
     "MLS003",
     "payload-not-object",

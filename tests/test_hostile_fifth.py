@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import test_hostile
+from test_hostile import _v5_log, bench
 from test_hostile_bounds import _limited
 
 pytestmark = pytest.mark.corpus
@@ -69,3 +70,70 @@ def test_every_problem_is_bounded_at_construction() -> None:
     problem = Problem("a", 1, 1, "MLC051", Severity.ERROR, "x" * 10**6, text="y" * 10**6)
     assert len(problem.message) < MESSAGE_LIMIT + 100 and "characters cut" in problem.message
     assert len(problem.text) < MESSAGE_LIMIT + 100
+
+
+# -- 6. values nested about 1,000 deep -------------------------------------------------
+
+DEEP = b"[" * 990 + b"]" * 990  # orjson takes 1,024 levels, Python's json about 1,000
+
+
+def _deep_log(log: bytes) -> bytes:
+    """The log with a 990-deep seed value and a 990-deep field in an evaluation's metadata."""
+    data = _with_value(log, "seed", DEEP)
+    lines = data.split(b"\n")
+    index = next(i for i, ln in enumerate(lines) if b'"key": "eval_accuracy"' in ln)
+    lines[index] = lines[index].replace(b'"metadata": {', b'"metadata": {"deep": ' + DEEP + b", ")
+    return b"\n".join(lines)
+
+
+def test_a_value_nested_1000_deep_is_one_line_error_in_every_command(
+    tree: Path, tmp_path: Path
+) -> None:
+    from mllog_check import iter_records
+    from mllog_check.parsing import parse_file
+
+    log = bench(tree) / "result_0.txt"
+    log.write_bytes(_deep_log(_v5_log(tree)))
+    deep = [p for p in parse_file(str(log)).problems if p.rule == "MLS021"]
+    assert len(deep) == 2 and all(p.line > 0 and p.column > 1 for p in deep)
+    line = log.read_bytes().split(b"\n")[deep[0].line - 1].decode()
+    assert line[deep[0].column - 1] == "[" and "levels deep" in deep[0].message
+    assert not [r for r in iter_records(str(log)) if r.key == "seed"]
+    out = tmp_path / "out"
+    commands = [
+        ["check", "--ruleset", "5.0.0", str(log)],
+        ["check", "--ruleset", "5.0.0", "--format", "sarif", str(log)],
+        ["check", "--follow", "--until", "run_stop", "--ruleset", "5.0.0", str(log)],
+        ["parse", "--format", "jsonl", str(log)],
+        ["package", "--ruleset", "5.0.0", str(tree)],
+        ["score", "--ruleset", "5.0.0", str(tree)],
+        ["summarize", "--ruleset", "5.0.0", "--csv", str(out / "s.csv"), str(tree)],
+        ["audit", "-j1", "--ruleset", "5.0.0", "--out", str(out / "audit"), str(tree.parent)],
+        ["report", "-j1", "--ruleset", "5.0.0", "--out", str(out / "r.html"), str(tree.parent)],
+    ]
+    out.mkdir()
+    for args in commands:
+        code, stdout, err = _limited(args)
+        assert "Traceback" not in err and "RecursionError" not in stdout + err, (args, err)
+        assert code in (0, 1), (args, code, err[-2000:])
+        if args[0] in ("check", "package"):
+            assert "MLS021" in stdout, (args, stdout[-2000:])
+    code, stdout, _err = _limited(
+        ["audit", "-j1", "--ruleset", "5.0.0", "--out", str(out / "audit2"), str(tree.parent)]
+    )
+    assert "GigaComputing" in stdout and "org not checked" not in stdout
+
+
+def test_nesting_just_below_the_bound_is_read(tree: Path) -> None:
+    from mllog_check.parsing import parse_file
+    from mllog_check.parsing.decoders import MAX_DEPTH
+
+    log = bench(tree) / "result_0.txt"
+    inner = MAX_DEPTH - 1  # the payload object is the first level
+    log.write_bytes(_with_value(_v5_log(tree), "seed", b"[" * inner + b"]" * inner))
+    result = parse_file(str(log))
+    assert not [p for p in result.problems if p.rule == "MLS021"]
+    assert [r for r in result.records if r.key == "seed"]
+    # Brackets inside strings never count as nesting.
+    log.write_bytes(_with_value(_v5_log(tree), "seed", b'"' + b"[{" * 500 + b'"'))
+    assert not [p for p in parse_file(str(log)).problems if p.rule == "MLS021"]

@@ -74,6 +74,33 @@ def _strict_refuses(data: bytes) -> bool:
     )
 
 
+# How deep a payload may nest (arrays and objects, the payload itself the first level;
+# docs/security.md, "Bounds"). Python's json and orjson accept about 1,000 levels, and
+# every stage that walks a value recursively (messages, SARIF, the audit) then raised;
+# real records nest two or three. A deeper payload is refused here, and the grammar
+# path reports it (MLS021, payload.decode_json).
+MAX_DEPTH = 64
+_BRACKETS = bytes.maketrans(b"[{]}", b"(())")
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
+
+
+def may_nest_beyond(data: bytes, depth: int = MAX_DEPTH) -> bool:
+    """Whether ``data`` (one payload or many) may nest deeper than ``depth``: its
+    brackets, innermost pairs removed ``depth`` times (C speed), leave some. Brackets in
+    strings count too, and unbalanced ones say yes: a refusal only costs the slow path."""
+    if data.count(b"[") + data.count(b"{") <= depth:
+        return False
+    shape = data.translate(_BRACKETS, _NOT_BRACKETS)
+    for _ in range(depth):
+        shorter = shape.replace(b"()", b"")
+        if not shorter:
+            return False
+        if len(shorter) == len(shape):
+            return True  # unbalanced (a bracket in a string): maybe
+        shape = shorter
+    return True
+
+
 def _refuse(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -83,7 +110,7 @@ _STRICT = json.JSONDecoder(parse_constant=_refuse)
 
 def strict_loads(data: bytes) -> Any:
     """json.loads of UTF-8 bytes, refusing what orjson refuses (DecodeError)."""
-    if _strict_refuses(data):
+    if _strict_refuses(data) or may_nest_beyond(data):
         raise DecodeError("sent to the grammar path", "", 0)
     try:
         return _STRICT.decode(data.decode())
@@ -96,7 +123,7 @@ def strict_loads(data: bytes) -> Any:
 def _exact(orjson_loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     def exact_loads(data: bytes) -> Any:
         """orjson.loads, refusing long digit runs (integers it would make floats)."""
-        if _long_integer(data.translate(_SHAPES)):
+        if _long_integer(data.translate(_SHAPES)) or may_nest_beyond(data):
             raise DecodeError("sent to the grammar path", "", 0)
         return orjson_loads(data)
 
@@ -116,6 +143,8 @@ def decode_each(
     One decoder call per payload, not one on a JSON array of them: a payload that is
     no JSON value alone (``1,2``, ``[1``) could pair with another in an array.
     """
+    if may_nest_beyond(text):  # the payloads one by one: the deep one is refused
+        return None
     if loads is strict_loads:
         if _strict_refuses(text):
             return None

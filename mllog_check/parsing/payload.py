@@ -11,6 +11,7 @@ from ..catalog import RuleInfo
 from ..errors import ReadError
 from ..problems import Problem, shorten
 from ..records import Generation, Record
+from .decoders import MAX_DEPTH
 from .grammar import ANSI_AFTER, Envelope
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
@@ -53,6 +54,10 @@ def decode_json(text: str, offset: int) -> tuple[Any, bool]:
     of the first bad character and a reason.
     """
     _SPY.used = False
+    deep = _too_deep(text)
+    if deep >= 0:
+        reason = f"nested more than {MAX_DEPTH} levels deep (arrays and objects): not read"
+        raise LineError(rules.NESTED_TOO_DEEP, reason, offset + deep)
     try:
         return _DECODER.decode(text), _SPY.used
     except json.JSONDecodeError as err:
@@ -62,6 +67,26 @@ def decode_json(text: str, offset: int) -> tuple[Any, bool]:
     except ValueError:  # Python's int/str limit (sys.get_int_max_str_digits): 4,300 digits
         reason = "a number with more digits than Python converts (4,300)"
         raise LineError(rules.BAD_JSON, reason, offset + _long_digits(text)) from None
+
+
+# A JSON string (escapes skipped whole) or a bracket.
+_TOKENS = r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]'
+
+
+def _too_deep(text: str) -> int:
+    """Where the bracket opening level MAX_DEPTH + 1 stands, -1 when none does."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return -1
+    depth = 0
+    for match in re.finditer(_TOKENS, text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif token in "]}":
+            depth -= 1
+    return -1
 
 
 def _long_digits(text: str) -> int:
