@@ -137,3 +137,21 @@ def test_nesting_just_below_the_bound_is_read(tree: Path) -> None:
     # Brackets inside strings never count as nesting.
     log.write_bytes(_with_value(_v5_log(tree), "seed", b'"' + b"[{" * 500 + b'"'))
     assert not [p for p in parse_file(str(log)).problems if p.rule == "MLS021"]
+
+
+# -- 10. nothing checked is never PASS; a linked org is never skipped in silence -------
+
+
+def test_an_org_with_an_empty_results_folder_never_passes(tree: Path, tmp_path: Path) -> None:
+    empty = tree.parent / "FlexAI"
+    (empty / "results").mkdir(parents=True)
+    (empty / "systems").mkdir()
+    code, out, err = _limited(["package", "--ruleset", "5.0.0", str(empty)])
+    assert code == 1 and "PASS FlexAI" not in out and "nothing checked" in out, out + err
+    args = ["audit", "-j1", "--ruleset", "5.0.0", "--out", str(tmp_path / "a"), str(tree.parent)]
+    code, out, err = _limited(args)
+    verdicts = {
+        ln.split()[1].rstrip(":"): ln for ln in out.splitlines() if ln.startswith(("PASS", "FAIL"))
+    }
+    assert verdicts["FlexAI"].startswith("FAIL") and "no result log" in verdicts["FlexAI"]
+    assert "GigaComputing" in verdicts and code == 1, out + err

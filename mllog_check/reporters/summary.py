@@ -129,6 +129,8 @@ def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:
         out.write(human("official repo checker verdict: {}\n", "PASS" if repo else "FAIL"))
     kind = "errors (--strict)" if report.strict else "warnings (errors with --strict)"
     out.write(human("beyond the official checker: {} {}\n", report.beyond, kind))
+    if getattr(report, "empty", False):  # never a PASS for nothing checked
+        out.write("nothing checked: results/ holds no result log of the round's benchmarks\n")
     found = [p.rule for p in report.problems if p.is_error and p.rule in KEPT_BEYOND_OFFICIAL]
     if found:
         kept, count = sorted(set(found)), len(found)

@@ -241,6 +241,8 @@ def audit_org(org_dir: str, ruleset: str, base: str, name: str | None = None) ->
         p.replace(path=rel(p.path), message=_strip(p.message, base), context=Context(org))
         for p in report.problems
     ]
+    # Nothing checked is never a pass (docs/security.md): the org's row says why.
+    empty = "results/ holds no result log: nothing audited" if report.empty else ""
     summary = _summary(
         org,
         report.passed,
@@ -249,7 +251,7 @@ def audit_org(org_dir: str, ruleset: str, base: str, name: str | None = None) ->
         report.beyond,
         len(runs),
         len(found),
-        "",
+        empty,
     )
     return OrgRows(org, summary, runs, scores, found, problems, copies)
 

@@ -79,13 +79,15 @@ class PackageReport:
     # What no check decides in this round, and why (v0.5, HPC v0.7: no official
     # compliance rules or package checker); '' when every stage ran.
     not_checked: str = ""
+    # No result log of a benchmark of the round below results/: nothing was checked.
+    empty: bool = False
 
     @property
     def passed(self) -> bool:
-        """No error. What could not be checked is never a pass: a round without the
-        data of every stage raises RoundUnavailable, a stage that raised on a log is
-        an MLP031 error."""
-        return not any(p.is_error for p in self.problems)
+        """No error, and something checked. What could not be checked is never a pass:
+        a round without the data of every stage raises RoundUnavailable, a stage that
+        raised on a log is an MLP031 error, an org without result logs is ``empty``."""
+        return not self.empty and not any(p.is_error for p in self.problems)
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}
@@ -200,6 +202,7 @@ def check_package(
         desc = descs.get(result_set.system)
         _check_result_set(layout, result_set, desc, rnd, report, audit, signatures)
     report.problems.extend(runs_filed_twice(signatures))
+    report.empty = not any(rs.files for rs in layout.result_sets if rs.known)
     if audit:
         report.anomalies.extend(_problem_anomalies(layout, report.problems))
         report.copies.extend(_copies(layout))
