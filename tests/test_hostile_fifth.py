@@ -8,6 +8,7 @@ Each test plants its fault in a copy of a published log or tree in ``tmp_path``.
 from __future__ import annotations
 
 import gzip
+import shutil
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,53 @@ def test_an_org_with_an_empty_results_folder_never_passes(tree: Path, tmp_path: 
     }
     assert verdicts["FlexAI"].startswith("FAIL") and "no result log" in verdicts["FlexAI"]
     assert "GigaComputing" in verdicts and code == 1, out + err
+
+
+def _git(repo: Path, *args: str) -> None:
+    import subprocess
+
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    subprocess.run(command, cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repository(tree: Path, tmp_path: Path) -> Path:
+    """<tmp>/outer/repo, a git repository holding a copy of the published org, with
+    <tmp>/outer/results beside it (outer looks like an org to a walk that goes too far)."""
+    repo = tmp_path / "outer" / "repo"
+    shutil.copytree(tree, repo / "GigaComputing")
+    (tmp_path / "outer" / "results").mkdir()
+    (repo / "README.md").write_text("results\n", "utf-8")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "published")
+    return repo
+
+
+def test_staged_never_looks_above_the_repository(repository: Path) -> None:
+    (repository / "README.md").write_text("changed\n", "utf-8")
+    _git(repository, "add", "README.md")
+    code, out, err = _limited(["package", "--staged", "--ruleset", "5.0.0"], cwd=repository)
+    assert "Traceback" not in err and code == 0, err
+    assert "no org folder touched" in err and not out
+    # The hook run inside the org still finds it, above the working folder.
+    log = bench(repository / "GigaComputing") / "result_0.txt"
+    log.write_bytes(log.read_bytes() + b"\n")
+    _git(repository, "add", ".")
+    inside = repository / "GigaComputing" / "results"
+    code, out, err = _limited(["package", "--staged", "--ruleset", "5.0.0"], cwd=inside)
+    assert "Traceback" not in err and "GigaComputing (5.0.0)" in out, err
+
+
+def test_staged_says_an_org_folder_that_is_a_link_is_not_checked(
+    repository: Path, tree: Path
+) -> None:
+    (repository / "Linked").symlink_to(tree, target_is_directory=True)
+    for stage in (False, True):  # nothing staged (every org), then the link staged
+        if stage:
+            _git(repository, "add", "Linked")
+        args = ["package", "--staged", "--ruleset", "5.0.0"]
+        code, _out, err = _limited(args, cwd=repository)
+        assert "Linked: an org folder that is a link: not checked" in err, err
+        assert code == 1, err
+

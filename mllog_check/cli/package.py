@@ -86,12 +86,12 @@ def package(
     with --write-scaling the official package checker's scaling.json files.
     Exit 0 clean, 1 problems, 2 usage or input error.
     """
-    orgs = _orgs(org_dirs, staged)
+    orgs, skipped = _orgs(org_dirs, staged)
     ruleset = with_usage("package", ruleset, usage)
     setting = chosen_round("package", ruleset)
     junit = _junit_folder(junit_dir)
     shown = selection_or_exit("package", select, ignore, preview)
-    worst = EXIT_OK
+    worst = EXIT_PROBLEMS if skipped else EXIT_OK  # a linked org is not checked
     for org_dir in orgs:
         code = _package(
             org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit, shown, write_scaling
@@ -100,25 +100,35 @@ def package(
     sys.exit(worst)
 
 
-def _orgs(org_dirs: tuple[str, ...], staged: bool) -> list[str]:
+def _orgs(org_dirs: tuple[str, ...], staged: bool) -> tuple[list[str], bool]:
     """The org folders to check: the one named, or (--staged) those git's staged paths
-    lie in (docs/package.md, "Hooks and CI")."""
+    lie in (docs/package.md, "Hooks and CI"); and whether a linked org was skipped."""
     if not staged:
         if len(org_dirs) != 1:
             click.echo("mllog-check package: give one ORG_DIR (or --staged)", err=True)
             sys.exit(EXIT_USAGE)
-        return list(org_dirs)
+        return list(org_dirs), False
+    import os
+
     from ..submission.staged import GitUnavailable, touched_orgs
 
+    cwd = Path.cwd()
     try:
-        found = touched_orgs(Path.cwd())
+        touched = touched_orgs(cwd)
     except GitUnavailable as err:
         click.echo(human("mllog-check package: --staged: {}", err), err=True)
         sys.exit(EXIT_USAGE)
-    orgs = sorted({*org_dirs, *(str(o.relative_to(Path.cwd())) for o in found)})
-    if not orgs:
+    # relpath: an org above the working folder (the hook run inside an org) is ../..
+    orgs = sorted({*org_dirs, *(os.path.relpath(o, cwd) for o in touched.orgs)})
+    for link in touched.links:  # never followed, never in silence (docs/security.md)
+        shown = os.path.relpath(link, cwd)
+        click.echo(
+            human("mllog-check package: {}: an org folder that is a link: not checked", shown),
+            err=True,
+        )
+    if not orgs and not touched.links:
         click.echo("mllog-check package: no org folder touched by the staged changes", err=True)
-    return orgs
+    return orgs, bool(touched.links)
 
 
 def _junit_folder(path: str | None) -> Path | None:
@@ -130,7 +140,7 @@ def _junit_folder(path: str | None) -> Path | None:
     try:
         return output_folder(path)
     except OutputError as err:
-        click.echo(f"mllog-check package: --junit-dir: {err}", err=True)
+        click.echo(human("mllog-check package: --junit-dir: {}", err), err=True)
         sys.exit(EXIT_USAGE)
 
 
@@ -184,7 +194,7 @@ def _package(
             with open_output(target) as out:
                 reporters.write("junit", PACKAGE, report, cast(TextIO, out))
         except OutputError as err:
-            click.echo(f"mllog-check package: --junit-dir: {err}", err=True)
+            click.echo(human("mllog-check package: --junit-dir: {}", err), err=True)
             return EXIT_USAGE
     if write_scaling and not _write_scaling(org_dir, report):
         return EXIT_USAGE
@@ -198,7 +208,7 @@ def _write_scaling(org_dir: str, report: Any) -> bool:
 
     outcomes = write_scaling(report)
     for outcome in outcomes:
-        click.echo(f"mllog-check package: --write-scaling: {outcome.line}", err=True)
+        click.echo(human("mllog-check package: --write-scaling: {}", outcome.line), err=True)
     if not outcomes:
         why = "no closed result passes its RCP check faster than the reference mean"
         if official_stops(report) is None:
@@ -206,7 +216,11 @@ def _write_scaling(org_dir: str, report: Any) -> bool:
         elif not normalizes(report.ruleset):
             why = f"the RCP check of round {report.ruleset} normalizes no score"
         click.echo(
-            f"mllog-check package: --write-scaling: {org_dir}: no scaling.json to write ({why})",
+            human(
+                "mllog-check package: --write-scaling: {}: no scaling.json to write ({})",
+                org_dir,
+                why,
+            ),
             err=True,
         )
     return not any(o.refused for o in outcomes)

@@ -11,6 +11,7 @@ working folder is checked. docs/package.md, "Hooks and CI".
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -36,35 +37,79 @@ def staged_paths(cwd: Path) -> list[Path]:
     return [cwd / name for name in names if name]
 
 
-def org_of(path: Path) -> Path | None:
-    """The nearest org folder above ``path`` (which may be deleted), None outside one."""
-    for parent in path.parents:
+def repository_root(cwd: Path) -> Path:
+    """The working tree's top folder, spelt from ``cwd`` (``git rev-parse --show-cdup``:
+    the same spelling as ``cwd`` whatever links lead to it)."""
+    command = ["git", "rev-parse", "--show-cdup"]
+    try:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, check=False, timeout=60)
+    except (OSError, subprocess.SubprocessError) as err:
+        raise GitUnavailable(f"git rev-parse: {err}") from None
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitUnavailable(f"git rev-parse: {why[-1] if why else done.returncode}")
+    up = done.stdout.decode("utf-8", "surrogateescape").strip()
+    return Path(os.path.normpath(cwd / up)) if up else cwd
+
+
+def _within(path: Path, root: Path) -> list[Path]:
+    """``path`` and its parents, up to ``root`` and never above it."""
+    chain = [path, *path.parents]
+    return chain[: chain.index(root) + 1] if root in chain else []
+
+
+def org_of(path: Path, root: Path) -> Path | None:
+    """The nearest org folder above ``path`` (which may be deleted) inside the
+    repository ``root``, None outside one: a ``results/`` folder beside the repository
+    is no org of its commits."""
+    for parent in _within(path, root)[1:]:
         if is_org_folder(parent):
             return parent
     return None
 
 
-def touched_orgs(cwd: Path) -> list[Path]:
-    """Every org above a staged path, by name; every org below ``cwd`` with nothing
-    staged."""
+def _linked_org(folder: Path) -> bool:
+    """A link to a folder that would be an org: never followed, said so."""
+    return folder.is_symlink() and folder.is_dir() and (folder / "results").is_dir()
+
+
+class Touched:
+    """The org folders to check, and the linked ones not followed (said on stderr)."""
+
+    def __init__(self, orgs: list[Path], links: list[Path]) -> None:
+        self.orgs = orgs
+        self.links = links
+
+
+def touched_orgs(cwd: Path) -> Touched:
+    """Every org above a staged path, by name, inside the repository; every org below
+    ``cwd`` with nothing staged. Org folders that are links are listed apart."""
     paths = staged_paths(cwd)
     if not paths:
         return all_orgs(cwd)
-    found = {org for org in (org_of(p) for p in paths) if org is not None}
-    return sorted(found)
+    root = repository_root(cwd)
+    found = {org for org in (org_of(p, root) for p in paths) if org is not None}
+    links = {f for p in paths for f in _within(p, root)[:-1] if _linked_org(f)}
+    return Touched(sorted(found), sorted(links))
 
 
-def all_orgs(cwd: Path) -> list[Path]:
+def all_orgs(cwd: Path) -> Touched:
     """The org folders at or below ``cwd`` (a results repository: ``<org>/`` or
-    ``<round>/<org>/``), without descending into an org."""
+    ``<round>/<org>/``), without descending into an org; linked ones apart."""
     if is_org_folder(cwd):
-        return [cwd]
+        return Touched([cwd], [])
     found: list[Path] = []
-    for child in sorted(p for p in cwd.iterdir() if p.is_dir() and not p.is_symlink()):
+    links: list[Path] = []
+    for child in sorted(p for p in cwd.iterdir() if p.is_dir()):
         if child.name.startswith("."):
             continue
-        if is_org_folder(child):
+        if _linked_org(child):
+            links.append(child)
+        elif child.is_symlink():
+            continue
+        elif is_org_folder(child):
             found.append(child)
         else:
             found.extend(o for o in sorted(child.iterdir()) if is_org_folder(o))
-    return found
+            links.extend(o for o in sorted(child.iterdir()) if _linked_org(o))
+    return Touched(found, links)
