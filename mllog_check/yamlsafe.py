@@ -31,6 +31,10 @@ class DuplicateKey(YamlError):
     """A mapping states a key twice (YAML keeps the last in silence)."""
 
 
+class InvalidValue(YamlError):
+    """A scalar of a YAML type that is no value of it (a date 2025-13-45)."""
+
+
 _LOADER: list[type] = []
 
 
@@ -61,7 +65,20 @@ def strict_loader() -> type:
             seen.add(key)
         return loader.construct_mapping(node, deep=deep)
 
+    def timestamp(loader: Any, node: Any) -> Any:
+        # A date shaped like one but no date (2025-13-45): datetime's ValueError, said
+        # with its place, not as the int/str limit below.
+        try:
+            return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+        except ValueError as exc:
+            mark = node.start_mark
+            raise InvalidValue(
+                f"line {mark.line + 1}, column {mark.column + 1}: {node.value!r} is no "
+                f"date ({exc})"
+            ) from None
+
     StrictLoader.add_constructor("tag:yaml.org,2002:map", mapping)
+    StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
     _LOADER.append(StrictLoader)
     return StrictLoader
 
@@ -81,7 +98,7 @@ def load(text: str, max_nodes: int = MAX_NODES) -> Any:
         raise YamlError(f"not valid YAML: {exc}") from None
     except RecursionError:
         raise YamlError("not valid YAML: nested too deeply") from None
-    except DuplicateKey as exc:
+    except (DuplicateKey, InvalidValue) as exc:
         raise YamlError(str(exc)) from None
     except ValueError:  # an integer beyond Python's int/str limit (4,300 digits)
         raise YamlError("a number with more digits than Python converts (4,300)") from None

@@ -206,3 +206,51 @@ def test_staged_says_an_org_folder_that_is_a_link_is_not_checked(
         assert "Linked: an org folder that is a link: not checked" in err, err
         assert code == 1, err
 
+
+# -- 9. left from the fourth look -----------------------------------------------------
+
+
+def test_the_follower_shows_no_clock_for_times_whose_difference_is_infinite(
+    tree: Path, tmp_path: Path
+) -> None:
+    from test_hostile_bounds import _check_and_follow_agree
+
+    lines = _v5_log(tree).decode().split("\n")
+    for key, time in (("run_start", "-1.7e308"), ("run_stop", "1.7e308")):
+        index = next(i for i, ln in enumerate(lines) if f'"key": "{key}"' in ln)
+        lines[index] = lines[index].replace('"time_ms": ', f'"time_ms": {time}, "x": ', 1)
+    path = tmp_path / "result_0.txt"
+    path.write_text("\n".join(lines), "utf-8")
+    _check_and_follow_agree(path, "5.0.0")
+
+
+def test_report_with_workers_sizes_orgs_of_deep_folders(tree: Path, tmp_path: Path) -> None:
+    from test_hostile_bounds import _deep
+
+    shutil.copytree(tree, tree.parent / "Second")
+    _deep(tree / "results" / "G893-SD1_pytorch", "result_0.txt")
+    try:
+        page = tmp_path / "report.html"
+        args = ["report", "-j2", "--ruleset", "5.0.0", "--out", str(page), str(tree.parent)]
+        code, _out, err = _limited(args)
+        assert "Traceback" not in err and "RecursionError" not in err, err[-2000:]
+        assert code in (0, 1) and page.is_file()
+    finally:  # pytest's own removal recurses
+        test_hostile._remove_deep(tree / "results" / "G893-SD1_pytorch" / "d")
+
+
+def test_a_yaml_date_that_is_no_date_is_named(tmp_path: Path) -> None:
+    from mllog_check.cost.prices import PriceCatalogError, load_catalog
+
+    sample = (Path(__file__).resolve().parents[1] / "fixtures/prices/cloud.yaml").read_text()
+    assert "date: " in sample
+    catalog = tmp_path / "prices.yaml"
+    lines = sample.split("\n")
+    index = next(i for i, ln in enumerate(lines) if ln.strip().startswith("date: "))
+    lines[index] = lines[index].split("date: ")[0] + "date: 2025-13-45"
+    catalog.write_text("\n".join(lines), "utf-8")
+    with pytest.raises(PriceCatalogError) as raised:
+        load_catalog(catalog)
+    message = str(raised.value)
+    assert "2025-13-45" in message and "no date" in message and "4,300" not in message
+    assert f"line {index + 1}" in message

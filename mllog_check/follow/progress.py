@@ -120,7 +120,9 @@ class Progress:
         end = _number(self.stop.timestamp_ms) if self.stop is not None else self.latest_ms
         if end is None:
             return None
-        return max(0.0, (end - self.start_ms) / 1000)
+        elapsed = max(0.0, (end - self.start_ms) / 1000)
+        # Finite times whose difference is not (-1.7e308 to 1.7e308): no elapsed time.
+        return elapsed if math.isfinite(elapsed) else None
 
     def converged(self) -> float | None:
         """What the RCP rules count for this run (epochs or samples), once it converged:
@@ -254,6 +256,8 @@ def _short(value: float) -> str:
 
 
 def _clock(seconds: float) -> str:
+    if not math.isfinite(seconds):  # never reaches int(): OverflowError (docs/security.md)
+        return "?"
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}"

@@ -272,11 +272,26 @@ def _unlinked(path: Path, top: Path) -> bool:
 
 
 def _size(path: str) -> int:
-    top = Path(path)
-    try:
-        return sum(p.stat().st_size for p in top.glob("results/**/result_*") if _unlinked(p, top))
-    except OSError:
+    """Bytes of an org's result files below no link (the biggest org starts first),
+    walked without recursion: Path.glob("**") raised on a results/ 1,100 folders deep."""
+    import stat
+
+    from ..inputs import walk_tree
+
+    results = Path(path) / "results"
+    if results.is_symlink():
         return 0
+    total = 0
+    for folder, _dirs, files in walk_tree(results, lambda err: None):
+        for name in files:
+            if not name.startswith("result_"):
+                continue
+            try:
+                info = os.lstat(os.path.join(folder, name))
+            except OSError:
+                continue
+            total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+    return total
 
 
 def run_pool(
