@@ -254,3 +254,26 @@ def test_a_yaml_date_that_is_no_date_is_named(tmp_path: Path) -> None:
     message = str(raised.value)
     assert "2025-13-45" in message and "no date" in message and "4,300" not in message
     assert f"line {index + 1}" in message
+
+
+# -- 7. the workbook takes values as the CSV shows them --------------------------------
+
+
+def test_the_workbook_escapes_control_bidi_and_invisible_characters_as_the_csv(
+    corpus: Path, tmp_path: Path
+) -> None:
+    import csv
+
+    openpyxl = pytest.importorskip("openpyxl")
+    from test_summarize import _edited_oracle, _summarize
+
+    name = "Oracle\x07B200\u202egpu\u200b"
+    org = _edited_oracle(corpus, tmp_path, "system_name", name)
+    book, table = tmp_path / "t.xlsx", tmp_path / "t.csv"
+    result = _summarize([str(org), "--csv", str(table), "--xlsx", str(book)], tmp_path)
+    assert result.exit_code == 0, result.output
+    rows = csv.DictReader(table.open(newline=""))
+    shown = {r["system"] for r in rows if r["system"].startswith("Oracle")}
+    assert shown == {"Oracle\\x07B200\\u202egpu\\u200b"}
+    cells = {c.value for row in openpyxl.load_workbook(book)["closed"].iter_rows() for c in row}
+    assert shown <= cells and name not in cells

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..results.hardware import availability_category
+from ..safety import visible
 
 SECTIONS = (
     ("onprem", "Available on-premise"),
@@ -29,6 +30,9 @@ def write_workbook(summary: Any, path: str) -> None:
     from ..results.summary import table_row
 
     openpyxl = require("openpyxl", "--xlsx")
+    # Text as the CSV shows it (safety.visible): control characters (which openpyxl
+    # refused, after the CSV and JSON were written), bidirectional and invisible ones
+    # as visible escapes (docs/security.md).
     bold = openpyxl.styles.Font(bold=True)
     book = openpyxl.Workbook()
     book.remove(book.active)
@@ -47,7 +51,8 @@ def write_workbook(summary: Any, path: str) -> None:
             sheet.append([title])
             sheet.cell(sheet.max_row, 1).font = bold
             for row in section:
-                sheet.append([f"{summary.round.short}-{index:04}", *table_row(table, row)])
+                values = [f"{summary.round.short}-{index:04}", *table_row(table, row)]
+                sheet.append([visible(v) if isinstance(v, str) else v for v in values])
                 _as_text(sheet[sheet.max_row])
                 index += 1
     from ..outputs import open_output
