@@ -42,6 +42,9 @@ def hostile_round(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     shutil.copytree(source, org / "results" / SYSTEM / BENCH)
     for path in org.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)
+    # Too few runs: the score is invalid, and the tables' notes name the org.
+    for extra in sorted((org / "results" / SYSTEM / BENCH).glob("result_*.txt"))[5:]:
+        extra.unlink()
     logs = top.parent / "logs"
     logs.mkdir()
     # A failing log: check prints its problems and its verdict line.

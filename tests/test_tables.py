@@ -112,8 +112,8 @@ SMALL = tables.Table(
     ("name", "n", "seeds"),
     [{"name": "a", "n": 1, "seeds": [1, 2]}, {"name": "b", "n": None}],
     right=("n",),
-    title="T",
-    footer="end\n",
+    title=("T",),
+    footer=("end",),
 )
 
 

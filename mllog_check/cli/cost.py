@@ -168,7 +168,7 @@ def report_table(report: CostReport, fmt: str) -> tables.Table:
     )
 
 
-def _footer(report: CostReport) -> str:
+def _footer(report: CostReport) -> tuple[str, ...]:
     lines = ["", "Prices:", *(f"  {line}" for line in output.sources(report))]
     if any(r.total_per_run is not None for r in report.rows):
         lines += ["", "Cost per run assumes:"]
@@ -180,4 +180,4 @@ def _footer(report: CostReport) -> str:
             if r.total_per_run is not None and r.energy_kwh is not None:
                 lines.append(f"  {r.system} {r.benchmark}: {r.energy_note}")
     lines += ["", output.full_note(report, assumptions=False)]
-    return "".join(f"{line}\n" for line in lines)
+    return tuple(lines)

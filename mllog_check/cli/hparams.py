@@ -126,12 +126,12 @@ def _tables(report: Any, fmt: str, same_as: bool) -> list[tables.Table]:
         keys = sorted({k for r in mine for k in r.keys})
         columns = [*lead, "round", "org", "system", "division", "runs", *keys, "disagree"]
         cells = [{"group": groups.get(id(r)), **r.cells()} for r in mine]
-        out.append(tables.Table(columns, cells, title=f"\n{bench}", footer=_notes(mine)))
+        out.append(tables.Table(columns, cells, title=("", bench), footer=_notes(mine)))
     if not out:
-        out.append(tables.Table(["group"], [], title="no closed results share hyperparameters"))
+        out.append(tables.Table(["group"], [], title=("no closed results share hyperparameters",)))
     return out
 
 
-def _notes(rows: list[Any]) -> str:
+def _notes(rows: list[Any]) -> tuple[str, ...]:
     notes = sorted({r.note for r in rows if r.note})
-    return "".join(f"note: {n}\n" for n in notes)
+    return tuple(f"note: {n}" for n in notes)

@@ -362,8 +362,8 @@ def _scores_table(report: Any) -> list[tables.Table]:
         cells = [rows[key].get(b, "") for b in benchmarks]
         described = (org, system, name, division, availability, _count(accelerators), model)
         body.append((*described, *chosen, *cells))
-    title = "Time to train (minutes)"
-    footer = "".join(_notes(report))
+    title = ("Time to train (minutes)",)
+    footer = tuple(_notes(report))
     minutes = tables.Table(header, body, right=benchmarks, title=title, footer=footer)
     return [minutes, *_energy_table(report)]
 
@@ -376,12 +376,12 @@ def _notes(report: Any) -> list[str]:
         where = f"{s.org}/{s.system}/{s.benchmark}"
         if not s.valid or (s.rcp_verdict not in (None, "Pass")):
             why = s.reason if not s.valid else f"RCP {s.rcp_verdict}: {s.rcp_message}"
-            notes.append(f"{where}: {why}\n")
+            notes.append(f"{where}: {why}")
         if s.score_if_normalized is not None:
             factor = s.rcp_scaling_factor or 1.0
             notes.append(
                 f"{where}: no scaling.json; normalized (x{factor:.4f}, written by the "
-                f"official package checker) it would be {s.score_if_normalized:.2f}\n"
+                f"official package checker) it would be {s.score_if_normalized:.2f}"
             )
     return notes
 
@@ -410,13 +410,13 @@ def _weak_table(report: Any) -> list[tables.Table]:
             )
         )
     header = ("org", "system", "division", "benchmark", "T", "M", "S", "minutes", "models/min")
-    notes = [f"{w.org}/{w.system}/{w.benchmark}: {w.reason}\n" for w in report.weak if w.reason]
+    notes = tuple(f"{w.org}/{w.system}/{w.benchmark}: {w.reason}" for w in report.weak if w.reason)
     title = (
         "Weak scaling (T accelerators in the system, M models trained, S accelerators per "
-        "model, minutes to train all)"
+        "model, minutes to train all)",
     )
     right = ("T", "M", "S", "minutes", "models/min")
-    return [tables.Table(header, body, right=right, title=title, footer="".join(notes))]
+    return [tables.Table(header, body, right=right, title=title, footer=notes)]
 
 
 def _energy_table(report: Any) -> list[tables.Table]:
@@ -452,7 +452,7 @@ def _energy_table(report: Any) -> list[tables.Table]:
     header += ["method"]
     title = (
         "Energy to train, ranked (olympic mean per run; kWh/run/accel: per accelerator; "
-        "avg kW: mean power over the timed runs; runs/h/kW: performance per watt)"
+        "avg kW: mean power over the timed runs; runs/h/kW: performance per watt)",
     )
     right = ("rank", "accelerators", "kWh/run", "runs/MWh", "kWh/run/accel", *header[9:13])
     return [tables.Table(header, body, right=right, title=title)]
@@ -503,12 +503,12 @@ def _runs_table(report: Any) -> list[tables.Table]:
     return [tables.Table(header, body, right=("energy kWh", "avg kW"), footer=_rcp_chances(report))]
 
 
-def _rcp_chances(report: Any) -> str:
+def _rcp_chances(report: Any) -> tuple[str, ...]:
     """Below the runs: each result near its RCP bound, with the chance that runs like
     these pass again (docs/scores.md, "How sure is an RCP verdict")."""
     lines = [
-        f"RCP {s.folder}: {s.rcp_verdict}, {s.rcp_message}\n"
+        f"RCP {s.folder}: {s.rcp_verdict}, {s.rcp_message}"
         for s in report.scores
         if s.rcp_pass_probability is not None
     ]
-    return "".join(sorted(lines))
+    return tuple(sorted(lines))

@@ -169,7 +169,7 @@ def _table(report: Any, fmt: str) -> tables.Table:
         )
         for r in report.rows
     ]
-    title = "Best time to train per round (minutes)"
+    title = ("Best time to train per round (minutes)",)
     right = ("minutes", "speed-up", "accelerators", "results")
     return tables.Table(header, body, title=title, right=right, footer=_footer(notes))
 
@@ -188,11 +188,11 @@ def _note(row: Any, notes: list[str]) -> str:
     return " ".join(marks)
 
 
-def _footer(notes: list[str]) -> str:
+def _footer(notes: list[str]) -> tuple[str, ...]:
     lines = [f"[{i}] {text}" for i, text in enumerate(notes, 1)]
     lines.append(
         "A published result that does not count (invalid for this tool's RCP check) is"
         " shown with the reason; the next round's speed-up is over the fastest result shown."
         " Open-division speed-ups between different systems are left out (--open-speedups)."
     )
-    return "\n".join(lines) + "\n"
+    return tuple(lines)

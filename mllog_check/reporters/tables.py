@@ -54,10 +54,11 @@ class Table:
     form: Form = Form()
     # JSON: the document to write instead of the rows (notes, nested values).
     document: Any = None
-    # The human table: a line above, right-aligned columns, text written after it.
-    title: str = ""
+    # The human table: lines above, right-aligned columns, lines written after it. Lines,
+    # not text: each is escaped whole (a name's line feed stays on its line; write_text).
+    title: tuple[str, ...] = ()
     right: Collection[str] = ()
-    footer: str = ""
+    footer: tuple[str, ...] = ()
     # Parquet: columns written as float64 whatever their values (all null, or whole
     # numbers), so that a column has one type in every file and frame.
     floats: Collection[str] = ()
@@ -65,6 +66,10 @@ class Table:
     # that a table has one schema in every file whatever its rows hold (the audit's
     # tables: docs/audit.md, "Parquet schemas"); a value of another type is converted.
     types: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.title, str) or isinstance(self.footer, str):
+            raise TypeError("a table's title and footer are tuples of lines")
 
     def cells(self) -> Iterator[list[Any]]:
         """Each row's values in column order (missing keys are None)."""
@@ -106,12 +111,13 @@ def write_text(table: Table, out: TextIO) -> None:
 
     header = [printable(str(c)) for c in table.columns]
     body = [["" if v is None else printable(str(v)) for v in cells] for cells in table.cells()]
-    title = printable_lines(table.title)
+    # Each line escaped whole: its own line feeds are shown, never written.
+    title = "\n".join(printable_lines(printable(line)) for line in table.title)
     if table.form.grid == "rich":
         _rich_grid(header, body, title, out)
     else:
         write_grid(out, header, body, right=table.right, title=title)
-    out.write(printable_lines(table.footer))
+    out.write("".join(printable_lines(printable(line)) + "\n" for line in table.footer))
 
 
 def write_grid(
@@ -127,7 +133,7 @@ def write_grid(
     for row in rows:
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
     if title:
-        out.write(title + "\n")  # printable_lines already: lines of the command's own
+        out.write(title + "\n")  # escaped line by line (write_text)
     for cells in (header, *rows):
         parts = [
             cell.rjust(width) if name in right else cell.ljust(width)
@@ -142,7 +148,7 @@ def _rich_grid(header: list[str], body: list[list[str]], title: str, out: TextIO
         *header, box=None, header_style="bold", pad_edge=False
     )
     if title:
-        out.write(title + "\n")  # printable_lines already: lines of the command's own
+        out.write(title + "\n")  # escaped line by line (write_text)
     text = _extra("rich.text", "a rich table").Text
     for cells in body:
         grid.add_row(*(text(cell) for cell in cells))  # Text: no rich markup from the data
