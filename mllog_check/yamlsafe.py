@@ -73,8 +73,7 @@ def strict_loader() -> type:
         except ValueError as exc:
             mark = node.start_mark
             raise InvalidValue(
-                f"line {mark.line + 1}, column {mark.column + 1}: {node.value!r} is no "
-                f"date ({exc})"
+                f"line {mark.line + 1}, column {mark.column + 1}: {node.value!r} is no date ({exc})"
             ) from None
 
     StrictLoader.add_constructor("tag:yaml.org,2002:map", mapping)
