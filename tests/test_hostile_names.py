@@ -152,8 +152,12 @@ def _formatted_writes(path: Path) -> list[str]:
             first = node.args[0]
             if name not in SINKS:
                 continue
-            if isinstance(first, ast.JoinedStr) and any(
-                isinstance(v, ast.FormattedValue) for v in first.values
+            # An f-string as the line, or as a part of it ("..." + f"...").
+            parts = [first, *(ast.walk(first) if isinstance(first, ast.BinOp) else ())]
+            if any(
+                isinstance(part, ast.JoinedStr)
+                and any(isinstance(v, ast.FormattedValue) for v in part.values)
+                for part in parts
             ):
                 found.append(f"{path.name}:{node.lineno}")
             if isinstance(first, ast.Call) and getattr(first.func, "attr", "") == "format":
@@ -168,8 +172,11 @@ def test_human_writers_interpolate_only_through_safety_human() -> None:
 
 def test_the_lint_finds_an_f_string(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text('def text(out, org):\n    out.write(f"PASS {org}\\n")\n', "utf-8")
-    assert _formatted_writes(bad) == ["bad.py:2"]
+    bad.write_text(
+        'def text(out, org):\n    out.write(f"PASS {org}\\n")\n    out.write("x" + f"{org}")\n',
+        "utf-8",
+    )
+    assert _formatted_writes(bad) == ["bad.py:2", "bad.py:3"]
 
 
 def test_human_escapes_every_value_and_keeps_formats() -> None:

@@ -128,11 +128,9 @@ def report(
         click.echo(human("mllog-check report: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     page = result.page
-    click.echo(
-        f"wrote {result.out}: {len(page.sets)} results, {len(page.data.runs)} runs, "
-        f"{len(page.charts())} charts"
-        + (f"; detail pages in {result.out.stem}_pages/" if page.split else "")
-    )
+    pages = f"; detail pages in {result.out.stem}_pages/" if page.split else ""
+    counts = (len(page.sets), len(page.data.runs), len(page.charts()))
+    click.echo(human("wrote {}: {} results, {} runs, {} charts{}", result.out, *counts, pages))
     if result.plots:
         click.echo(human("wrote {} PNG charts to {}", len(result.plots), plots_dir))
     for row in result.inputs:  # never left out in silence (docs/security.md)
