@@ -77,7 +77,7 @@ def trends(
     writable_or_exit("trends", output)
     read, skipped, linked = _rounds_told_or_exit(paths, ruleset, setting)
     for folder in skipped:  # as report and audit list them
-        click.echo(f"mllog-check trends: not read: {folder}: names no round", err=True)
+        click.echo(human("mllog-check trends: not read: {}: names no round", folder), err=True)
     report = compute_trends(read, result_filter, scale, ruleset, setting, open_speedups)
     report.inputs = sorted({*report.inputs, *linked})
     write_problems(report.inputs, sys.stderr)
@@ -128,7 +128,7 @@ def _rounds_told_or_exit(
         try:
             round_of_folder(root, flag, setting)
         except AuditError as err:
-            click.echo(f"mllog-check trends: {err}", err=True)
+            click.echo(human("mllog-check trends: {}", err), err=True)
             sys.exit(EXIT_USAGE)
     return [str(r) for r in roots] + read, skipped, linked
 
