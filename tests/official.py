@@ -52,3 +52,26 @@ def verify_script(oracle_verdict: str, org: Path, usage: str, ruleset: str, tmp:
     if not has_module("mlperf_logging"):
         return oracle_verdict
     return repo_checker(org, usage, ruleset, tmp)
+
+
+def official_in_process(path: Path, usage: str, release: str) -> str:
+    """The official per-file verdict without a process per file: "pass", "fail", or
+    "crash: <exception>" (the CLI exits non-zero on a crash too, but a crash is no verdict
+    to agree with). ``release`` is the official ruleset (6.0.0; 1.0.0 with usage hpc)."""
+    import logging
+
+    from mlperf_logging.compliance_checker import mlp_compliance as mc
+
+    mc.enqueued_configs.clear()  # a crashed run leaves its queue behind
+    checker = mc.make_checker(usage, release, True, False)
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        passed = checker.check_file(str(path), f"{usage}_{release}/common.yaml")
+    except Exception as err:
+        # a missing rules file by its name (its folder is wherever the package is installed)
+        missing = isinstance(err, OSError) and err.filename
+        return f"crash: {type(err).__name__}: {Path(err.filename).name if missing else err}"
+    finally:
+        logging.disable(previous)
+    return "pass" if passed else "fail"

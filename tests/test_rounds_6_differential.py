@@ -16,7 +16,6 @@ crashes (MLP044, mllog_check/submission/crashes.py) names it.
 from __future__ import annotations
 
 import json
-import logging
 import random
 import sys
 from collections.abc import Iterator
@@ -72,23 +71,10 @@ DISCLOSURE = [
 
 
 def official(path: Path, ruleset: str) -> str:
-    """The official per-file verdict, in-process: "pass", "fail", or "crash: <exception>"
-    (the CLI exits non-zero on a crash too, but a crash is no verdict to agree with)."""
-    from mlperf_logging.compliance_checker import mlp_compliance as mc
+    """The official per-file verdict, in-process (tests/official.py)."""
+    from official import official_in_process
 
-    mc.enqueued_configs.clear()  # a crashed run leaves its queue behind
-    checker = mc.make_checker("training", ruleset, True, False)
-    previous = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
-        passed = checker.check_file(str(path), f"training_{ruleset}/common.yaml")
-    except Exception as err:
-        # a missing rules file by its name (its folder is wherever the package is installed)
-        missing = isinstance(err, OSError) and err.filename
-        return f"crash: {type(err).__name__}: {Path(err.filename).name if missing else err}"
-    finally:
-        logging.disable(previous)
-    return "pass" if passed else "fail"
+    return official_in_process(path, "training", ruleset)
 
 
 def _compare(path: Path, ruleset: str, case: str, disagreements: list[str]) -> str:
