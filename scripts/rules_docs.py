@@ -100,6 +100,15 @@ with `properties`); `keys_from: SECTION` starts a section from another one's key
 official file that is a copy of another); a key's `warn_as: MLC1xx` reports its failures as
 that warning. `params.python_numbers: true` (from v2.1) makes value checks compare
 numbers as the official Python does (`true` is 1 for type, bounds, `const` and `enum`).
+Two params feed the model of the official checker's crashes (MLP044,
+`mllog_check/submission/crashes.py`; both found by the mutant sweep, `tests/test_mutants.py`):
+`loads: [{section, key, prefix, lower}]`, the rule files an official file loads by a
+logged value whatever its check said (v0.6 `common` by `submission_benchmark`, closed
+ResNet by `opt_name` from v0.7, HPC closed DeepCAM by `scheduler_type`, lower-cased), so
+that a value naming no file of the round makes it raise; and `state_reads: [{section, key,
+needs}]`, a quality check reading another key's value from the checker's state (v0.7
+closed BERT's target by `global_batch_size`), so that a `key` record before any `needs`
+record makes it raise `KeyError`.
 A `submission_benchmark` outside the round's list is one error, MLC050,
 naming the rounds whose rules have the benchmark; no benchmark rules apply to such a log.
 

@@ -12,7 +12,13 @@ checker stops") lists them with their tests (tests/test_package_gate.py).
 Compliance step (any division):
 - a record without ``value`` or ``metadata`` (its parser indexes both: ``KeyError``);
 - a log whose first ``submission_division`` or ``submission_benchmark`` names a rule file
-  the round does not ship (``closd``, a retired benchmark: ``FileNotFoundError``);
+  the round does not ship (``closd``, a retired benchmark: ``FileNotFoundError``), or
+  any record of a key whose value names a rule file to load (``params.loads``: v0.6's
+  benchmark, closed ResNet's optimizer, HPC closed DeepCAM's scheduler) the round lacks
+  (``FileNotFoundError``; a value it cannot lower-case is a failure, not a crash);
+- a Stable Diffusion evaluation it cannot group (MLC053: its BEGIN block raises);
+- a quality-target record before the record whose value its check reads from the
+  checker's state (``params.state_reads``: v0.7 closed BERT's batch size, ``KeyError``);
 - a quality-target key (the official ``ATLEAST_ONE_CHECK``) with a value that is not a
   number (``TypeError``), or for Mask R-CNN's nested target not an object, or without the
   BBOX or SEGM it reads next, or with one that is not a number (``TypeError``,
@@ -44,7 +50,7 @@ from ..problems import Problem
 from ..records import ParseResult, Record
 from ..results.tree import ResultSet, SystemDescription
 from ..rounds import Round
-from ..rules.codes import UNREADABLE_RECORD
+from ..rules.codes import UNAGGREGATABLE, UNREADABLE_RECORD
 from . import codes
 
 if TYPE_CHECKING:  # the rule file's sections; the loader is imported where it runs
@@ -95,12 +101,27 @@ def log_crash(result: ParseResult, rnd: Round, compliance: Iterable[Problem]) ->
     checker alike (tests/test_rounds_6_differential.py holds it to the official one)."""
     if not rnd.has("rules"):
         return None
+    compliance = list(compliance)
     unreadable = sorted(p for p in compliance if p.rule == UNREADABLE_RECORD.code)
     if unreadable:
         where = unreadable[0]
         why = "KeyError in its log parser (a record without value or metadata)"
         return _stop(where.path, why, where.line, where.column)
-    found = _rule_file_crash(result, rnd) or _target_crash(result, rnd)
+    grouped = sorted(p for p in compliance if p.rule == UNAGGREGATABLE.code)
+    if grouped:  # the official BEGIN block that builds aggregated_eval_accuracy raises
+        where = grouped[0]
+        return _stop(
+            where.path,
+            f"KeyError or TypeError in its BEGIN block ({where.message})",
+            where.line,
+            where.column,
+        )
+    found = (
+        _rule_file_crash(result, rnd)
+        or _loads_crash(result, rnd)
+        or _state_crash(result, rnd)
+        or _target_crash(result, rnd)
+    )
     return _stop(result.path, *found) if found else None
 
 
@@ -223,6 +244,60 @@ def _rule_file_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | 
         f"{division.value}_{benchmark.value}.yaml, which {rnd.version} does not ship"
     )
     return why, benchmark.line, benchmark.column
+
+
+def _loads_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | None:
+    """A rule file an official file loads by a logged value (``params.loads``: v0.6's
+    benchmark, closed ResNet's optimizer, HPC closed DeepCAM's scheduler), for every
+    record of the key, when the round does not ship it."""
+    from ..rules.engine import chain
+    from ..rules.loader import load_ruleset
+
+    ruleset = load_ruleset(rnd)
+    loads = ruleset.params.get("loads") or []
+    if not loads:
+        return None
+    applied = {s.name for s in chain(ruleset, result.records)}
+    for load in loads:
+        if load["section"] not in applied:
+            continue
+        for rec in result.records:
+            if rec.key != load["key"]:
+                continue
+            if load.get("lower") and not isinstance(rec.value, str):
+                continue  # its POST raises inside the checker's guard: a failure, no load
+            value = rec.value.lower() if load.get("lower") else rec.value
+            name = f"{load['prefix']}{value}"
+            if name not in ruleset.sections:
+                why = (
+                    f"FileNotFoundError: {rec.key} {rec.value!r} makes it load {name}.yaml, "
+                    f"which {rnd.version} does not ship"
+                )
+                return why, rec.line, rec.column
+    return None
+
+
+def _state_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | None:
+    """A quality check that reads another key's value from the checker's state
+    (``params.state_reads``: v0.7 closed BERT's target by batch size), on a record logged
+    before any record of that key: ``KeyError``, outside the checker's guard."""
+    from ..rules.engine import chain
+    from ..rules.loader import load_ruleset
+
+    ruleset = load_ruleset(rnd)
+    reads = ruleset.params.get("state_reads") or []
+    applied = {s.name for s in chain(ruleset, result.records)} if reads else set()
+    for read in reads:
+        if read["section"] not in applied:
+            continue
+        for rec in result.records:
+            if rec.key == read["needs"]:
+                break
+            if rec.key == read["key"]:
+                needs = read["needs"]
+                why = f"KeyError: {needs!r} (its {rec.key} check reads it; none logged before)"
+                return why, rec.line, rec.column
+    return None
 
 
 def _target_crash(result: ParseResult, rnd: Round) -> tuple[str, int, int] | None:
