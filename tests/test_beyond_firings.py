@@ -1,4 +1,4 @@
-"""Counts that hold (issue 38 item 12): every check beyond the official tools fires on the
+"""Counts that hold: every check beyond the official tools fires on the
 corpus, round by round, as tests/data/beyond_firings.yaml records, so that a change in
 what a check reports shows as a diff (docs/differences.md, "Firings of the checks beyond
 the official tools"). The corpus grows between sessions: a round or a code new to it is
