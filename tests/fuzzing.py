@@ -806,7 +806,7 @@ FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
 def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
     """Score, package and audit a folder: none may raise (usage errors aside)."""
     from mllog_check.results import compute_scores
-    from mllog_check.submission.audit import run_audit
+    from mllog_check.submission.audit import NOTHING_AUDITED, run_audit
     from mllog_check.submission.package import check_package
 
     report: Any = compute_scores([str(org)], ruleset=ruleset)
@@ -821,8 +821,10 @@ def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
         crashed = [p.message for p in package.problems if p.rule == "MLP031"]
         assert not crashed, crashed
     result = run_audit(round_dir, ruleset, jobs=1)
-    failures = [o["failure"] for o in result.orgs if o["failure"]]
+    # an org whose runs were all removed is "nothing audited", its verdict (never a pass)
+    failures = [o["failure"] for o in result.orgs if o["failure"] not in ("", NOTHING_AUDITED)]
     assert not failures, failures
+    assert all(not o["passed"] for o in result.orgs if o["failure"] == NOTHING_AUDITED)
     crashed = [p.message for p in result.problems if p.rule == "MLP031"]
     assert not crashed, crashed
 

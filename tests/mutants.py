@@ -1,4 +1,4 @@
-"""Mutants of real logs, generated from the official rule files (issue 42).
+"""Mutants of real logs, generated from the official rule files (docs/differences.md).
 
 For every official rule file of a round (Training 0.6.0-6.1.0, HPC 1.0.0-3.0.0) that a
 base log's chain reaches (common, division, benchmark, variant), every rule becomes

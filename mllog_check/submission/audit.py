@@ -25,6 +25,9 @@ from .audit_rows import AuditRun, AuditScore, CopyRow
 from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
 from .preview import preview_not_available
 
+# An org row's failure when its results/ holds no log: a verdict, not a crash.
+NOTHING_AUDITED = "results/ holds no result log: nothing audited"
+
 
 class OrgSummary(TypedDict):
     """One org's line of the orgs table (orgs.csv; ``ORG_COLUMNS`` are its keys)."""
@@ -242,7 +245,7 @@ def audit_org(org_dir: str, ruleset: str, base: str, name: str | None = None) ->
         for p in report.problems
     ]
     # Nothing checked is never a pass (docs/security.md): the org's row says why.
-    empty = "results/ holds no result log: nothing audited" if report.empty else ""
+    empty = NOTHING_AUDITED if report.empty else ""
     summary = _summary(
         org,
         report.passed,
