@@ -23,32 +23,30 @@ class GitUnavailable(UsageError):
     """git could not list the staged paths (not a repository, git missing)."""
 
 
-def staged_paths(cwd: Path) -> list[Path]:
-    """The staged paths (deletions included) relative to ``cwd``, as git lists them."""
-    command = ["git", "diff", "--cached", "--name-only", "--relative", "-z"]
+def _git(cwd: Path, *args: str) -> str:
+    """What ``git ARGS`` prints in ``cwd``; GitUnavailable (naming the call) when it
+    cannot run or fails."""
+    name = "git " + " ".join(args[:2])
     try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, check=False, timeout=60)
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False, timeout=60)
     except (OSError, subprocess.SubprocessError) as err:
-        raise GitUnavailable(f"git diff --cached: {err}") from None
+        raise GitUnavailable(f"{name}: {err}") from None
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitUnavailable(f"git diff --cached: {why[-1] if why else done.returncode}")
-    names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+        raise GitUnavailable(f"{name}: {why[-1] if why else done.returncode}")
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def staged_paths(cwd: Path) -> list[Path]:
+    """The staged paths (deletions included) relative to ``cwd``, as git lists them."""
+    names = _git(cwd, "diff", "--cached", "--name-only", "--relative", "-z").split("\0")
     return [cwd / name for name in names if name]
 
 
 def repository_root(cwd: Path) -> Path:
     """The working tree's top folder, spelt from ``cwd`` (``git rev-parse --show-cdup``:
     the same spelling as ``cwd`` whatever links lead to it)."""
-    command = ["git", "rev-parse", "--show-cdup"]
-    try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, check=False, timeout=60)
-    except (OSError, subprocess.SubprocessError) as err:
-        raise GitUnavailable(f"git rev-parse: {err}") from None
-    if done.returncode != 0:
-        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitUnavailable(f"git rev-parse: {why[-1] if why else done.returncode}")
-    up = done.stdout.decode("utf-8", "surrogateescape").strip()
+    up = _git(cwd, "rev-parse", "--show-cdup").strip()
     return Path(os.path.normpath(cwd / up)) if up else cwd
 
 
