@@ -10,6 +10,7 @@ import click
 
 from ..reporters import tables
 from ..reporters.text import write_problems
+from ..results.columns import ACROSS_COLUMNS, AcrossRounds
 from ..results.filters import ResultFilter
 from ..safety import human
 from . import (
@@ -73,18 +74,7 @@ class Hardware(TypedDict):
     accelerator_minutes: float | None
 
 
-class Across(TypedDict):
-    """Columns for reading rounds together (docs/scores.md, "Round and model columns")."""
-
-    round: str | None
-    published: str | None
-    benchmark_model: str | None
-    accelerator_short: str | None
-    accelerator_generation: str | None
-    republished: bool
-
-
-class ScoreJson(ScoreFacts, Hardware, Across, total=False):
+class ScoreJson(ScoreFacts, Hardware, AcrossRounds, total=False):
     """A score in the JSON document: its result, what it ran on, and its energy figures
     (docs/power.md) only where power logs exist, so the shape stays as it was without."""
 
@@ -318,16 +308,9 @@ def _hardware(s: Score) -> Hardware:
     }
 
 
-def _across(s: Score) -> Across:
+def _across(s: Score) -> AcrossRounds:
     """The columns for reading rounds together (results/columns.py)."""
-    return {
-        "round": s.round,
-        "published": s.published,
-        "benchmark_model": s.benchmark_model,
-        "accelerator_short": s.accelerator_short,
-        "accelerator_generation": s.accelerator_generation,
-        "republished": s.republished,
-    }
+    return cast(AcrossRounds, {name: getattr(s, name) for name in ACROSS_COLUMNS})
 
 
 def _scores_table(report: Any) -> list[tables.Table]:

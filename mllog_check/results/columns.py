@@ -30,8 +30,15 @@ class HardwareColumns(TypedDict):
     accelerator_generation: str | None  # Blackwell, CDNA 3, TPU v4, Gaudi 2
 
 
+class AcrossRounds(RoundColumns, HardwareColumns):
+    """Every column for reading rounds together, as a score carries them."""
+
+    republished: bool  # a run dated before the previous round's results
+
+
 ROUND_COLUMNS: tuple[str, ...] = tuple(RoundColumns.__annotations__)
 HARDWARE_COLUMNS: tuple[str, ...] = tuple(HardwareColumns.__annotations__)
+ACROSS_COLUMNS: tuple[str, ...] = tuple(AcrossRounds.__annotations__)
 
 
 @functools.cache
