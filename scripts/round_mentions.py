@@ -86,8 +86,6 @@ def format_values() -> dict[str, str]:
     def labels(command: str) -> list[str]:
         return [reporters.FORMATS[n].label for n in reporters.offered(command)]
 
-    files = [f"`{n}`" for n in reporters.offered(reporters.PACKAGE)
-             if reporters.PACKAGE not in reporters.FORMATS[n].own]  # fmt: skip
     return {
         "problem_labels": ", ".join(f.label for f in problems),
         "check_labels": ", ".join(labels(reporters.CHECK)),
@@ -95,7 +93,6 @@ def format_values() -> dict[str, str]:
         "check_choices": choices(reporters.CHECK),
         "package_choices": choices(reporters.PACKAGE),
         "audit_choices": choices(reporters.AUDIT),
-        "package_files": _and(files),
         "table_labels": ", ".join(table),
         "table_commands": _and([f"`{c}`" for c in commands]),
         "machine_labels": ", ".join(machine),
@@ -110,7 +107,6 @@ FORMAT_LISTS = {
     "check_choices": r"[a-z]+(?:\|[a-z]+)*",
     "package_choices": r"[a-z]+(?:\|[a-z]+)*",
     "audit_choices": r"[a-z]+(?:\|[a-z]+)*",
-    "package_files": r"`\w+`(?:(?:,\s+|\s+and\s+)`\w+`)*",
     "table_labels": rf"{LABEL}(?:,\s+{LABEL})*",
     "table_commands": r"`\w+`(?:(?:,\s+|\s+and\s+)`\w+`)*",
     "machine_labels": rf"{LABEL}(?:,\s+{LABEL})*",
@@ -141,7 +137,6 @@ PHRASES: list[tuple[str, str]] = [
     ("docs/design.md", "`reporters.tables.FORMATS` ({table_labels}) for {table_commands};"),
     ("docs/follow.md", "in `--format` ({check_labels}): exactly"),
     ("docs/package.md", "[--format {package_choices}]"),
-    ("docs/package.md", "scores); {package_files} write one entry per path"),
     ("docs/audit.md", "[--format {audit_choices}]"),
 ]
 ANY_ROUND = {

@@ -1,12 +1,14 @@
 """The one registry of problem formats, for every command that reports problems.
 
-A format writes ``files`` (verdict-like objects: ``path``, ``passed``, ``division``,
-``benchmark``, ``ruleset``, ``problems``; a ``mllog_check.rules.LogVerdict`` is one)
-to a text stream: ``write(files, out)``. ``check`` hands its verdicts; ``package`` and
-``audit`` hand one file per path that has problems (``files_of``). A format whose output
-for a command is more than its problems (the package's org verdict and scores, the
-audit's per-org summary) names that command's own writer of its report. Writers are
-registered as "module:function" and imported only when used.
+A format is one writer, ``write(report, out)``: ``report`` is a :class:`Report` (the
+command, what it made, and its checked paths as ``files``: verdict-like objects with
+``path``, ``passed``, ``division``, ``benchmark``, ``ruleset``, ``problems``; a
+``mllog_check.rules.LogVerdict`` is one), ``out`` a text stream. ``check`` hands its
+verdicts; ``package`` and ``audit`` their reports, whose ``files`` are one per path that
+has problems. A writer whose output for a command is more than its problems (the
+package's org verdict and scores, the audit's per-org summary) says so in its own body.
+Writers are registered as "module:function" and imported only when used: adding a
+format is one entry here and its writer (docs/design.md, "Output formats").
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any, TextIO
 
-    Reporter = Callable[[Sequence[Any], TextIO], None]
+    Writer = Callable[["Report", TextIO], None]
 
 CHECK, PACKAGE, AUDIT = "check", "package", "audit"
 _ALL = (CHECK, PACKAGE, AUDIT)
@@ -29,60 +31,62 @@ _ALL = (CHECK, PACKAGE, AUDIT)
 class ProblemFormat(Value):
     """A registered format (a Value, not a dataclass: check's start-up time, values.py)."""
 
-    __slots__ = ("name", "writer", "commands", "own", "label")
+    __slots__ = ("name", "writer", "commands", "label")
 
     def __init__(
         self,
         name: str,
-        writer: str,  # "module:function" writing files: write(files, out)
+        writer: str,  # "module:function" writing a report: write(report, out)
         commands: tuple[str, ...] = _ALL,  # the commands that offer it
-        # command -> "module:function" writing that command's whole report: write(report, out)
-        own: Mapping[str, str] | None = None,
-        label: str = "",  # its name in prose (the docs' lists: scripts/round_mentions.py)
+        label: str = "",  # its name in prose (docs/design.md's table of formats)
     ) -> None:
         self.name = name
         self.writer = writer
         self.commands = commands
-        self.own: Mapping[str, str] = {} if own is None else own
         self.label = label or name
 
 
-_SUMMARY = "mllog_check.reporters.summary"
+class Report:
+    """What a format writes: the command, what it made (``source``: check's verdicts, a
+    ``PackageReport``, an ``AuditResult``) and the writer's ``options`` (text's
+    ``quiet``, ``info``)."""
+
+    __slots__ = ("command", "source", "options", "_files")
+
+    def __init__(self, command: str, source: Any, options: Mapping[str, Any] | None = None):
+        self.command = command
+        self.source = source
+        self.options: Mapping[str, Any] = {} if options is None else options
+        self._files: list[Any] | None = None
+
+    @property
+    def files(self) -> list[Any]:
+        """The checked paths: check's verdicts; the package's and the audit's paths that
+        have problems, one each (``summary.package_files``, ``summary.audit_files``)."""
+        if self._files is None:
+            if self.command == CHECK:
+                self._files = list(self.source)
+            else:
+                from . import summary
+
+                of = summary.package_files if self.command == PACKAGE else summary.audit_files
+                self._files = list(of(self.source))
+        return self._files
+
+
+_MACHINE = "mllog_check.reporters.machine"
 _TEXT = "mllog_check.reporters.text"
 FORMATS: dict[str, ProblemFormat] = {
     f.name: f
     for f in (
-        ProblemFormat(
-            "text",
-            "mllog_check.reporters.text:write_text",
-            own={PACKAGE: f"{_SUMMARY}:package_text", AUDIT: f"{_SUMMARY}:audit_text"},
-        ),
-        ProblemFormat(
-            "json",
-            "mllog_check.reporters.machine:write_json",
-            own={PACKAGE: f"{_SUMMARY}:package_json"},
-            label="JSON",
-        ),
-        ProblemFormat(
-            "csv", "mllog_check.reporters.machine:write_csv", (PACKAGE, AUDIT), label="CSV"
-        ),
-        ProblemFormat(
-            "junit",
-            "mllog_check.reporters.machine:write_junit",
-            own={PACKAGE: f"{_SUMMARY}:package_junit"},
-            label="JUnit",
-        ),
-        ProblemFormat("sarif", "mllog_check.reporters.machine:write_sarif", label="SARIF"),
-        ProblemFormat(
-            "github",
-            "mllog_check.reporters.text:write_github",
-            own={PACKAGE: f"{_SUMMARY}:package_github", CHECK: f"{_TEXT}:check_github"},
-            label="GitHub annotations",
-        ),
+        ProblemFormat("text", f"{_TEXT}:text"),
+        ProblemFormat("json", f"{_MACHINE}:json_report", label="JSON"),
+        ProblemFormat("csv", f"{_MACHINE}:csv_report", (PACKAGE, AUDIT), label="CSV"),
+        ProblemFormat("junit", f"{_MACHINE}:junit_report", label="JUnit"),
+        ProblemFormat("sarif", f"{_MACHINE}:sarif_report", label="SARIF"),
+        ProblemFormat("github", f"{_TEXT}:github", label="GitHub annotations"),
     )
 }
-# How a command's report becomes files for the shared writers (check's are its verdicts).
-_FILES_OF = {PACKAGE: f"{_SUMMARY}:package_files", AUDIT: f"{_SUMMARY}:audit_files"}
 
 
 def offered(command: str) -> tuple[str, ...]:
@@ -100,16 +104,15 @@ def _load(target: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-def get(name: str) -> Reporter:
-    """The writer of files registered under ``name`` (KeyError for an unknown format)."""
-    reporter: Reporter = _load(FORMATS[name].writer)
-    return reporter
+def get(name: str) -> Writer:
+    """The writer registered under ``name`` (KeyError for an unknown format)."""
+    writer: Writer = _load(FORMATS[name].writer)
+    return writer
 
 
-def write(name: str, command: str, report: Any, out: TextIO, **options: Any) -> None:
-    """Write ``command``'s report in format ``name``: the command's own writer when the
-    format has one (with ``options``, e.g. the package's quiet), else the shared writer
-    of its files. KeyError for a format the command does not offer."""
+def write(name: str, command: str, source: Any, out: TextIO, **options: Any) -> None:
+    """Write what ``command`` made (``source``) in format ``name``, with the writer's
+    ``options`` (the package's quiet). KeyError for a format the command does not offer."""
     fmt = FORMATS[name]
     if command not in fmt.commands:
         raise KeyError(f"{command} does not offer format {name}")
@@ -117,11 +120,7 @@ def write(name: str, command: str, report: Any, out: TextIO, **options: Any) -> 
         from ..safety import guarded
 
         out = guarded(out)
-    if command in fmt.own:
-        _load(fmt.own[command])(report, out, **options)
-    else:
-        files = report if command == CHECK else _load(_FILES_OF[command])(report)
-        get(name)(files, out)
+    get(name)(Report(command, source, options), out)
     if name == "text":
         out.flush()  # the guard's last partial line
 

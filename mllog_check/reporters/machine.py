@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 
 from ..problems import Problem, Severity, format_problem
-from . import ordered
+from . import PACKAGE, Report, ordered
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -91,6 +91,17 @@ def _json_row(p: Problem) -> JsonProblem:
     return row
 
 
+def json_report(report: Report, out: TextIO) -> None:
+    """The package's own document (its verdicts, counts and scores: summary.package_json);
+    the files' (``as_dict``) for check and audit."""
+    if report.command == PACKAGE:
+        from .summary import package_json
+
+        package_json(report.source, out)
+    else:
+        write_json(report.files, out)
+
+
 def write_json(files: Sequence[Any], out: TextIO) -> None:
     json.dump(as_dict(files), out, indent=2, sort_keys=False)
     out.write("\n")
@@ -108,6 +119,16 @@ class Verdict:
         self.passed = passed
         self.message = message
         self.details = details
+
+
+def junit_report(report: Report, out: TextIO) -> None:
+    """One test case per file; the package's verdict first (summary.package_junit)."""
+    if report.command == PACKAGE:
+        from .summary import package_junit
+
+        package_junit(report.source, out)
+    else:
+        write_junit(report.files, out)
 
 
 def write_junit(
@@ -155,6 +176,10 @@ def write_junit(
     out.write("\n")
 
 
+def csv_report(report: Report, out: TextIO) -> None:
+    write_csv(report.files, out)
+
+
 def write_csv(files: Sequence[Any], out: TextIO) -> None:
     """One row per problem, files by path, each file's problems sorted."""
     import csv
@@ -173,6 +198,10 @@ def write_csv(files: Sequence[Any], out: TextIO) -> None:
 
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def sarif_report(report: Report, out: TextIO) -> None:
+    write_sarif(report.files, out)
 
 
 def write_sarif(files: Sequence[Any], out: TextIO) -> None:

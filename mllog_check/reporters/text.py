@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..problems import Problem, Severity, format_problem
 from ..safety import human
-from . import ordered
+from . import AUDIT, CHECK, PACKAGE, Report, ordered
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
@@ -17,6 +17,20 @@ def write_problems(problems: Sequence[Problem], out: TextIO) -> None:
     """Each problem in its one text form (``mllog_check.problems.format_problem``)."""
     for p in problems:
         out.write(format_problem(p) + "\n")
+
+
+def text(report: Report, out: TextIO) -> None:
+    """Human text: the package's and the audit's reports (summary.package_text,
+    summary.audit_text, with their ``quiet`` and ``info`` options); check's verdicts."""
+    if report.command == CHECK:  # the hook's path: summary (dataclasses) stays unloaded
+        write_text(report.files, out)
+        return
+    from . import summary
+
+    if report.command == PACKAGE:
+        summary.package_text(report.source, out, **report.options)
+    elif report.command == AUDIT:
+        summary.audit_text(report.source, out, **report.options)
 
 
 def write_text(files: Sequence[Any], out: TextIO) -> None:
@@ -62,6 +76,18 @@ def _escape(text: str, in_property: bool = False) -> str:
     if in_property:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return printable(text)
+
+
+def github(report: Report, out: TextIO) -> None:
+    """An annotation per problem; check and package add one notice when all passed."""
+    if report.command == PACKAGE:
+        from .summary import package_github
+
+        package_github(report.source, out)
+    elif report.command == CHECK:
+        check_github(report.files, out)
+    else:
+        write_github(report.files, out)
 
 
 def check_github(files: Sequence[Any], out: TextIO) -> None:
