@@ -112,14 +112,15 @@ DOC_START = "<!-- beyond-firings: python scripts/beyond_firings.py --doc -->"
 DOC_END = "<!-- /beyond-firings -->"
 
 
-def doc_table(data: dict[str, dict[str, int]]) -> str:
+def doc_table(data: dict[str, dict[str, int]], reads: dict[str, str]) -> str:
     """The table of docs/differences.md: every stable beyond-official code with its
-    firings per round of the data file (a preview code enters it when it is promoted)."""
+    firings per round of the data file (a preview code enters it when it is promoted)
+    and the read of what it fires on (``reads``, by code)."""
     rounds = sorted(data)
     lines = [
         DOC_START,
-        "| code | name | firings | per round |",
-        "| --- | --- | --- | --- |",
+        "| code | name | firings | per round | read |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for info in catalog.all_rules():
         if not info.beyond or info.preview:
@@ -128,7 +129,8 @@ def doc_table(data: dict[str, dict[str, int]]) -> str:
         fired = [f"{name} {count}" for name, count in counts if count]
         total = sum(count or 0 for _, count in counts)
         where = ", ".join(fired) if fired else f"0 in each of the {len(rounds)} rounds"
-        lines.append(f"| {info.code} | `{info.name}` | {total} | {where} |")
+        read = reads.get(info.code, "no firing to read" if not total else "")
+        lines.append(f"| {info.code} | `{info.name}` | {total} | {where} | {read} |")
     lines.append(DOC_END)
     return "\n".join(lines) + "\n"
 
@@ -144,15 +146,26 @@ def load(path: Path) -> dict[str, dict[str, int]]:
 
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "beyond_firings.yaml"
+READS = DATA.with_name("beyond_reads.yaml")
 DOC = Path(__file__).resolve().parent.parent / "docs" / "differences.md"
 
 
-def rewrite_doc(doc: Path = DOC, data: Path = DATA) -> str:
+def load_reads(path: Path) -> dict[str, str]:
+    """code -> the read of its firings (one line of text each)."""
+    from mllog_check.yamlsafe import load as load_yaml
+
+    data = load_yaml(path.read_text())
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a mapping of codes")
+    return {str(code): " ".join(str(text).split()) for code, text in data.items()}
+
+
+def rewrite_doc(doc: Path = DOC, data: Path = DATA, reads: Path = READS) -> str:
     """docs/differences.md with its table made again from the data file."""
     text = doc.read_text()
     head, _, rest = text.partition(DOC_START)
     _, _, tail = rest.partition(DOC_END + "\n")
-    return head + doc_table(load(data)) + tail
+    return head + doc_table(load(data), load_reads(reads)) + tail
 
 
 def main(argv: list[str]) -> int:

@@ -118,12 +118,28 @@ def test_every_stable_beyond_code_is_documented_with_its_firings() -> None:
     start, end = doc.index(beyond_firings.DOC_START), doc.index(beyond_firings.DOC_END)
     table = doc[start : end + len(beyond_firings.DOC_END)] + "\n"
     data = beyond_firings.load(beyond_firings.DATA)
-    assert table == beyond_firings.doc_table(data), "run: python scripts/beyond_firings.py --doc"
+    reads = beyond_firings.load_reads(beyond_firings.READS)
+    assert table == beyond_firings.doc_table(data, reads), (
+        "run: python scripts/beyond_firings.py --doc"
+    )
     named = set(re.findall(r"^\| (ML[A-Z]\d{3}) \|", table, re.M))
     stable = {i.code for i in catalog.all_rules() if i.beyond and not i.preview}
     assert named == stable
     for code in stable:  # every round's count in the data file
         assert all(code in counts for counts in data.values()), code
+
+
+def test_every_stable_beyond_code_that_fires_has_a_read() -> None:
+    """A check is stable once what it fires on has been read (true, defensible or
+    false): a firing nobody read is not advice a reviewer can file."""
+    data = beyond_firings.load(beyond_firings.DATA)
+    reads = beyond_firings.load_reads(beyond_firings.READS)
+    stable = {i.code for i in catalog.all_rules() if i.beyond and not i.preview}
+    fired = {code for counts in data.values() for code, n in counts.items() if n}
+    assert stable & fired <= set(reads), sorted(stable & fired - set(reads))
+    assert set(reads) <= stable, sorted(set(reads) - stable)
+    kinds = ("true", "defensible", "false")
+    assert all(text.startswith(kinds) for text in reads.values()), reads
 
 
 @pytest.mark.corpus

@@ -217,7 +217,6 @@ PLACEHOLDER = rule(
         "these fields (docs/package.md)."
     ),
     beyond=True,
-    lifecycle=PREVIEW,
 )
 REPEATED_KEY = rule(
     "MLP013",
@@ -248,7 +247,6 @@ DIVISION_MISMATCH = rule(
     bad=_clean('replace results/acme-8x/resnet/result_0.txt: "value": "open" => "value": "closed"'),
     why="Real case: logs say closed where the JSON says open; the official tools never compare.",
     beyond=True,
-    lifecycle=PREVIEW,
 )
 STATUS_MISMATCH = rule(
     "MLP021",
@@ -267,7 +265,6 @@ STATUS_MISMATCH = rule(
         f"published in ({SUBMISSION_RULES}); the log and the description should agree."
     ),
     beyond=True,
-    lifecycle=PREVIEW,
 )
 ORG_MISMATCH = rule(
     "MLP022",
