@@ -93,10 +93,11 @@ def test_no_selection_turns_a_failing_log_into_a_pass() -> None:
     ],
     ids=lambda c: " ".join(c[:2]),
 )
-def test_every_command_refuses_an_unknown_code(command: list[str], tmp_path: Path) -> None:
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        result = runner.invoke(cli, [*command, "--select", "MLR06,MLX123"])
+def test_every_command_refuses_an_unknown_code(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, [*command, "--select", "MLR06,MLX123"])
     assert result.exit_code == 2, result.output
     assert "no rule code is or starts with MLX123" in result.output
     assert not list(tmp_path.rglob("*.csv")) and not list(tmp_path.rglob("*.html"))
@@ -143,7 +144,9 @@ def test_every_stable_beyond_code_that_fires_has_a_read() -> None:
 
 
 @pytest.mark.corpus
-def test_preview_rules_show_only_when_asked(corpus: Path, tmp_path: Path) -> None:
+def test_preview_rules_show_only_when_asked(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Google's v1.0 headers at time 0 (MLC107, preview): hidden by default, shown with
     --preview or the project's preview = true, never raised by --strict."""
     found = sorted((corpus / "v1.0" / "Google" / "results").glob("*/bert/result_0.txt"))
@@ -154,23 +157,21 @@ def test_preview_rules_show_only_when_asked(corpus: Path, tmp_path: Path) -> Non
     assert code == 0 and "warning: MLC107" in out
     code, out = _run("check", "--preview", "--ignore", "MLC107", str(log))
     assert code == 0 and "MLC107" not in out
+    monkeypatch.chdir(tmp_path)
     runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        Path("pyproject.toml").write_text("[tool.mllog-check]\npreview = true\n")
-        result = runner.invoke(cli, ["check", str(log)])
-        assert result.exit_code == 0 and "warning: MLC107" in result.output
-        Path("pyproject.toml").write_text(
-            '[tool.mllog-check]\nignore = ["MLC10"]\npreview = true\n'
-        )
-        result = runner.invoke(cli, ["check", str(log)])
-        assert result.exit_code == 0 and "MLC107" not in result.output
-        Path("pyproject.toml").write_text('[tool.mllog-check]\nignore = ["MLC040"]\n')
-        result = runner.invoke(cli, ["check", str(log)])
-        assert result.exit_code == 2 and "cannot be ignored" in result.output
-        assert "pyproject.toml" in result.output
-        Path("pyproject.toml").write_text("[tool.mllog-check]\npreview = 1\n")
-        result = runner.invoke(cli, ["check", str(log)])
-        assert result.exit_code == 2 and "preview must be true or false" in result.output
+    Path("pyproject.toml").write_text("[tool.mllog-check]\npreview = true\n")
+    result = runner.invoke(cli, ["check", str(log)])
+    assert result.exit_code == 0 and "warning: MLC107" in result.output
+    Path("pyproject.toml").write_text('[tool.mllog-check]\nignore = ["MLC10"]\npreview = true\n')
+    result = runner.invoke(cli, ["check", str(log)])
+    assert result.exit_code == 0 and "MLC107" not in result.output
+    Path("pyproject.toml").write_text('[tool.mllog-check]\nignore = ["MLC040"]\n')
+    result = runner.invoke(cli, ["check", str(log)])
+    assert result.exit_code == 2 and "cannot be ignored" in result.output
+    assert "pyproject.toml" in result.output
+    Path("pyproject.toml").write_text("[tool.mllog-check]\npreview = 1\n")
+    result = runner.invoke(cli, ["check", str(log)])
+    assert result.exit_code == 2 and "preview must be true or false" in result.output
 
 
 @pytest.mark.corpus
