@@ -10,7 +10,8 @@ from .values import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Iterable
+    from typing import Any, TextIO
 
     # A problem's row (Problem.row): the columns asked for, in order; a cell is a text
     # or a line or column number.
@@ -169,6 +170,12 @@ def format_problem(p: Problem) -> str:
         name = f" [{printable(p.name)}, {p.impact}]"
     line = f"{printable(p.location())}: {p.severity}: {printable(p.rule)} {printable(p.message)}"
     return f"{line}{name}\n    {printable(p.text)}" if p.text else line + name
+
+
+def write_problems(problems: Iterable[Problem], out: TextIO) -> None:
+    """Each problem in its one text form (``format_problem``), a line each."""
+    for p in problems:
+        out.write(format_problem(p) + "\n")
 
 
 def shorten(text: str, limit: int = 160) -> str:

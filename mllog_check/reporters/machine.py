@@ -122,11 +122,13 @@ class Verdict:
 
 
 def junit_report(report: Report, out: TextIO) -> None:
-    """One test case per file; the package's verdict first (summary.package_junit)."""
-    if report.command == PACKAGE:
-        from .summary import package_junit
+    """One test case per file; the package's verdict first (summary.package_verdict)."""
+    if report.command == PACKAGE:  # a clean package is one passing test, not none
+        from .summary import package_verdict
 
-        package_junit(report.source, out)
+        source, line = report.source, package_verdict(report.source)
+        verdict = Verdict("package verdict", f"package.{source.org}", source.passed, line, line)
+        write_junit(report.files, out, "package", verdict)
     else:
         write_junit(report.files, out)
 

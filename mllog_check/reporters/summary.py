@@ -1,6 +1,7 @@
-"""The package's and the audit's own writers (registered in ``mllog_check.reporters``):
-text and JSON that show more than problems (the org's verdict, scores, per-org lines),
-and the files the shared formats write for them, one per path that has problems."""
+"""What the formats write for the package and the audit beyond their problems (the
+org's verdict, scores, per-org lines), and their checked paths, one per path that has
+problems (``Report.files``). The format writers (``text.py``, ``machine.py``) call these;
+this module imports neither (docs/design.md: no import circle)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..problems import Problem
+from ..problems import Problem, write_problems
 from ..safety import human, json_text
-from .text import write_problems
 
 
 @dataclass
@@ -60,20 +60,15 @@ def _package_class(report: Any, path: str) -> str:
     return ".".join(("package", report.org, *inner))
 
 
-def package_junit(report: Any, out: TextIO) -> None:
-    """JUnit: the package's verdict as the first test case, then one per path with
-    problems (a clean package is one passing test)."""
-    from .machine import Verdict, write_junit
-
+def package_verdict(report: Any) -> str:
+    """The package's verdict in one line (JUnit's first test case, machine.junit_report)."""
     counts = report.counts()
     official = "PASS" if report.official_passed else "FAIL"
     stops = _official_stops(report.problems)
-    summary = (
+    return (
         f"{report.org} ({report.ruleset}): {counts['error']} errors, {counts['warning']} "
         f"warnings; official package checker verdict: {official}" + (f" ({stops})" if stops else "")
     )
-    verdict = Verdict("package verdict", f"package.{report.org}", report.passed, summary, summary)
-    write_junit(package_files(report), out, "package", verdict)
 
 
 def audit_files(result: Any) -> list[PathResult]:
@@ -81,20 +76,17 @@ def audit_files(result: Any) -> list[PathResult]:
     return _by_path(sorted([*result.problems, *result.anomalies]), result.ruleset)
 
 
-def package_github(report: Any, out: TextIO) -> None:
-    """An annotation per problem, and one notice line when the org passed (a CI log
-    then says what was checked, not nothing)."""
-    from .text import _escape, write_github
-
-    write_github(package_files(report), out)
-    if report.passed:
-        counts = report.counts()
-        official = "PASS" if report.official_passed else "FAIL"
-        message = (
-            f"PASS {report.org} ({report.ruleset}): {counts['error']} errors, "
-            f"{counts['warning']} warnings; official package checker verdict: {official}"
-        )
-        out.write(f"::notice title=mllog-check package::{_escape(message)}\n")
+def package_notice(report: Any) -> str | None:
+    """The GitHub notice of an org that passed (a CI log then says what was checked, not
+    nothing; text.github), None when it failed."""
+    if not report.passed:
+        return None
+    counts = report.counts()
+    official = "PASS" if report.official_passed else "FAIL"
+    return (
+        f"PASS {report.org} ({report.ruleset}): {counts['error']} errors, "
+        f"{counts['warning']} warnings; official package checker verdict: {official}"
+    )
 
 
 def package_text(report: Any, out: TextIO, quiet: bool = False) -> None:

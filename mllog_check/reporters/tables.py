@@ -102,7 +102,7 @@ class TableFormat:
     binary: bool = False  # the writer takes a binary stream
     # The analysis extra's modules its writer imports for a form.
     needs: Callable[[Form], tuple[str, ...]] = _nothing
-    label: str = ""  # its name in prose, when not its name (scripts/round_mentions.py)
+    label: str = ""  # its name in prose, when not its name (docs/design.md, "Output formats")
 
 
 def write_text(table: Table, out: TextIO) -> None:

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..problems import Problem, Severity, format_problem
+from ..problems import Severity, write_problems
 from ..safety import human
 from . import AUDIT, CHECK, PACKAGE, Report, ordered
 
 TYPE_CHECKING = False  # typing is not imported at run time (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any, TextIO
-
-
-def write_problems(problems: Sequence[Problem], out: TextIO) -> None:
-    """Each problem in its one text form (``mllog_check.problems.format_problem``)."""
-    for p in problems:
-        out.write(format_problem(p) + "\n")
 
 
 def text(report: Report, out: TextIO) -> None:
@@ -80,14 +74,16 @@ def _escape(text: str, in_property: bool = False) -> str:
 
 def github(report: Report, out: TextIO) -> None:
     """An annotation per problem; check and package add one notice when all passed."""
-    if report.command == PACKAGE:
-        from .summary import package_github
-
-        package_github(report.source, out)
-    elif report.command == CHECK:
+    if report.command == CHECK:
         check_github(report.files, out)
-    else:
-        write_github(report.files, out)
+        return
+    write_github(report.files, out)
+    if report.command == PACKAGE:
+        from .summary import package_notice
+
+        notice = package_notice(report.source)
+        if notice is not None:
+            out.write(f"::notice title=mllog-check package::{_escape(notice)}\n")
 
 
 def check_github(files: Sequence[Any], out: TextIO) -> None:
