@@ -1,7 +1,7 @@
 """Count, for every check beyond the official tools, its firings per round of the corpus.
 
     python scripts/beyond_firings.py [CORPUS] > tests/data/beyond_firings.yaml
-    python scripts/beyond_firings.py --doc     # the table in docs/differences.md
+    python scripts/docs_tables.py              # then the table in docs/differences.md
 
 Each round folder of the corpus (``$MLLOG_CORPUS`` by default) is audited as
 ``mllog-check audit`` audits it (every org's package check: compliance, scores, power,
@@ -76,7 +76,7 @@ def dump(data: dict[str, dict[str, int]]) -> str:
 REGENERATE = (
     "if the change is meant (a check changed, or the corpus grew), read the new firings, "
     "then: python scripts/beyond_firings.py > tests/data/beyond_firings.yaml && "
-    "python scripts/beyond_firings.py --doc"
+    "python scripts/docs_tables.py"
 )
 
 
@@ -107,34 +107,6 @@ def compare(
     return out
 
 
-# docs/differences.md's table lies between these lines (``--doc`` rewrites it).
-DOC_START = "<!-- beyond-firings: python scripts/beyond_firings.py --doc -->"
-DOC_END = "<!-- /beyond-firings -->"
-
-
-def doc_table(data: dict[str, dict[str, int]], reads: dict[str, str]) -> str:
-    """The table of docs/differences.md: every stable beyond-official code with its
-    firings per round of the data file (a preview code enters it when it is promoted)
-    and the read of what it fires on (``reads``, by code)."""
-    rounds = sorted(data)
-    lines = [
-        DOC_START,
-        "| code | name | firings | per round | read |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for info in catalog.all_rules():
-        if not info.beyond or info.preview:
-            continue
-        counts = [(name, data[name].get(info.code)) for name in rounds]
-        fired = [f"{name} {count}" for name, count in counts if count]
-        total = sum(count or 0 for _, count in counts)
-        where = ", ".join(fired) if fired else f"0 in each of the {len(rounds)} rounds"
-        read = reads.get(info.code, "no firing to read" if not total else "")
-        lines.append(f"| {info.code} | `{info.name}` | {total} | {where} | {read} |")
-    lines.append(DOC_END)
-    return "\n".join(lines) + "\n"
-
-
 def load(path: Path) -> dict[str, dict[str, int]]:
     """The data file as written by ``dump`` (read with the project's YAML loader)."""
     from mllog_check.yamlsafe import load as load_yaml
@@ -147,7 +119,6 @@ def load(path: Path) -> dict[str, dict[str, int]]:
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "beyond_firings.yaml"
 READS = DATA.with_name("beyond_reads.yaml")
-DOC = Path(__file__).resolve().parent.parent / "docs" / "differences.md"
 
 
 def load_reads(path: Path) -> dict[str, str]:
@@ -160,18 +131,7 @@ def load_reads(path: Path) -> dict[str, str]:
     return {str(code): " ".join(str(text).split()) for code, text in data.items()}
 
 
-def rewrite_doc(doc: Path = DOC, data: Path = DATA, reads: Path = READS) -> str:
-    """docs/differences.md with its table made again from the data file."""
-    text = doc.read_text()
-    head, _, rest = text.partition(DOC_START)
-    _, _, tail = rest.partition(DOC_END + "\n")
-    return head + doc_table(load(data), load_reads(reads)) + tail
-
-
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["--doc"]:
-        DOC.write_text(rewrite_doc())
-        return 0
     corpus = Path(argv[0] if argv else os.environ.get("MLLOG_CORPUS", "../shared/corpus"))
     if not corpus.is_dir():
         sys.stderr.write(f"no corpus at {corpus}\n")

@@ -13,8 +13,8 @@ yet (docs/rounds.md, "Round data: one inheritance"):
 - schemas/system_description/v6.2.json ``"extends": "v6.1"``
 
 then rewrites what is generated from them: schemas/prepared/ (scripts/prepare_data.py),
-docs/rules.md (scripts/rules_docs.py) and the docs' mentions of the latest round
-(scripts/round_mentions.py). The test suite passes as it is after this; edit the entry
+docs/rules.md (scripts/rules_docs.py) and the generated tables of the docs (the rounds:
+scripts/docs_tables.py). The test suite passes as it is after this; edit the entry
 and the files to state what the new round changes (a benchmark added: its run count in
 the registry and ``summary_columns``, its rules, its quality target, its reference
 convergence points; docs/rounds.md, "Adding a round").
@@ -146,8 +146,8 @@ def add_round(version: str, source_name: str, schemas: Path | None = None) -> li
 
 def regenerate() -> None:
     """Rewrite everything generated from the registry and the data files."""
+    import docs_tables
     import prepare_data
-    import round_mentions
     import rules_docs
 
     rounds.reload()
@@ -155,7 +155,7 @@ def regenerate() -> None:
     for name, data in prepare_data.build().items():
         (folder / name).write_bytes(data)
     rules_docs.write(ROOT / "docs" / "rules.md")
-    round_mentions.write()
+    docs_tables.write()
 
 
 def main() -> int:
@@ -172,7 +172,7 @@ def main() -> int:
     regenerate()
     for path in written:
         print(f"wrote {path}")
-    print("regenerated schemas/prepared/, docs/rules.md and the docs' round mentions")
+    print("regenerated schemas/prepared/, docs/rules.md and the docs' generated tables")
     return 0
 
 

@@ -40,7 +40,7 @@ SUITE = [
     "tests/test_rounds_scoring.py",
     "tests/test_scores.py",
     "tests/test_rounds.py",
-    "tests/test_round_mentions.py",
+    "tests/test_docs_tables.py",
 ]
 # The run disclosure v6.1 made mandatory (schemas/rules/training-6.1.0.yaml, common).
 DISCLOSURE = {
@@ -256,10 +256,10 @@ def _changed(repo: Path) -> list[str]:
 
 
 def _generated_docs() -> set[str]:
-    """The docs the generators rewrite (scripts/round_mentions.py, scripts/rules_docs.py)."""
-    import round_mentions
+    """The docs the generators rewrite (scripts/docs_tables.py, scripts/rules_docs.py)."""
+    import docs_tables
 
-    return {*round_mentions.files(), "docs/rules.md"}
+    return {*docs_tables.files(), "docs/rules.md"}
 
 
 def test_the_next_free_version_follows_the_newest_round() -> None:
@@ -323,7 +323,7 @@ def test_a_new_round_retiring_and_adding_a_benchmark_is_data_only(tmp_path: Path
     assert columns.stdout.strip() == str(old.summary_columns), columns.stdout + columns.stderr
     # Before any change the new round is its parent's copy in effect: the data tests pass.
     _edit_round(repo, new, old, source, retired)
-    for script in ("scripts/prepare_data.py", "scripts/rules_docs.py", "scripts/round_mentions.py"):
+    for script in ("scripts/prepare_data.py", "scripts/rules_docs.py", "scripts/docs_tables.py"):
         done = _run(repo, script)
         assert done.returncode == 0, done.stderr
     assert set(_changed(repo)) == set(changed)  # the same files, nothing else
@@ -355,9 +355,10 @@ def test_a_new_round_retiring_and_adding_a_benchmark_is_data_only(tmp_path: Path
     assert "not a benchmark column" not in summary.stdout + summary.stderr
     (strong,) = json.loads(tables.with_suffix(".json").read_text(encoding="utf-8"))
     assert retired not in strong and strong["toybench"] == pytest.approx(row["minutes"]), strong
-    scores_doc = (repo / "docs" / "scores.md").read_text(encoding="utf-8")
+    rounds_doc = (repo / "docs" / "rounds.md").read_text(encoding="utf-8")
     # the table of rounds says what the round's benchmarks change (the registry's runs)
-    assert f"| v{short} | − {retired}; + toybench {runs} | minimum | training_{new} |" in scores_doc
+    (line,) = [x for x in rounds_doc.splitlines() if x.startswith(f"| v{short} |")]
+    assert f"| training_{new} | minimum | − {retired}; + toybench {runs} |" in line, line
     shutil.rmtree(repo / "work")
 
     suite = _run(repo, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not corpus",

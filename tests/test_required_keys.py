@@ -23,7 +23,7 @@ from mllog_check.rules.loader import KeySpec, Ruleset, Section
 
 # (round folder, chain, key): official requirement, ours, and why they differ.
 ACCEPTED = {
-    # docs/differences.md, "Rounds v2.1-v6.1": the era tool (2.1.0) required opt_epsilon,
+    # docs/differences.md, "Rounds from v2.1": the era tool (2.1.0) required opt_epsilon,
     # renamed opt_lamb_epsilon after the round; ours requires the era key (MLC110 warns).
     ("training_2.1.0", "common/closed/closed_bert", "opt_epsilon"): (None, "EXACTLY_ONE"),
     # resnet.yaml's END block counts the LARS (SGD) keys against the optimizer logged: one
