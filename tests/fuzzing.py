@@ -333,6 +333,68 @@ def gzip_members(data: bytes, rng: random.Random) -> bytes:
     return packed
 
 
+def _nested(depth: int, rng: random.Random) -> bytes:
+    """A JSON value ``depth`` levels deep: arrays, objects or both."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        return b"[" * depth + b"1" + b"]" * depth
+    if kind == 1:
+        return b'{"a": ' * depth + b"1" + b"}" * depth
+    return b'[{"a": ' * (depth // 2) + b"[]" + b"}]" * (depth // 2)
+
+
+def deep_values(data: bytes, rng: random.Random) -> bytes:
+    """A value or a metadata field nested 50 to 3,000 deep (about 1,000 made later stages
+    recurse; the parse bound is parsing.decoders.MAX_DEPTH)."""
+
+    def edit(line: bytes, rng: random.Random) -> bytes:
+        nested = _nested(rng.choice((50, 62, 63, 64, 65, 100, 990, 1024, 1025, 3000)), rng)
+        if rng.random() < 0.5 and b'"metadata": {' in line:
+            return line.replace(b'"metadata": {', b'"metadata": {"deep": ' + nested + b", ", 1)
+        start = line.find(b'"value": ')
+        if start < 0:
+            return line + b" " + nested
+        start += len(b'"value": ')
+        end = line.find(b', "metadata"', start)
+        return line[:start] + nested + (line[end:] if end >= 0 else b"}")
+
+    return _edit_marker_line(data, rng, edit)
+
+
+# Keys that rules relate to others (MLC051 quotes the value of the key at fault).
+_RELATED = (
+    b"global_batch_size", b"opt_base_learning_rate", b"opt_learning_rate_warmup_steps",
+    b"opt_learning_rate_warmup_epochs", b"gradient_accumulation_steps", b"train_samples",
+    b"eval_accuracy", b"max_sequence_length", b"opt_lamb_epsilon", b"seed",
+)  # fmt: skip
+
+
+def huge_relation_value(data: bytes, rng: random.Random) -> bytes:
+    """A huge string or number as the value of a key that relations read, sometimes with
+    the line relating to it repeated a thousand times (one 8 MB problem line, and 4.2 GB
+    of memory for the repeats, before the message bounds)."""
+    lines = _lines(data)
+    marked = [i for i, line in enumerate(lines) if b":::ML" in line]
+    if not marked:
+        return data
+    related = [i for i in marked if any(b'"key": "%s"' % k in lines[i] for k in _RELATED)]
+    i = rng.choice(related or marked)
+    size = 8_000_000 if rng.random() < 0.05 else rng.choice((5_000, 100_000, 1_000_000))
+    huge = rng.choice((b'"' + b"A" * size + b'"', b"9" * min(size, 4_000), b'"\\n' * 1000 + b'"'))
+    line = lines[i]
+    start = line.find(b'"value": ')
+    if start >= 0:
+        start += len(b'"value": ')
+        end = line.find(b', "metadata"', start)
+        lines[i] = line[:start] + huge + (line[end:] if end >= 0 else b"}")
+    else:
+        lines[i] = line + b" " + huge
+    if rng.random() < 0.3:
+        j = rng.choice(marked)
+        lines[j + 1 : j + 1] = [lines[j]] * 1_000
+    return b"\n".join(lines)
+
+
 LOG_MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
     "bit-flips": bit_flips,
     "delete-lines": delete_lines,
@@ -345,6 +407,7 @@ LOG_MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
     "prefixes-crlf": line_endings_and_prefixes,
     "hostile-values": hostile_values,
     "cr-segments": cr_segments,
+    "deep-values": deep_values,
 }
 # Costly mutations (a thousand grammar-explained errors, a megabyte line) come rarely,
 # so a long run spends its time on many inputs rather than on a few slow ones.
@@ -353,6 +416,7 @@ RARE_LOG_MUTATIONS: dict[str, tuple[float, Callable[[bytes, random.Random], byte
     "long-line": (0.005, long_line),
     "gzip": (0.05, gzip_wrap),
     "gzip-members": (0.01, gzip_members),
+    "huge-relation-value": (0.01, huge_relation_value),
 }
 # Follow stages of a mutated log (check --follow): fed in random pieces to LiveCheck, or
 # read from a file that is rewritten, truncated or swapped while followed.
@@ -527,6 +591,52 @@ def follow_file_input(data: bytes, rng: random.Random) -> None:
             tail.close()
 
 
+# Names holding a line feed and a forged verdict line (docs/security.md, "Output is
+# inert"): no human line of any command may start with the marker.
+FORGED = "FORGED"
+FORGING_ORG = f"Evil\n{FORGED} PASS AMD (5.0.0): 0 errors, 0 warnings\n{FORGED} verdict: PASS"
+FORGING_LOG = f"result_0\n{FORGED} pass (closed bert, 5.0.0).txt"
+VERDICT_NAME_CHANCE = 0.002
+
+
+def cli_text(args: list[str]) -> tuple[int, str]:
+    """One command in this process: (exit code, stdout and stderr); a traceback raises."""
+    import io
+    import sys
+
+    from mllog_check.cli import main
+
+    out, err, saved = io.StringIO(), io.StringIO(), sys.stderr
+    code: Any = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(args)
+    except SystemExit as done:
+        code = done.code
+    finally:
+        sys.stderr = saved  # main wraps the stream it finds
+    return int(code or 0), out.getvalue() + err.getvalue()
+
+
+def no_forged_line(text: str) -> None:
+    forged = [line for line in text.splitlines() if line.startswith(FORGED)]
+    assert not forged, forged
+
+
+def verdict_name_input(data: bytes, ruleset: str | None) -> None:
+    """check of the log under a file name holding a forged verdict line: its per-file
+    verdict keeps the name on one line."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="mllog-names-") as work:
+        path = Path(work) / FORGING_LOG
+        path.write_bytes(data)
+        args = ["check", *(["--ruleset", ruleset] if ruleset else []), str(path)]
+        code, text = cli_text(args)
+        assert code in (0, 1, 2), (code, text[-2000:])
+        no_forged_line(text)
+
+
 def gzip_marker_bound(data: bytes) -> int:
     """Markers inside compressed or UTF-16 data are not visible in the raw bytes."""
     return 10**9 if data[:2] in (b"\x1f\x8b", b"\xff\xfe", b"\xfe\xff") else 0
@@ -552,6 +662,9 @@ def fuzz_logs(
             if rng.random() < FOLLOW_FILE_CHANCE:
                 names.append("follow-file")
                 follow_file_input(data, rng)
+            if rng.random() < VERDICT_NAME_CHANCE:
+                names.append("verdict-name")
+                verdict_name_input(data, ruleset)
         except Exception:
             outcome.failures.append(_failure(f"log {i} ({path}, {'+'.join(names)})", seed))
     return outcome
@@ -564,10 +677,12 @@ def _failure(what: str, seed: int) -> str:
 # ---------------------------------------------------------------- result folders
 
 
-def _copy_set(source: SetSource, into: Path) -> tuple[Path, Path, Path]:
+def _copy_set(
+    source: SetSource, into: Path, org_name: str | None = None
+) -> tuple[Path, Path, Path]:
     """round/org/{systems,results/system/benchmark} under ``into``: (round, org, bench)."""
     round_dir = into / source.round_folder
-    org = round_dir / source.org
+    org = round_dir / (org_name or source.org)
     bench = org / "results" / source.system / source.benchmark
     bench.mkdir(parents=True)
     (org / "systems").mkdir()
@@ -782,6 +897,59 @@ def deep_folder(bench: Path, org: Path, rng: random.Random) -> None:
     shutil.copyfile(files[0], here / "result_0.txt")
 
 
+_RUN_TIME = re.compile(rb'"time_ms": (\d+)[^\n]*"key": "(run_start|run_stop)"')
+# Readings a mutated power log holds: 10^5 to 10^6 (about 1 KB of memory each, and
+# 2,000,000 took over 300 s in score, before power logs were kept compact).
+POWER_READINGS = (100_000, 100_000, 300_000, 1_000_000)
+
+
+def power_log(bench: Path, org: Path, rng: random.Random) -> None:
+    """A power folder for the result set: one node log per run, the first run's holding
+    10^5 to 10^6 readings (some out of order, repeated, not numbers or beyond 1e9)."""
+    files = _results(bench)
+    if not files:
+        return
+    times = dict((k.decode(), int(t)) for t, k in _RUN_TIME.findall(files[0].read_bytes()))
+    start = times.get("run_start", 1_700_000_000_000)
+    stop = max(times.get("run_stop", start + 3_600_000), start + 1)
+    count = rng.choice(POWER_READINGS)
+    head = b':::MLLOG {"namespace": "", "time_ms": %d, "event_type": "%s", "key": "%s", '
+    tail = b'"metadata": {"file": "power.py", "lineno": 88}}\n'
+    for n, path in enumerate(files):
+        run = bench / "power" / path.name.split(".")[0]
+        run.mkdir(parents=True, exist_ok=True)
+        many = count if n == 0 else rng.choice((0, 60, 1_000))
+        with (run / "node_0.txt").open("wb") as log:
+            log.write(head % (start - 1, b"INTERVAL_START", b"power_measurement_start"))
+            log.write(b'"value": null, ' + tail)
+            log.write(head % (start - 1, b"POINT_IN_TIME", b"conversion_eff"))
+            log.write(b'"value": 0.94, ' + tail)
+            step = (stop - start) / max(many, 1)
+            odd = rng.choice((0, 0.001, 0.1))  # share of hostile readings
+            block = []
+            for i in range(many):
+                t, watts = start + i * step, b"%.1f" % (2800 + (i * 7919) % 6000)
+                if odd and rng.random() < odd:
+                    t = rng.choice((t - 10 * step, start - 5_000, t))
+                    watts = rng.choice((b"-1", b"1e308", b"NaN", b'"x"', b"null", b"0"))
+                block.append(head % (int(t), b"POINT_IN_TIME", b"power_reading"))
+                block.append(b'"value": ' + watts + b", " + tail)
+                if len(block) > 20_000:
+                    log.write(b"".join(block))
+                    block.clear()
+            log.write(b"".join(block))
+            log.write(head % (stop + 1, b"INTERVAL_END", b"power_measurement_stop"))
+            log.write(b'"value": null, ' + tail)
+
+
+def forging_names(bench: Path, org: Path, rng: random.Random) -> None:
+    """A result log named with a line feed and a forged verdict line (the org folder
+    gets such a name in fuzz_folders when this mutation is drawn)."""
+    files = _results(bench)
+    if files:
+        rng.choice(files).rename(bench / FORGING_LOG)
+
+
 _LAST = frozenset({"links", "special-files"})
 FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
     "remove-runs": remove_runs,
@@ -800,11 +968,15 @@ FOLDER_MUTATIONS: dict[str, Callable[[Path, Path, random.Random], None]] = {
     "scaling-values": scaling_values,
     "deep-folder": deep_folder,
     "system-numbers": system_numbers,
+    "power-log": power_log,
+    "forging-names": forging_names,
 }
 
 
-def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
-    """Score, package and audit a folder: none may raise (usage errors aside)."""
+def check_folder_input(round_dir: Path, org: Path, ruleset: str, verdicts: bool = False) -> None:
+    """Score, package and audit a folder: none may raise (usage errors aside). With
+    ``verdicts``, check, package and audit print their text too, and no line of it may
+    be one a name forged."""
     from mllog_check.results import compute_scores
     from mllog_check.submission.audit import NOTHING_AUDITED, run_audit
     from mllog_check.submission.package import check_package
@@ -827,6 +999,21 @@ def check_folder_input(round_dir: Path, org: Path, ruleset: str) -> None:
     assert all(not o["passed"] for o in result.orgs if o["failure"] == NOTHING_AUDITED)
     crashed = [p.message for p in result.problems if p.rule == "MLP031"]
     assert not crashed, crashed
+    if verdicts:
+        _verdict_lines(round_dir, org, ruleset)
+
+
+def _verdict_lines(round_dir: Path, org: Path, ruleset: str) -> None:
+    """check, package and audit text of a tree whose names forge verdict lines."""
+    audit_out = round_dir.parent / "audit-out"
+    for args in (
+        ["check", "--ruleset", ruleset, str(org / "results")],
+        ["package", "--ruleset", ruleset, str(org)],
+        ["audit", "-j1", "--ruleset", ruleset, "--out", str(audit_out), str(round_dir)],
+    ):
+        code, text = cli_text(args)
+        assert code in (0, 1, 2), (args, code, text[-2000:])
+        no_forged_line(text)
 
 
 def _score_tables(report: Any) -> None:
@@ -850,8 +1037,9 @@ def fuzz_folders(
         rng = random.Random(f"{seed}:folder:{i}")
         source = sets[rng.randrange(len(sets))]
         here = work / f"input-{i}"
-        round_dir, org, bench = _copy_set(source, here)
         names = rng.sample(sorted(FOLDER_MUTATIONS), rng.choice((1, 1, 2)))
+        forging = "forging-names" in names
+        round_dir, org, bench = _copy_set(source, here, FORGING_ORG if forging else None)
         names.sort(key=lambda n: n in _LAST)  # the others read files a FIFO would block
         for n, name in enumerate(names):
             try:
@@ -862,7 +1050,7 @@ def fuzz_folders(
         ruleset = ruleset_of(source.round_folder)
         assert ruleset is not None
         try:
-            check_folder_input(round_dir, org, ruleset)
+            check_folder_input(round_dir, org, ruleset, verdicts=forging)
         except Exception:
             where = f"{source.round_folder}/{source.org}/{source.system}/{source.benchmark}"
             outcome.failures.append(_failure(f"folder {i} ({where}, {'+'.join(names)})", seed))
