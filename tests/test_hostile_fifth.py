@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import test_hostile
@@ -71,6 +72,93 @@ def test_every_problem_is_bounded_at_construction() -> None:
     problem = Problem("a", 1, 1, "MLC051", Severity.ERROR, "x" * 10**6, text="y" * 10**6)
     assert len(problem.message) < MESSAGE_LIMIT + 100 and "characters cut" in problem.message
     assert len(problem.text) < MESSAGE_LIMIT + 100
+
+
+# -- 3. power logs of many readings ---------------------------------------------------
+
+# A published benchmark folder with power logs (one node log per run).
+POWER = "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/bert"
+
+
+def long_power_log(folder: Path, readings: int) -> tuple[Path, list[tuple[float, float]]]:
+    """power/result_0/node_0.txt of a copied folder made to hold ``readings`` readings
+    evenly over its own measurement window, each its first reading's line with another
+    time and value: (the log, the readings planted)."""
+    import re
+
+    node = folder / "power" / "result_0" / "node_0.txt"
+    lines = node.read_bytes().splitlines(keepends=True)
+    first = next(ln for ln in lines if b'"power_reading"' in ln)
+    at = {
+        key: int(re.search(rb'"time_ms": (\d+)', ln).group(1))  # type: ignore[union-attr]
+        for ln in lines
+        for key in (b"power_measurement_start", b"power_measurement_stop")
+        if key in ln
+    }
+    start, stop = at[b"power_measurement_start"], at[b"power_measurement_stop"]
+    planted = [
+        (start + (stop - start) * (i + 1) // (readings + 1), 2800.0 + i % 600)
+        for i in range(readings)
+    ]
+    head, rest = first.split(b'"time_ms": ', 1)
+    middle, tail = rest[rest.index(b",") :].split(b'"value": ', 1)
+    tail = tail[tail.index(b",") :]
+    with node.open("wb") as out:
+        out.writelines(ln for ln in lines if b'"power_reading"' not in ln and b"_stop" not in ln)
+        for t, watts in planted:
+            out.write(b'%s"time_ms": %d%s"value": %r%s' % (head, t, middle, watts, tail))
+        out.writelines(ln for ln in lines if b"power_measurement_stop" in ln)
+    return node, [(float(t), w) for t, w in planted]
+
+
+def test_a_power_log_of_many_readings_is_kept_in_columns(corpus: Path, tmp_path: Path) -> None:
+    """Issue 40, item 3: a reading cost about 1 KB (its parsed record and an event
+    object); 2,000,000 readings took 1.98 GB. The log is now read as a stream and each
+    event kept as a few numbers: the energy is the summarizer's formula all the same."""
+    import tracemalloc
+
+    from mllog_check.parsing import parse_file
+    from mllog_check.power import check_benchmark_folder, power_log, read_power_log
+
+    def read(count: int) -> tuple[Any, Path, list[tuple[float, float]], int, int]:
+        folder = tmp_path / f"bert-{count}"
+        shutil.copytree(corpus / POWER, folder)
+        node, planted = long_power_log(folder, count)
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            log = read_power_log(str(node), "node", 0)
+            held, peak = (m - before for m in tracemalloc.get_traced_memory())
+        finally:
+            tracemalloc.stop()
+        assert list(zip(log.reading_times, log.reading_watts, strict=True)) == planted
+        return log, folder, planted, held, peak
+
+    # The peak holds one block of records (a 4 MiB read); beyond it, memory grows by
+    # the readings' numbers only (before: about 1 KB a reading, 290 bytes of it held).
+    few, many = 32_000, 96_000
+    peak_few = read(few)[4]
+    log, folder, planted, held, peak = read(many)
+    assert held < 64 * many, held
+    assert peak - peak_few < 150 * (many - few), (peak_few, peak)
+    node = folder / "power" / "result_0" / "node_0.txt"
+    whole = power_log(parse_file(str(node)), "node", 0)  # the ParseResult route agrees
+    columns = [(bytes(c) for c in (w.times, w.kinds, w.numbers)) for w in (whole, log)]
+    assert list(columns[0]) == list(columns[1])  # as bytes: NaN stands for no number
+    # The energy of run 0 is the summarizer's formula over the planted readings.
+    report = check_benchmark_folder(str(folder))
+    (energy,) = [e for path, e in report.energies.items() if path.endswith("result_0.txt")]
+    assert log.start_ms is not None and log.stop_ms is not None
+    run = parse_file(str(folder / "result_0.txt")).records
+    ttt = next(r.timestamp_ms for r in run if r.key == "run_stop") - next(
+        r.timestamp_ms for r in run if r.key == "run_start"
+    )
+    area, prev = 0.0, log.start_ms
+    for t, watts in planted:
+        area, prev = area + watts * (t - prev), t
+    expected = log.node_eff() * area * ttt / (log.stop_ms - log.start_ms) / 1000.0
+    assert energy.joules == pytest.approx(expected, rel=1e-12)
+    assert not [p for p in report.problems if p.rule.startswith("MLS")]
 
 
 # -- 6. values nested about 1,000 deep -------------------------------------------------

@@ -11,8 +11,9 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +23,16 @@ from ..problems import Problem
 from ..records import ParseResult
 from . import codes
 from .energy import FROM_READINGS, RunEnergy, run_energy
-from .logs import EFF_MAX, EFF_MIN, PowerLog, efficiency_usable, finite_time, read_power_log
+from .logs import (
+    EFF_MAX,
+    EFF_MIN,
+    PowerLog,
+    between,
+    efficiency_usable,
+    finite_time,
+    read_power_log,
+    sorted_times,
+)
 from .sampling import sampling_problems
 
 POWER_DIR = "power"
@@ -258,7 +268,7 @@ def _values(log: PowerLog) -> list[Problem]:
         else:
             msg = f"{key} {value!r} is not a number: no energy for this run"
         out.append(codes.problem(codes.NOT_A_NUMBER, log.path, msg, line))
-    more = len(log.bad_values) - PROBLEM_LIMIT
+    more = log.bad_count - len(log.bad_values)
     if more > 0:
         omitted = Counter({codes.NOT_A_NUMBER.severity: more})
         out.append(omitted_problem(log.path, "power", omitted))
@@ -266,8 +276,8 @@ def _values(log: PowerLog) -> list[Problem]:
     if not efficiency_usable(ev):
         msg = f"conversion_eff {ev:g} is outside [{EFF_MIN:g}, {EFF_MAX:g}]: no energy for this run"
         out.append(codes.problem(codes.EFF_RANGE, log.path, msg, log.eff_line))
-    has_eff = any(e.key == "conversion_eff" for e in log.events)
-    if not has_eff and log.events and (log.kind == "node" or log.interconnect_w is not None):
+    counts = log.kind == "node" or log.interconnect_w is not None
+    if not log.has_eff and log.has_events and counts:
         out.append(codes.problem(codes.EFF_MISSING, log.path, "no conversion_eff: 1 assumed"))
     if log.interconnect_w is not None and log.interconnect_w <= 0:
         msg = f"interconnect_power_est {log.interconnect_w:g} W is not positive"
@@ -278,7 +288,7 @@ def _values(log: PowerLog) -> list[Problem]:
 def _node(log: PowerLog, run: RunTiming) -> list[Problem]:
     out: list[Problem] = []
     if log.start_ms is None:
-        what = "an empty log" if not log.events else "no power_measurement_start"
+        what = "an empty log" if not log.has_events else "no power_measurement_start"
         msg = f"{what}: no energy for this run"
         return [codes.problem(codes.NO_START, log.path, msg)]
     if log.stop_ms is None:
@@ -298,38 +308,48 @@ def _node(log: PowerLog, run: RunTiming) -> list[Problem]:
 
 def _readings(log: PowerLog) -> list[Problem]:
     out = []
-    if not log.readings:
+    watts = log.reading_watts
+    if not watts:
         return [codes.problem(codes.NO_READINGS, log.path, "no power_reading: energy 0")]
-    low = [(ln, w) for ln, (_, w) in zip(log.reading_lines, log.readings, strict=True) if w <= 0]
-    if low:
-        line, watts = low[0]
-        msg = f"{len(low)} power_reading value(s) of zero or less, first {watts:g} W"
-        out.append(codes.problem(codes.NOT_POSITIVE, log.path, msg, line))
-    median = statistics.median(w for _, w in log.readings)
+    low = _first_and_count(watts, lambda w: w <= 0)
+    if low is not None:
+        first, count = low
+        msg = f"{count} power_reading value(s) of zero or less, first {watts[first]:g} W"
+        out.append(codes.problem(codes.NOT_POSITIVE, log.path, msg, log.reading_lines[first]))
+    median = statistics.median(watts)
     if median > 0:
-        high = [
-            (ln, w)
-            for ln, (_, w) in zip(log.reading_lines, log.readings, strict=True)
-            if w > SPIKE_FACTOR * median
-        ]
-        if high:
-            line, watts = high[0]
+        high = _first_and_count(watts, lambda w: w > SPIKE_FACTOR * median)
+        if high is not None:
+            first, count = high
             msg = (
-                f"{len(high)} power_reading value(s) above {SPIKE_FACTOR:g} × the median "
-                f"({median:g} W), first {watts:g} W"
+                f"{count} power_reading value(s) above {SPIKE_FACTOR:g} × the median "
+                f"({median:g} W), first {watts[first]:g} W"
             )
-            out.append(codes.problem(codes.SPIKE, log.path, msg, line))
+            out.append(codes.problem(codes.SPIKE, log.path, msg, log.reading_lines[first]))
     out.extend(_gaps(log))
     return out
+
+
+def _first_and_count(
+    values: Sequence[float], test: Callable[[float], bool]
+) -> tuple[int, int] | None:
+    """(index of the first value passing ``test``, how many pass), or None."""
+    first, count = -1, 0
+    for i, value in enumerate(values):
+        if test(value):
+            count += 1
+            if first < 0:
+                first = i
+    return (first, count) if count else None
 
 
 def _gaps(log: PowerLog) -> list[Problem]:
     if log.start_ms is None or log.stop_ms is None or log.stop_ms <= log.start_ms:
         return []
-    times = sorted({t for t, _ in log.readings if log.start_ms <= t <= log.stop_ms})
+    times = sorted_times(between(log.reading_times, log.start_ms, log.stop_ms))
     if not times:
         return []
-    steps = [b - a for a, b in itertools.pairwise(times)]
+    steps = array("d", (b - a for a, b in itertools.pairwise(times)))
     median = statistics.median(steps) if steps else 0.0
     tolerance = max(GAP_MIN_S * 1000.0, GAP_FACTOR * median)
     edges = [log.start_ms, *times, log.stop_ms]
@@ -349,7 +369,7 @@ def _coverage(log: PowerLog, run: RunTiming) -> list[Problem]:
         return []
     stop = log.stop_ms
     if stop is None or stop <= log.start_ms:  # no stop, or MLE007: the readings' span
-        stop = max((t for t, _ in log.readings), default=log.start_ms)
+        stop = max(log.reading_times, default=log.start_ms)
     late = log.start_ms - run.start_ms
     early = run.stop_ms - stop
     if late <= 0 and early <= 0:

@@ -46,13 +46,13 @@ def node_energy(log: PowerLog, ttt_ms: float, run: tuple[float, float] | None) -
     if not efficiency_usable(eff):  # 1e-300 gave about 0 J by the official method
         return LogEnergy(None)
     stop = log.stop_ms
-    readings = log.window_readings()
+    times, watts = log.window_readings()
     if stop is None:  # the summarizer takes the last reading's time as the stop
-        stop = max((t for t, _ in readings), default=log.start_ms)
+        stop = max(times, default=log.start_ms)
     if stop > log.start_ms:
         area, prev = 0.0, log.start_ms
-        for t, watts in readings:
-            area += watts * (t - prev)
+        for t, w in zip(times, watts, strict=True):
+            area += w * (t - prev)
             prev = t
         return LogEnergy(eff * area * ttt_ms / (stop - log.start_ms) / 1000.0)
     return LogEnergy(eff * _mean_power(log, run) * ttt_ms / 1000.0, FROM_READINGS)
@@ -60,15 +60,20 @@ def node_energy(log: PowerLog, ttt_ms: float, run: tuple[float, float] | None) -
 
 def _mean_power(log: PowerLog, run: tuple[float, float] | None) -> float:
     """Time-weighted mean of the readings in the run (each holds since the one before)."""
-    ordered = sorted(log.readings)
-    inside = [rt for rt in ordered if run is not None and run[0] <= rt[0] <= run[1]]
-    chosen = inside or ordered
+    times, watts = log.reading_times, log.reading_watts
+    order: Sequence[int] = range(len(times))
+    if any(
+        (times[h], watts[h]) > (times[i], watts[i]) for h, i in itertools.pairwise(order)
+    ):  # readings as the summarizer sorts them: by time, then watts
+        order = sorted(order, key=lambda i: (times[i], watts[i]))
+    inside = [i for i in order if run is not None and run[0] <= times[i] <= run[1]]
+    chosen = inside or order
     if not chosen:
         return 0.0
-    span = chosen[-1][0] - chosen[0][0]
+    span = times[chosen[-1]] - times[chosen[0]]
     if span <= 0:
-        return statistics.fmean(w for _, w in chosen)
-    area = sum(w * (t - tp) for (tp, _), (t, w) in itertools.pairwise(chosen))
+        return statistics.fmean(watts[i] for i in chosen)
+    area = sum(watts[i] * (times[i] - times[h]) for h, i in itertools.pairwise(chosen))
     return area / span
 
 

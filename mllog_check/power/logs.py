@@ -7,12 +7,15 @@ module only picks the power keys out of the records.
 from __future__ import annotations
 
 import math
+from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..parsing import parse_file
+from ..inputs import Source
+from ..parsing.scanner import PROBLEM_LIMIT
 from ..problems import Problem
-from ..records import ParseResult
+from ..records import ParseResult, Record
 
 START = "power_measurement_start"
 STOP = "power_measurement_stop"
@@ -53,12 +56,12 @@ def finite_time(value: Any) -> bool:
     return isinstance(value, int | float) and math.isfinite(float(value))
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    time_ms: float
-    key: str
-    value: Any
-    line: int
+# Each power event is kept as a few numbers in columns (``array``), never as a record:
+# a parsed record costs about 1 KB, and 2,000,000 readings took 1.98 GB and over 300 s
+# in ``score`` (docs/security.md, "Bounds"). Event kinds, in ``PowerLog.kinds``:
+KIND_OF = {START: 0, STOP: 1, READING: 2, EFFICIENCY: 3, SWITCH: 4}
+_START, _STOP, _READING, _EFFICIENCY = 0, 1, 2, 3
+NAN = math.nan
 
 
 @dataclass
@@ -66,7 +69,6 @@ class PowerLog:
     path: str
     kind: str  # "node" or "sw"
     index: int | None
-    events: list[Event] = field(default_factory=list)  # power keys, in file order
     problems: list[Problem] = field(default_factory=list)  # the parser's
     start_ms: float | None = None
     stop_ms: float | None = None
@@ -78,55 +80,145 @@ class PowerLog:
     # A switch's conversion_eff as the summarizer reads it: the last one logged before
     # the first interconnect_power_est (file order), else 1.
     switch_eff: float | None = None
-    readings: list[tuple[float, float]] = field(default_factory=list)  # (ms, W), numeric
-    reading_lines: list[int] = field(default_factory=list)
-    # (line, key, value) of power values that are not numbers.
+    # Every power event with a finite time, in file order: its time (ms), its kind
+    # (KIND_OF) and its value as ``number`` reads it (NaN where it is none).
+    times: array[float] = field(default_factory=lambda: array("d"))
+    kinds: bytearray = field(default_factory=bytearray)
+    numbers: array[float] = field(default_factory=lambda: array("d"))
+    # The numeric readings, in file order: time (ms), watts and line.
+    reading_times: array[float] = field(default_factory=lambda: array("d"))
+    reading_watts: array[float] = field(default_factory=lambda: array("d"))
+    reading_lines: array[int] = field(default_factory=lambda: array("q"))
+    # (line, key, value) of power values that are not numbers: the first PROBLEM_LIMIT,
+    # and how many in all (each is a problem, and those past the limit are counted).
     bad_values: list[tuple[int, str, Any]] = field(default_factory=list)
+    bad_count: int = 0
+    _in_order: bool = True  # event times never decrease in file order
+
+    @property
+    def has_events(self) -> bool:
+        return bool(self.kinds)
+
+    @property
+    def has_eff(self) -> bool:
+        return _EFFICIENCY in self.kinds
+
+    def _time_order(self) -> Sequence[int]:
+        """Event indices in time order, file order on ties (a stable sort)."""
+        if self._in_order:
+            return range(len(self.kinds))
+        return sorted(range(len(self.kinds)), key=self.times.__getitem__)
 
     def node_eff(self) -> float:
         """conversion_eff as the summarizer reads a node log: the last in time order, else 1."""
         eff = 1.0
-        for event in sorted(self.events, key=lambda e: e.time_ms):
-            num = number(event.value) if event.key == EFFICIENCY else None
-            eff = num if num is not None else eff
+        numbers, kinds = self.numbers, self.kinds
+        for i in self._time_order():
+            if kinds[i] == _EFFICIENCY and not math.isnan(numbers[i]):
+                eff = numbers[i]
         return eff
 
-    def window_readings(self) -> list[tuple[float, float]]:
-        """Readings the summarizer integrates: in time order (file order on ties),
-        after the last ``power_measurement_start`` seen and before the stop."""
+    def window_readings(self) -> tuple[array[float], array[float]]:
+        """Readings the summarizer integrates, as (times, watts): in time order (file
+        order on ties), after the last ``power_measurement_start`` seen and before the
+        stop."""
         started = stopped = False
-        out: list[tuple[float, float]] = []
-        for event in sorted(self.events, key=lambda e: e.time_ms):
-            if event.key == START:
+        times, watts = array("d"), array("d")
+        numbers, kinds, at = self.numbers, self.kinds, self.times
+        for i in self._time_order():
+            kind = kinds[i]
+            if kind == _START:
                 started = True
-            elif event.key == READING and started and not stopped:
-                watts = number(event.value)
-                if watts is not None:
-                    out.append((event.time_ms, watts))
-            elif event.key == STOP:
+            elif kind == _READING and started and not stopped:
+                if not math.isnan(numbers[i]):
+                    times.append(at[i])
+                    watts.append(numbers[i])
+            elif kind == _STOP:
                 stopped = True
-        return out
+        return times, watts
+
+
+def sorted_times(times: Sequence[float]) -> array[float]:
+    """``times`` in ascending order, each once: linear when they come in order (a sort
+    otherwise)."""
+    out = array("d")
+    last = -math.inf
+    for t in times:
+        if t > last:
+            out.append(t)
+            last = t
+        elif t < last:
+            return array("d", sorted(set(times)))
+    return out
+
+
+def between(times: Iterable[float], low: float, high: float) -> array[float]:
+    """The times in [low, high], in their order."""
+    return array("d", (t for t in times if low <= t <= high))
 
 
 def read_power_log(path: str, kind: str, index: int | None, root: str | None = None) -> PowerLog:
-    """One power log; with ``root``, a log whose link leaves that tree is not read."""
-    return power_log(parse_file(path, root=root), kind, index)
+    """One power log, read as a stream (its records are never all held); with ``root``,
+    a log whose link leaves that tree is not read."""
+    from pathlib import Path
+
+    from ..parsing import RecordStream
+
+    tree = None if root is None else Path(root)
+    stream = RecordStream(Source(path, Path(path), tree))
+    log = PowerLog(path, kind, index)
+    for batch in stream.batches():
+        _feed(log, batch)
+    log.problems = list(stream.result.problems)
+    return log
 
 
 def power_log(result: ParseResult, kind: str, index: int | None) -> PowerLog:
     log = PowerLog(result.path, kind, index, problems=list(result.problems))
-    for rec in result.records:
-        if rec.key not in POWER_KEYS:
-            continue
-        if not finite_time(rec.timestamp_ms):  # an event without a time cannot be placed
-            log.bad_values.append((rec.line, f"{rec.key} time_ms", rec.timestamp_ms))
-            continue
-        log.events.append(Event(float(rec.timestamp_ms), rec.key, rec.value, rec.line))
-        _take(log, rec.key, rec.value, float(rec.timestamp_ms), rec.line)
+    _feed(log, result.records)
     return log
 
 
-def _take(log: PowerLog, key: str, value: Any, time_ms: float, line: int) -> None:
+def _feed(log: PowerLog, records: Iterable[Record]) -> None:
+    kinds, times, kinds_of, numbers = KIND_OF, log.times, log.kinds, log.numbers
+    for rec in records:
+        kind = kinds.get(rec.key)
+        if kind is None:
+            continue
+        time_ms = rec.timestamp_ms
+        if not finite_time(time_ms):  # an event without a time cannot be placed
+            _bad(log, rec.line, f"{rec.key} time_ms", time_ms)
+            continue
+        time_ms = float(time_ms)
+        if times and time_ms < times[-1]:
+            log._in_order = False
+        value = rec.value
+        # the common case first: a float reading in range (``number`` says the rest)
+        num = (
+            value
+            if type(value) is float and -POWER_LIMIT <= value <= POWER_LIMIT
+            else number(value)
+        )
+        times.append(time_ms)
+        kinds_of.append(kind)
+        numbers.append(NAN if num is None else num)
+        if kind == _READING and num is not None:
+            log.reading_times.append(time_ms)
+            log.reading_watts.append(num)
+            log.reading_lines.append(rec.line)
+        else:
+            _take(log, rec.key, value, num, time_ms, rec.line)
+
+
+def _bad(log: PowerLog, line: int, key: str, value: Any) -> None:
+    if log.bad_count < PROBLEM_LIMIT:
+        log.bad_values.append((line, key, value))
+    log.bad_count += 1
+
+
+def _take(
+    log: PowerLog, key: str, value: Any, num: float | None, time_ms: float, line: int
+) -> None:
     # The summarizer keeps the last start and stop (in time order) and the last
     # conversion_eff; a switch's first interconnect_power_est.
     if key == START and (log.start_ms is None or time_ms >= log.start_ms):
@@ -134,13 +226,9 @@ def _take(log: PowerLog, key: str, value: Any, time_ms: float, line: int) -> Non
     elif key == STOP and (log.stop_ms is None or time_ms >= log.stop_ms):
         log.stop_ms, log.stop_line = time_ms, line
     elif key in (READING, EFFICIENCY, SWITCH):
-        num = number(value)
         if num is None:
-            log.bad_values.append((line, key, value))
-        elif key == READING:
-            log.readings.append((time_ms, num))
-            log.reading_lines.append(line)
-        elif key == EFFICIENCY:
+            _bad(log, line, key, value)
+        elif key == EFFICIENCY:  # (a numeric reading is taken by _feed)
             log.conversion_eff, log.eff_line = num, line
         elif log.interconnect_w is None:
             log.interconnect_w, log.switch_eff = num, log.conversion_eff

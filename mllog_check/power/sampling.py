@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import itertools
 import statistics
+from array import array
 
 from ..problems import Problem
 from . import codes
-from .logs import PowerLog
+from .logs import PowerLog, between, sorted_times
 
 REQUIRED_S = 1.0  # at least one reading per second (section 3.4)
 RATE_SLACK = 1.1  # the median interval may exceed REQUIRED_S by timestamp jitter
@@ -31,7 +32,7 @@ def sampling_problems(
     log: PowerLog, start_ms: float | None, stop_ms: float | None
 ) -> list[Problem]:
     """MLE035 and MLE036 for one node log of a run timed ``start_ms``..``stop_ms``."""
-    if log.start_ms is None or not log.readings:
+    if log.start_ms is None or not log.reading_times:
         return []  # MLE006, MLE024 say why there is nothing to judge
     run = (start_ms, stop_ms) if start_ms is not None and stop_ms is not None else None
     out = _rate(log, run[0], run[1]) if run is not None and run[1] > run[0] else []
@@ -39,8 +40,11 @@ def sampling_problems(
 
 
 def _rate(log: PowerLog, start_ms: float, stop_ms: float) -> list[Problem]:
-    inside = sorted({t for t, _ in log.readings if start_ms <= t <= stop_ms})
-    steps = [b - a for a, b in itertools.pairwise([start_ms, *inside, stop_ms])]
+    inside = sorted_times(between(log.reading_times, start_ms, stop_ms))
+    steps = array("d", [inside[0] - start_ms if inside else stop_ms - start_ms])
+    steps.extend(b - a for a, b in itertools.pairwise(inside))
+    if inside:
+        steps.append(stop_ms - inside[-1])
     typical = statistics.median(steps) / 1000.0
     longest = max(steps) / 1000.0
     if typical <= RATE_SLACK * REQUIRED_S and longest <= LONGEST_S:
@@ -60,13 +64,14 @@ def _count(log: PowerLog, begin_ms: float, run: tuple[float, float] | None) -> l
     counting it here too said one fault twice, with two counts."""
     if log.stop_ms is not None and log.stop_ms <= begin_ms:
         # MLE007: no window, so the readings over the run (all where the run has no time)
-        held = [t for t, _ in log.readings if run is None or run[0] <= t <= run[1]]
+        times = log.reading_times
+        held = len(times) if run is None else sum(1 for t in times if run[0] <= t <= run[1])
     else:
-        held = [t for t, _ in log.window_readings()]
-    if len(held) >= MIN_READINGS:
+        held = len(log.window_readings()[0])
+    if held >= MIN_READINGS:
         return []
     msg = (
-        f"{len(held)} reading(s) in the measurement window; the power rules require at "
+        f"{held} reading(s) in the measurement window; the power rules require at "
         f'least {MIN_READINGS} (power_measurement.adoc 3.5 "Measure max(a run, 60 power '
         'samples)")'
     )
