@@ -282,6 +282,42 @@ def test_staged_never_looks_above_the_repository(repository: Path) -> None:
     assert "Traceback" not in err and "GigaComputing (5.0.0)" in out, err
 
 
+def test_staged_paths_outside_orgs_look_at_each_folder_once(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40, item 5: 100,000 staged paths outside any org took 162 s, each path's
+    every parent asked again whether it is an org (three calls to the file system each).
+    Each folder is now asked once, however many staged paths it holds."""
+    from mllog_check.submission import staged
+
+    folders = [repository / "notes" / f"d{i}" / "a" / "b" for i in range(4)]
+    for folder in folders:
+        folder.mkdir(parents=True)
+        for i in range(500):
+            (folder / f"f{i}.txt").write_bytes(b"x")
+    log = bench(repository / "GigaComputing") / "result_0.txt"
+    log.write_bytes(log.read_bytes() + b"\n")
+    _git(repository, "add", ".")
+    asked: dict[str, list[Path]] = {"org": [], "link": []}
+
+    def counted(name: str, real: Any) -> Any:
+        def call(folder: Path) -> bool:
+            asked[name].append(folder)
+            return bool(real(folder))
+
+        return call
+
+    monkeypatch.setattr(staged, "is_org_folder", counted("org", staged.is_org_folder))
+    monkeypatch.setattr(staged, "_linked_org", counted("link", staged._linked_org))
+    touched = staged.touched_orgs(repository)
+    assert touched.orgs == [repository / "GigaComputing"] and not touched.links
+    assert len(asked["org"]) == len(set(asked["org"])), "a folder asked twice"
+    paths = 4 * 500 + 1
+    below = {p for f in folders for p in f.relative_to(repository).parents}  # notes/...
+    assert len(asked["org"]) <= len(below) + 4 + 10  # the org's own chain: a few more
+    assert len(asked["link"]) <= paths + len(below) + 4 + 10  # each path, each folder
+
+
 def test_staged_says_an_org_folder_that_is_a_link_is_not_checked(
     repository: Path, tree: Path
 ) -> None:

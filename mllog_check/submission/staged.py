@@ -39,8 +39,15 @@ def _git(cwd: Path, *args: str) -> str:
 
 def staged_paths(cwd: Path) -> list[Path]:
     """The staged paths (deletions included) relative to ``cwd``, as git lists them."""
+    return [Path(name) for name in _staged(cwd)]
+
+
+def _staged(cwd: Path) -> list[str]:
+    """The staged paths as strings below ``cwd`` (a Path each costs more than the check
+    of a hundred thousand of them)."""
     names = _git(cwd, "diff", "--cached", "--name-only", "--relative", "-z").split("\0")
-    return [cwd / name for name in names if name]
+    top = str(cwd)
+    return [os.path.join(top, name) for name in names if name]
 
 
 def repository_root(cwd: Path) -> Path:
@@ -50,25 +57,63 @@ def repository_root(cwd: Path) -> Path:
     return Path(os.path.normpath(cwd / up)) if up else cwd
 
 
-def _within(path: Path, root: Path) -> list[Path]:
-    """``path`` and its parents, up to ``root`` and never above it."""
-    chain = [path, *path.parents]
-    return chain[: chain.index(root) + 1] if root in chain else []
-
-
 def org_of(path: Path, root: Path) -> Path | None:
     """The nearest org folder above ``path`` (which may be deleted) inside the
     repository ``root``, None outside one: a ``results/`` folder beside the repository
     is no org of its commits."""
-    for parent in _within(path, root)[1:]:
-        if is_org_folder(parent):
-            return parent
-    return None
+    found = _Folders(root).org_above(str(path))
+    return None if found is None else Path(found)
 
 
 def _linked_org(folder: Path) -> bool:
     """A link to a folder that would be an org: never followed, said so."""
     return folder.is_symlink() and folder.is_dir() and (folder / "results").is_dir()
+
+
+class _Folders:
+    """What each folder of the repository is, asked of the file system once: staged
+    paths share their folders (100,000 paths outside any org took 162 s when every
+    path's every parent was looked at again, through pathlib; issue 40). Paths are
+    strings here, normalized as git and ``repository_root`` spell them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = str(root)
+        self._inside = os.path.join(self.root, "")  # the root with one trailing "/"
+        self._org: dict[str, str | None] = {}  # folder -> nearest org at or above it
+        self._seen: set[str] = set()  # folders whose chain up to root was looked at
+        self.links: set[str] = set()
+
+    def org_above(self, path: str) -> str | None:
+        """As ``org_of``: the nearest org folder above ``path``, inside ``root``."""
+        if not path.startswith(self._inside):
+            return None
+        chain: list[str] = []
+        here, found = os.path.dirname(path), None
+        while True:
+            if here in self._org:
+                found = self._org[here]
+                break
+            chain.append(here)
+            if is_org_folder(Path(here)):
+                found = here
+                break
+            if len(here) <= len(self.root):  # the root itself
+                break
+            here = os.path.dirname(here)
+        for folder in chain:
+            self._org[folder] = found
+        return found
+
+    def look_for_links(self, path: str) -> None:
+        """Org folders that are links, from ``path`` up to (not with) ``root``."""
+        if not path.startswith(self._inside):
+            return
+        here = path
+        while len(here) > len(self.root) and here not in self._seen:
+            self._seen.add(here)
+            if _linked_org(Path(here)):
+                self.links.add(here)
+            here = os.path.dirname(here)
 
 
 class Touched:
@@ -82,13 +127,14 @@ class Touched:
 def touched_orgs(cwd: Path) -> Touched:
     """Every org above a staged path, by name, inside the repository; every org below
     ``cwd`` with nothing staged. Org folders that are links are listed apart."""
-    paths = staged_paths(cwd)
+    paths = _staged(cwd)
     if not paths:
         return all_orgs(cwd)
-    root = repository_root(cwd)
-    found = {org for org in (org_of(p, root) for p in paths) if org is not None}
-    links = {f for p in paths for f in _within(p, root)[:-1] if _linked_org(f)}
-    return Touched(sorted(found), sorted(links))
+    folders = _Folders(repository_root(cwd))
+    found = {org for org in map(folders.org_above, paths) if org is not None}
+    for path in paths:
+        folders.look_for_links(path)
+    return Touched(sorted(map(Path, found)), sorted(map(Path, folders.links)))
 
 
 def all_orgs(cwd: Path) -> Touched:
