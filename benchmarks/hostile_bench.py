@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -208,6 +210,118 @@ def registry_fifo(work: Path, log: Path, scale: int) -> list[str]:
     return ["check", str(log)]
 
 
+# A published log whose rules relate keys (closed Llama 3.1 405B: MLC051 relations).
+RELATED = "v5.1/NVIDIA/results/tyche_ngpu512_ngc25.09_nemo/llama31_405b/result_0.txt"
+# A published benchmark folder with power logs (one node log per run).
+POWER = "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/bert"
+# A closed result near its RCP bound (docs/scores.md: pass probability 0.79).
+NEAR_RCP = "v1.0/Graphcore/results/ipu-pod16-POPART-closed/bert"
+
+
+def _with_value(data: bytes, key: str, value: bytes) -> bytes:
+    lines = data.split(b"\n")
+    index = next(i for i, ln in enumerate(lines) if f'"key": "{key}"'.encode() in ln)
+    line = lines[index]
+    start = line.index(b'"value": ') + len(b'"value": ')
+    lines[index] = line[:start] + value + line[line.index(b', "metadata"', start) :]
+    return b"\n".join(lines)
+
+
+def _huge_batch(scale: int) -> bytes:
+    huge = b'"' + b"A" * (8_000_000 // scale) + b'"'
+    return _with_value((corpus_dir() / RELATED).read_bytes(), "global_batch_size", huge)
+
+
+def relation_value(work: Path, log: Path, scale: int) -> list[str]:
+    """One 8,000,000-character global_batch_size that three relations quote (MLC051):
+    one 8 MB problem line, 79 s and 283 MB before the message bounds."""
+    path = work / "result_0.txt"
+    path.write_bytes(_huge_batch(scale))
+    return ["check", "--ruleset", "5.1.0", str(path)]
+
+
+def relation_repeat(work: Path, log: Path, scale: int) -> list[str]:
+    """That log with the line relating to the value repeated 1,000 times, gzipped
+    (41 KB; 4.2 to 4.8 GB of memory before anything was printed)."""
+    lines = _huge_batch(scale).split(b"\n")
+    index = next(i for i, ln in enumerate(lines) if b'"key": "opt_base_learning_rate"' in ln)
+    lines[index + 1 : index + 1] = [lines[index]] * 1_000
+    path = work / "result_0.txt.gz"
+    path.write_bytes(gzip.compress(b"\n".join(lines)))
+    return ["check", "--ruleset", "5.1.0", str(path)]
+
+
+def _copy_org(source: Path, work: Path) -> Path:
+    """<work>/<org>/{systems/<system>.json, results/<system>/<benchmark>}: writable."""
+    system, org_dir = source.parent, source.parent.parent.parent
+    org = work / org_dir.name
+    (org / "systems").mkdir(parents=True)
+    shutil.copyfile(
+        org_dir / "systems" / f"{system.name}.json", org / "systems" / f"{system.name}.json"
+    )
+    shutil.copytree(source, org / "results" / system.name / source.name)
+    for path in org.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return org
+
+
+def power_readings(work: Path, log: Path, scale: int) -> list[str]:
+    """score of a result whose first run's node log holds 1,000,000 readings (about
+    1 KB each before: 2,000,000 took over 300 s and 1.98 GB)."""
+    org = _copy_org(corpus_dir() / POWER, work)
+    bench = next((org / "results").glob("*/*"))
+    node = bench / "power" / "result_0" / "node_0.txt"
+    lines = node.read_bytes().splitlines(keepends=True)
+    first = next(ln for ln in lines if b'"power_reading"' in ln)
+    times = [int(re.search(rb'"time_ms": (\d+)', ln).group(1)) for ln in lines]  # type: ignore[union-attr]
+    start, stop = min(times), max(times)
+    head, rest = first.split(b'"time_ms": ', 1)
+    middle, tail = rest[rest.index(b",") :].split(b'"value": ', 1)
+    tail = tail[tail.index(b",") :]
+    count = 1_000_000 // scale
+    with node.open("wb") as out:
+        out.writelines(ln for ln in lines if b'"power_reading"' not in ln and b"_stop" not in ln)
+        for i in range(count):
+            t = start + (stop - start) * (i + 1) // (count + 1)
+            out.write(b'%s"time_ms": %d%s"value": %d.0%s' % (head, t, middle, 2800 + i % 600, tail))
+        out.writelines(ln for ln in lines if b"power_measurement_stop" in ln)
+    return ["score", "--ruleset", "5.0.0", str(org)]
+
+
+def _many_runs(work: Path, runs: int) -> list[str]:
+    org = _copy_org(corpus_dir() / NEAR_RCP, work)
+    bench = next((org / "results").glob("*/*"))
+    logs = sorted(bench.glob("result_*.txt"))
+    for i in range(len(logs), runs):
+        shutil.copyfile(logs[i % len(logs)], bench / f"result_{i}.txt")
+    return ["score", "--ruleset", "1.0.0", "--runs", str(org)]
+
+
+def rcp_runs(work: Path, log: Path, scale: int) -> list[str]:
+    """A result near its RCP bound with 4,000 runs: the bootstrap took 47 ms a run
+    (187 s); beyond MAX_RUNS (200) it gives no figure."""
+    return _many_runs(work, 4_000 // scale)
+
+
+def rcp_max_runs(work: Path, log: Path, scale: int) -> list[str]:
+    """The same with 200 runs, the most the bootstrap takes (its work is bounded)."""
+    return _many_runs(work, 200)
+
+
+def staged_paths(work: Path, log: Path, scale: int) -> list[str]:
+    """package --staged in a repository where 100,000 paths outside any org are staged
+    (162 s before; git lists them in under a second)."""
+    repo = work  # the command runs in it
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    for i in range(100_000 // scale):
+        folder = repo / "notes" / f"d{i // 1000}" / "a" / "b"
+        if i % 1000 == 0:
+            folder.mkdir(parents=True)
+        (folder / f"f{i}.txt").write_bytes(b"x")
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    return ["package", "--staged", "--ruleset", "5.0.0"]
+
+
 CASES = (
     Case("long-line", "1 MB gzip of one 1 GB marker line", long_line, 200, 10),
     Case("bad-lines", "a million broken marker lines (20 KB gzip)", bad_lines, 200, 30),
@@ -235,6 +349,12 @@ CASES = (
         10,
         env={"MLLOG_CHECK_ROUNDS": "/dev/zero"},
     ),
+    Case("relation-value", "an 8,000,000-character value in 3 relations", relation_value, 200, 30),
+    Case("relation-many", "that relation line 1,000 times (gzip)", relation_repeat, 200, 30),
+    Case("power-log", "score: a node log of 1,000,000 readings", power_readings, 400, 180),
+    Case("rcp-runs", "score --runs: 4,000 runs near the RCP bound", rcp_runs, 600, 300),
+    Case("rcp-200-runs", "score --runs: 200 runs, the bootstrap's most", rcp_max_runs, 300, 60),
+    Case("staged", "package --staged: 100,000 paths, no org", staged_paths, 200, 30, in_work=True),
     Case("many-records", "check of 4 million valid records", many_records, 0, 0, bounded=False),
 )
 
