@@ -10,19 +10,24 @@ mutated in memory (bit flips, lines deleted, duplicated, shuffled, truncated, wr
 types, renamed keys, bad time_ms, prefixes and CRLF, hostile values: integers beyond
 4,300 digits, numbers beyond floats, NaN and infinities, escape sequences, workflow
 commands and spreadsheet formulas; CR-separated records, more broken lines than a log
-lists, lines longer than a chunk or than the line limit, gzip, gzip members by the thousand)
-and sent through parse
+lists, lines longer than a chunk or than the line limit, gzip, gzip members by the thousand,
+values and metadata fields nested 50 to 3,000 deep, huge strings in keys relations read,
+sometimes with the relating line repeated a thousand times) and sent through parse
 (the invariant records + line errors == marker lines, the streaming iterator), check
 (strict too), round detection and the anomaly detectors, and some through check
 --follow (its live check and status line fed random pieces; a followed file rewritten
 in place, truncated and rewritten, swapped for a file, a FIFO, a link out or a folder:
-a rewrite must be seen, an append not); every problem's text form
-must hold no control character and its CSV cells no formula. Folders are small real
+a rewrite must be seen, an append not), and a few through check under a file
+name holding a line feed and a forged verdict line; every problem's text form
+must hold no control character and its CSV cells no formula, and no printed line may be
+one a name forged. Folders are small real
 result sets with their system description, mutated on disk (runs removed, duplicated,
 renamed, emptied, truncated, run_start or run_stop removed, status aborted, a log
 mutated, the description broken, hostile folder and file names (Unicode look-alikes
 too), links leaving the tree or to devices, FIFOs, scaling factors out of range, a
-folder 1,100 deep, node counts beyond any system) and sent through score (its tables
+folder 1,100 deep, node counts beyond any system, a power folder whose first node log holds
+10^5 to 10^6 readings, an org folder and a log named to forge verdict lines, whose check,
+package and audit text is searched for them) and sent through score (its tables
 in every format), package and audit; nothing outside the tree may reach a score. YAML
 documents (a price catalog, a --ruleset file) get alias bombs, self-references, deep
 nesting, prices that are no amount, tags, truncation and bit flips, and must load or be

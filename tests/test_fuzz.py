@@ -45,21 +45,55 @@ def test_mutated_user_yaml_never_raises(tmp_path: Path) -> None:
 
 
 @pytest.mark.corpus
-def test_hostile_folder_mutations_each_run(corpus: Path, tmp_path: Path) -> None:
-    """Names, links, special files, scaling values and a deep folder, each at least once
-    on a real result set (the random draw of the CI run may miss one)."""
+def test_hostile_folder_mutations_each_run(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Names, links, special files, scaling values, a deep folder, a long power log and
+    names forging verdict lines, each at least once on a real result set (the random
+    draw of the CI run may miss one). The power log is shorter here than in the long
+    run (10^5 to 10^6 readings)."""
+    monkeypatch.setattr(fuzzing, "POWER_READINGS", (20_000,))
     sets = fuzzing.corpus_sets(corpus)
-    hostile = ("hostile-names", "links", "special-files", "scaling-values", "deep-folder")
+    hostile = (
+        *("hostile-names", "links", "special-files", "scaling-values", "deep-folder"),
+        *("power-log", "forging-names"),
+    )
     for i, name in enumerate(hostile):
         rng = random.Random(f"{SEED}:{name}")
         source = sets[rng.randrange(len(sets))]
         here = tmp_path / f"input-{i}"
-        round_dir, org, bench = fuzzing._copy_set(source, here)
+        forging = name == "forging-names"
+        org_name = fuzzing.FORGING_ORG if forging else None
+        round_dir, org, bench = fuzzing._copy_set(source, here, org_name)
         fuzzing.FOLDER_MUTATIONS[name](bench, org, rng)
         ruleset = fuzzing.ruleset_of(source.round_folder)
         assert ruleset is not None
-        fuzzing.check_folder_input(round_dir, org, ruleset)
+        fuzzing.check_folder_input(round_dir, org, ruleset, verdicts=forging)
         fuzzing.remove_tree(here)
+
+
+@pytest.mark.corpus
+def test_hostile_log_mutations_each_run(corpus: Path) -> None:
+    """Values and metadata nested 50 to 3,000 deep, huge values in keys relations read,
+    and a file name forging check's verdict line, on a few real logs each."""
+    logs = fuzzing.corpus_logs(corpus)
+    for name, mutate in (
+        ("deep-values", fuzzing.deep_values),
+        ("huge-relation-value", fuzzing.huge_relation_value),
+    ):
+        for i in range(6):
+            rng = random.Random(f"{SEED}:{name}:{i}")
+            path, ruleset = logs[rng.randrange(len(logs))]
+            fuzzing.check_log_input(mutate(path.read_bytes(), rng), ruleset)
+    path, ruleset = logs[0]
+    fuzzing.verdict_name_input(b":::MLLOG {broken\n" + path.read_bytes(), ruleset)
+
+
+def test_a_forged_verdict_line_is_found() -> None:
+    """The harness's own check: a line a name forged fails the input."""
+    fuzzing.no_forged_line(f"ok\n{fuzzing.FORGED[:-1]}x PASS")
+    with pytest.raises(AssertionError):
+        fuzzing.no_forged_line(f"ok\n{fuzzing.FORGED} PASS AMD")
 
 
 def test_mutations_change_the_input_and_replay_from_the_seed() -> None:

@@ -94,6 +94,7 @@ class PowerLog:
     bad_values: list[tuple[int, str, Any]] = field(default_factory=list)
     bad_count: int = 0
     _in_order: bool = True  # event times never decrease in file order
+    _order: array[int] | None = None  # else the events' time order, once asked
 
     @property
     def has_events(self) -> bool:
@@ -104,10 +105,12 @@ class PowerLog:
         return _EFFICIENCY in self.kinds
 
     def _time_order(self) -> Sequence[int]:
-        """Event indices in time order, file order on ties (a stable sort)."""
+        """Event indices in time order, file order on ties (a stable sort, made once)."""
         if self._in_order:
             return range(len(self.kinds))
-        return sorted(range(len(self.kinds)), key=self.times.__getitem__)
+        if self._order is None or len(self._order) != len(self.kinds):
+            self._order = array("q", sorted(range(len(self.kinds)), key=self.times.__getitem__))
+        return self._order
 
     def node_eff(self) -> float:
         """conversion_eff as the summarizer reads a node log: the last in time order, else 1."""
