@@ -52,6 +52,9 @@ def test_parse_check_score_package_run_without_the_extra(tmp_path: Path) -> None
         done = _core("score", str(FIXTURES / "score" / "rcp_pass"), "--format", fmt)
         assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
         assert done.stdout.strip(), fmt
+    prices = str(FIXTURES / "prices" / "sample.csv")
+    done = _core("cost", str(FIXTURES / "score" / "rcp_pass"), "--prices", prices)
+    assert done.returncode in (0, 1) and "Prices:" in done.stdout, done.stderr  # no rich
     out = tmp_path / "t.csv"
     done = _core("summarize", str(org), "--csv", str(out))
     assert done.returncode in (0, 1) and out.exists(), done.stderr
@@ -62,7 +65,10 @@ def test_parse_check_score_package_run_without_the_extra(tmp_path: Path) -> None
     [
         (["score", "--format", "parquet", "-o", "x.parquet"], "Parquet output"),
         (["audit", "--out", "out"], "Parquet tables"),
-        (["cost", "--prices", str(FIXTURES / "prices" / "sample.csv")], "the cost table"),
+        (
+            ["cost", "--prices", str(FIXTURES / "prices" / "sample.csv"), "--format", "parquet"],
+            "Parquet output",
+        ),
         (["summarize", "--csv", "t.csv", "--xlsx", "t.xlsx"], "--xlsx"),
     ],
 )

@@ -103,12 +103,12 @@ def test_the_docs_table_each_commands_formats(command: str) -> None:
     assert offered == _choices(command)
 
 
-def test_needs_name_the_extra_modules_per_form() -> None:
+def test_needs_name_the_extra_modules_of_each_format() -> None:
+    """One writer per format, the same for every command: what it imports is the
+    format's, never a command's."""
     assert tables.needs("csv") == () and tables.needs("json") == ()
     assert tables.needs("parquet") == ("pyarrow",)
-    assert tables.needs("parquet", tables.Form(parquet="pandas")) == ("pandas", "pyarrow")
     assert tables.needs("table") == ()
-    assert tables.needs("table", tables.Form(grid="rich")) == ("rich",)
 
 
 # --- the writers ----------------------------------------------------------------------
@@ -142,39 +142,50 @@ def test_each_writer_on_a_small_table() -> None:
         {"name": "b", "n": None, "seeds": None},
     ]
     back = pq.read_table(io.BytesIO(_written("parquet", SMALL))).to_pydict()
-    assert back == {"name": ["a", "b"], "n": [1, None], "seeds": ["[1, 2]", None]}  # lists as text
+    assert back == {"name": ["a", "b"], "n": [1, None], "seeds": [[1, 2], None]}
 
 
-def test_json_forms() -> None:
+def test_json_is_strict_json_whatever_the_values() -> None:
+    """One encoder for every command: indent 2, NaN and infinities as null, an integer
+    beyond 64 bits (a seed as logged), a value nested deeper than orjson writes and an
+    object JSON has no form for as their text (docs/design.md, "Output formats")."""
     table = tables.Table(("x",), [{"x": float("inf")}], document={"x": [float("inf"), 1]})
     assert _written("json", table) == '{\n  "x": [\n    null,\n    1\n  ]\n}\n'
-    loose = tables.Table(table.columns, table.rows, tables.Form(json="json"), table.document)
-    assert _written("json", loose) == '{\n "x": [\n  Infinity,\n  1\n ]\n}\n'
+    deep: list[Any] = [1]
+    for _ in range(300):
+        deep = [deep]
+    odd = {"seed": 2**70, "low": -(2**63), "deep": deep, "path": Path("a"), 3: "key"}
+    back = json.loads(_written("json", tables.Table(("x",), [], document=odd)))
+    assert back["seed"] == str(2**70) and back["low"] == -(2**63) and back["path"] == "a"
+    assert back["3"] == "key" and "[[[" in json.dumps(back["deep"])
 
 
-def test_parquet_forms_differ_only_in_how_lists_are_kept() -> None:
-    pandas_form = tables.Table(SMALL.columns, SMALL.rows, tables.Form(parquet="pandas"))
-    back = pq.read_table(io.BytesIO(_written("parquet", pandas_form))).to_pydict()
-    assert back["seeds"] == [[1, 2], None] and back["n"] == [1.0, None]  # a gap: floats
+def test_parquet_keeps_lists_of_one_kind_and_writes_others_as_text() -> None:
+    def column(*cells: Any) -> list[Any]:
+        table = tables.Table(("c",), [[c] for c in cells])
+        return list(pq.read_table(io.BytesIO(_written("parquet", table))).to_pydict()["c"])
+
+    assert column([1, 2], None, [3.5]) == [[1.0, 2.0], None, [3.5]]  # numbers are one kind
+    assert column(["a"], ["b", None]) == [["a"], ["b", None]]
+    assert column([1], 2) == ["[1]", "2"]  # a list in one row, a number in another
+    assert column([1], ["a"]) == ["[1]", "['a']"]
+    assert column([[1]], [[2]]) == ["[[1]]", "[[2]]"]
+    assert column([2**70]) == [str([2**70])]  # beyond int64
 
 
-@pytest.mark.parametrize("form", [tables.Form(), tables.Form(parquet="pandas")])
-def test_parquet_without_pyarrow_names_the_extra(
-    monkeypatch: pytest.MonkeyPatch, form: tables.Form
-) -> None:
+def test_parquet_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in ("pyarrow", "pyarrow.parquet"):
         monkeypatch.setitem(sys.modules, module, None)  # as if not installed
     with pytest.raises(MissingExtra, match=r"pip install 'mllog-check\[analysis\]'"):
-        _written("parquet", tables.Table(SMALL.columns, SMALL.rows, form))
+        _written("parquet", SMALL)
     with pytest.raises(MissingExtra, match="needs pyarrow"):
-        tables.require("parquet", "Parquet output", form)
+        tables.require("parquet", "Parquet output")
 
 
-def test_rich_table_without_rich_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "rich.console", None)
-    with pytest.raises(MissingExtra, match="a rich table needs rich"):
-        _written("table", tables.Table(("a",), [["x"]], tables.Form(grid="rich")))
-    assert _written("table", tables.Table(("a",), [["x"]])) == "a\nx\n"  # plain: no rich
+def test_the_human_table_needs_no_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in ("rich", "rich.console", "rich.table", "pandas"):
+        monkeypatch.setitem(sys.modules, module, None)
+    assert _written("table", tables.Table(("a",), [["x"]])) == "a\nx\n"
 
 
 def test_empty_table_writes_headers_only(tmp_path: Path) -> None:

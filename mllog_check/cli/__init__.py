@@ -304,7 +304,7 @@ def writable_or_exit(
         sys.exit(EXIT_USAGE)
 
 
-def table_format_or_exit(command: str, fmt: str, output: str | None, form: Any = None) -> None:
+def table_format_or_exit(command: str, fmt: str, output: str | None) -> None:
     """Before any work: a binary table format (Parquet) needs ``--output`` or a
     redirected stdout, and its writer the analysis extra; exit 2 saying which."""
     from ..extras import MissingExtra
@@ -316,7 +316,7 @@ def table_format_or_exit(command: str, fmt: str, output: str | None, form: Any =
         )
         sys.exit(EXIT_USAGE)
     try:
-        tables.require(fmt, "Parquet output", form or tables.Form())
+        tables.require(fmt, "Parquet output")
     except MissingExtra as err:
         sys.stderr.write(human("mllog-check {}: {}\n", command, err))
         sys.exit(EXIT_USAGE)

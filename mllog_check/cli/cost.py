@@ -133,20 +133,16 @@ def cost(
 
 
 def _needs_extras(fmt: str, plot: bool) -> None:
-    """The table (rich) and plots (matplotlib) need the analysis extra: say so first."""
+    """Parquet (pyarrow) and plots (matplotlib) need the analysis extra: say so first."""
     from ..extras import MissingExtra, require
 
     try:
-        tables.require(fmt, "the cost table", FORM)
+        tables.require(fmt, "Parquet output")
         if plot:
             require("matplotlib", "plots")
     except MissingExtra as err:
         click.echo(human("mllog-check cost: {}", err), err=True)
         sys.exit(EXIT_USAGE)
-
-
-# The human table is rich's (the analysis extra), as it always was.
-FORM = tables.Form(grid="rich")
 
 
 def write_report(report: CostReport, fmt: str, out: IO[Any]) -> None:
@@ -157,12 +153,11 @@ def report_table(report: CostReport, fmt: str) -> tables.Table:
     """The human table with its price sources and notes, or every column of every row."""
     if fmt == "table":
         header, body = output.table_cells(report)
-        return tables.Table(header, body, FORM, footer=_footer(report))
+        return tables.Table(header, body, footer=_footer(report))
     columns, *rows = output.csv_rows(report)
     return tables.Table(
         [str(c) for c in columns],
         rows,
-        FORM,
         document=output.to_json(report),
         floats=output.FLOAT_COLUMNS,
     )

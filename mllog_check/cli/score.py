@@ -163,7 +163,7 @@ def score(
     from ..results import compute_scores
     from ..results.filters import filter_report
 
-    table_format_or_exit("score", fmt, output, FORM)
+    table_format_or_exit("score", fmt, output)
     ruleset = with_usage("score", ruleset, usage)
     setting = chosen_round("score", ruleset)
     shown = selection_or_exit("score", select, ignore, preview)
@@ -187,10 +187,6 @@ def score(
         tables.write(fmt, _tables(report, fmt, show_runs), tables.stdout_for(fmt))
     write_problems(report.problems, sys.stderr)
     sys.exit(_exit_code(report))
-
-
-# The JSON document and the Parquet files keep the shape scripts read (docs/scores.md).
-FORM = tables.Form(json="json", parquet="pandas")
 
 
 def _exit_code(report: Any) -> int:
@@ -218,17 +214,15 @@ def _tables(report: Any, fmt: str, show_runs: bool) -> list[tables.Table]:
 
     document = json_document(report)
     if show_runs:
-        return [
-            tables.Table(*run_table(report), FORM, document=document, floats=float_columns(Run))
-        ]
+        return [tables.Table(*run_table(report), document=document, floats=float_columns(Run))]
     out = []
     if report.scores:
         floats = float_columns(Score)
-        out.append(tables.Table(*score_table(report), FORM, document=document, floats=floats))
+        out.append(tables.Table(*score_table(report), document=document, floats=floats))
     # Weak scaling (MLPerf HPC) after the strong block with its own header, as the official
     # summarizer's CSV has it; JSON holds both in one document, Parquet one table.
     if report.weak and not (out and (fmt == "json" or tables.FORMATS[fmt].binary)):
-        out.append(tables.Table(*weak_table(report), FORM, document=document))
+        out.append(tables.Table(*weak_table(report), document=document))
     return out
 
 

@@ -1,11 +1,12 @@
 """Table formats: one registry of writers for ``score``, ``cost`` and ``audit``.
 
 A :class:`Table` is named columns and rows (mappings keyed by column, or sequences in
-column order). A writer is ``write(table, out)``; ``out`` is a text stream, or a binary
-one for the formats registered ``binary`` (Parquet). Add a format with one entry in
-:data:`FORMATS`, naming the commands that offer it (:func:`offered`). pandas, pyarrow
-and rich load only inside the writer that needs them; :func:`require` names the
-analysis extra before a command does any work.
+column order). Each format is one writer, ``write(table, out)``, the same for every
+command: one JSON encoder, one Parquet path (pyarrow), one human table. ``out`` is a
+text stream, or a binary one for the formats registered ``binary`` (Parquet). Add a
+format with one entry in :data:`FORMATS`, naming the commands that offer it
+(:func:`offered`) and the analysis extra's modules its writer imports (``needs``;
+:func:`require` names the extra before a command does any work).
 
 Problem formats (text, JSON, CSV, JUnit, SARIF, GitHub) are the other registry, in
 ``mllog_check.reporters``.
@@ -18,29 +19,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, TextIO
-
-
-@dataclass(frozen=True)
-class Form:
-    """How a command's tables are encoded where two encodings exist.
-
-    Each command keeps the one its files have always had, byte for byte:
-
-    - ``json``: ``"orjson"`` (indent 2, strict JSON: NaN and infinities become null)
-      or ``"json"`` (the json module, indent 1, ``Infinity`` kept and unknown objects
-      as their text: the score command's document, docs/scores.md).
-    - ``parquet``: ``"arrow"`` (each column typed from its values, lists and dicts as
-      text, mixed types as text; no pandas) or ``"pandas"`` (through a DataFrame: lists
-      stay lists, integers with gaps become floats; the score command's files).
-    - ``grid``: the human table as ``"plain"`` fixed-width text (core install) or a
-      ``"rich"`` table (the analysis extra; the cost command's).
-    """
-
-    json: Literal["orjson", "json"] = "orjson"
-    parquet: Literal["arrow", "pandas"] = "arrow"
-    grid: Literal["plain", "rich"] = "plain"
-
+from typing import IO, Any, TextIO
 
 Row = Mapping[str, Any] | Sequence[Any]
 
@@ -51,7 +30,6 @@ class Table:
 
     columns: Sequence[str]
     rows: Sequence[Row]
-    form: Form = Form()
     # JSON: the document to write instead of the rows (notes, nested values).
     document: Any = None
     # The human table: lines above, right-aligned columns, lines written after it. Lines,
@@ -87,10 +65,6 @@ class Table:
 Writer = Callable[[Table, Any], None]
 
 
-def _nothing(form: Form) -> tuple[str, ...]:
-    return ()
-
-
 SCORE, COST, AUDIT, TRENDS, HPARAMS = "score", "cost", "audit", "trends", "hparams"
 
 
@@ -100,8 +74,7 @@ class TableFormat:
     suffix: str  # of the files written in this format
     commands: tuple[str, ...]  # that offer it (the audit writes its files in them)
     binary: bool = False  # the writer takes a binary stream
-    # The analysis extra's modules its writer imports for a form.
-    needs: Callable[[Form], tuple[str, ...]] = _nothing
+    needs: tuple[str, ...] = ()  # the analysis extra's modules its writer imports
     label: str = ""  # its name in prose, when not its name (docs/design.md, "Output formats")
 
 
@@ -113,10 +86,7 @@ def write_text(table: Table, out: TextIO) -> None:
     body = [["" if v is None else printable(str(v)) for v in cells] for cells in table.cells()]
     # Each line escaped whole: its own line feeds are shown, never written.
     title = "\n".join(printable_lines(printable(line)) for line in table.title)
-    if table.form.grid == "rich":
-        _rich_grid(header, body, title, out)
-    else:
-        write_grid(out, header, body, right=table.right, title=title)
+    write_grid(out, header, body, right=table.right, title=title)
     out.write("".join(printable_lines(printable(line)) + "\n" for line in table.footer))
 
 
@@ -142,20 +112,6 @@ def write_grid(
         out.write("  ".join(parts).rstrip() + "\n")
 
 
-def _rich_grid(header: list[str], body: list[list[str]], title: str, out: TextIO) -> None:
-    console = _extra("rich.console", "a rich table").Console
-    grid = _extra("rich.table", "a rich table").Table(
-        *header, box=None, header_style="bold", pad_edge=False
-    )
-    if title:
-        out.write(title + "\n")  # escaped line by line (write_text)
-    text = _extra("rich.text", "a rich table").Text
-    for cells in body:
-        grid.add_row(*(text(cell) for cell in cells))  # Text: no rich markup from the data
-    # A fixed width off a terminal, so that files and pipes get the same lines.
-    console(file=out, width=None if out.isatty() else 260, highlight=False).print(grid)
-
-
 def write_csv(table: Table, out: TextIO) -> None:
     """The csv module (no pandas): None as empty, lists and dicts as their text; a text
     cell a spreadsheet would run as a formula gets a leading ' (``safety.csv_cell``)."""
@@ -167,38 +123,47 @@ def write_csv(table: Table, out: TextIO) -> None:
 
 
 def write_json(table: Table, out: TextIO) -> None:
-    """The table's document, else its rows as a list of objects."""
+    """The table's document, else its rows as a list of objects: orjson, indent 2, strict
+    JSON (NaN and infinities as null), an integer beyond 64 bits (a seed as logged) and
+    any other value JSON has no form for as its text."""
     document = table.records() if table.document is None else table.document
-    if table.form.json == "json":
-        import json
+    from ..safety import json_text  # orjson writes U+2028 and the like raw
 
-        # json (not orjson): seeds and values are whatever the logs hold, Infinity included.
-        json.dump(document, out, indent=1, sort_keys=False, default=str)
-    else:
-        import orjson
-
-        from ..safety import json_text  # orjson writes U+2028 and the like raw
-
-        out.write(json_text(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()))
+    out.write(json_text(_json_dumps(document)))
     out.write("\n")
 
 
+def _json_dumps(document: Any) -> str:
+    import orjson
+
+    option = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+    try:
+        return orjson.dumps(document, option=option, default=str).decode()
+    except TypeError:  # an integer orjson cannot write: the document with it as text
+        return orjson.dumps(_wide_as_text(document), option=option, default=str).decode()
+
+
+def _wide_as_text(value: Any, depth: int = 0) -> Any:
+    """``value`` with every integer beyond 64 bits as its text, and a container nested
+    deeper than orjson writes (a log's value) as its text too."""
+    if isinstance(value, Mapping | list | tuple) and depth > _DEEPEST:
+        return str(value)
+    if isinstance(value, Mapping):
+        return {k: _wide_as_text(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_wide_as_text(v, depth + 1) for v in value]
+    if type(value) is int and not -(2**63) <= value < 2**64:
+        return str(value)
+    return value
+
+
+_DEEPEST = 200  # orjson refuses documents nested deeper than 255
+
+
 def write_parquet(table: Table, out: IO[bytes]) -> None:
-    if table.form.parquet == "pandas":
-        pandas = _extra("pandas", "Parquet output")
-        _extra("pyarrow", "Parquet output")
-        columns = list(zip(*table.cells(), strict=True)) or [() for _ in table.columns]
-        data = {
-            name: [_float(v) for v in cells] if name in table.floats else _pandas_column(cells)
-            for name, cells in zip(table.columns, columns, strict=True)
-        }
-        frame = pandas.DataFrame(data, columns=list(table.columns))
-        for column in table.floats:
-            if column in frame.columns:
-                frame[column] = frame[column].astype("float64")
-        frame.to_parquet(out, index=False)
-        return
-    # pyarrow alone: importing pandas here would cost an audit most of a second.
+    """pyarrow alone (importing pandas would cost a command most of a second): each
+    column typed as the table says (``types``, ``floats``), else from its values: lists
+    of one kind of scalar stay lists, mixed values become text (docs/design.md)."""
     pa = _extra("pyarrow", "Parquet output")
     pq = _extra("pyarrow.parquet", "Parquet output")
 
@@ -248,6 +213,9 @@ COLUMN_TYPES = tuple(_CONVERT)
 
 
 def _arrow_column(pa: Any, raw: Sequence[Any]) -> Any:
+    lists = _lists(raw)
+    if lists is not None:
+        return pa.array(lists)
     values = _int64_or_text([_utf8(_scalar(v)) for v in raw])
     kinds = {type(v) for v in values if v is not None}
     if len(kinds) > 1 and not kinds <= {int, float}:
@@ -277,20 +245,20 @@ def _utf8(value: Any) -> Any:
     return value
 
 
-def _pandas_column(values: Sequence[Any]) -> list[Any]:
-    """A column for pandas' Parquet writer: valid UTF-8 text; all as text when lists mix
-    with other values or their items are not of one scalar kind (a log's seeds: a list in
-    one run, a number or a list of lists in another), or when an integer is beyond int64."""
-    cells = _int64_or_text([_utf8(v) for v in values])
-    lists = [isinstance(v, list | tuple) for v in cells if v is not None]
-    if not any(lists):
-        return cells
-    items = {type(i) for v in cells if isinstance(v, list | tuple) for i in v if i is not None}
-    uniform = len(items) <= 1 or items <= {int, float}
-    wide = any(type(i) is int and not -(2**63) <= i < 2**63 for v in cells if v for i in v)
-    if all(lists) and uniform and not wide and not items & {list, tuple, dict}:
-        return cells
-    return [None if v is None else str(v) for v in cells]
+def _lists(raw: Sequence[Any]) -> list[Any] | None:
+    """A column of lists whose items are of one scalar kind (numbers count as one: a
+    run's seeds), as lists of valid UTF-8; None when it is not one (a list in one row,
+    a number or a list of lists in another; an integer beyond int64): then it is text."""
+    cells = [None if v is None else _utf8(v) for v in raw]
+    present = [v for v in cells if v is not None]
+    if not present or not all(isinstance(v, list | tuple) for v in present):
+        return None
+    items = {type(i) for v in present for i in v if i is not None}
+    if not (len(items) <= 1 or items <= {int, float}) or items & {list, tuple, dict}:
+        return None
+    if any(type(i) is int and not -(2**63) <= i < 2**63 for v in present for i in v):
+        return None
+    return [None if v is None else list(v) for v in cells]
 
 
 def _int64_or_text(values: Sequence[Any]) -> list[Any]:
@@ -315,17 +283,9 @@ def _scalar(value: Any) -> Any:
     return str(value)
 
 
-def _text_needs(form: Form) -> tuple[str, ...]:
-    return ("rich",) if form.grid == "rich" else ()
-
-
-def _parquet_needs(form: Form) -> tuple[str, ...]:
-    return ("pandas", "pyarrow") if form.parquet == "pandas" else ("pyarrow",)
-
-
 # name -> format, in the order commands list them.
 FORMATS: dict[str, TableFormat] = {
-    "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS, HPARAMS), needs=_text_needs),
+    "table": TableFormat(write_text, "txt", (SCORE, COST, TRENDS, HPARAMS)),
     "csv": TableFormat(write_csv, "csv", (SCORE, COST, AUDIT, TRENDS, HPARAMS), label="CSV"),
     "json": TableFormat(write_json, "json", (SCORE, COST, AUDIT, TRENDS, HPARAMS), label="JSON"),
     "parquet": TableFormat(
@@ -333,7 +293,7 @@ FORMATS: dict[str, TableFormat] = {
         "parquet",
         (SCORE, COST, AUDIT, TRENDS, HPARAMS),
         binary=True,
-        needs=_parquet_needs,
+        needs=("pyarrow",),
         label="Parquet",
     ),
 }
@@ -348,14 +308,14 @@ def offered(command: str) -> list[str]:
     return [name for name, f in FORMATS.items() if command in f.commands]
 
 
-def needs(name: str, form: Form = Form()) -> tuple[str, ...]:
-    """The analysis extra's modules the writer of ``name`` imports for ``form``."""
-    return FORMATS[name].needs(form)
+def needs(name: str) -> tuple[str, ...]:
+    """The analysis extra's modules the writer of ``name`` imports."""
+    return FORMATS[name].needs
 
 
-def require(name: str, what: str, form: Form = Form()) -> None:
+def require(name: str, what: str) -> None:
     """Import what writing ``name`` needs now, or MissingExtra naming the extra."""
-    for module in needs(name, form):
+    for module in needs(name):
         _extra(module, what)
 
 
