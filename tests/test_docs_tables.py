@@ -75,15 +75,19 @@ def test_a_new_code_shows_in_its_family_table_and_the_firings(
 
 
 def test_every_code_is_in_one_generated_table() -> None:
-    """MLP in docs/package.md, MLA in docs/audit.md, every beyond-official one in
-    docs/differences.md: the tables, not prose, list them."""
-    package, audit = _region("docs/package.md", "codes"), _region("docs/audit.md", "anomalies")
+    """MLP in docs/package.md, MLA in docs/audit.md, MLR in docs/scores.md, MLE in
+    docs/power.md, every beyond-official one in docs/differences.md: the tables, not
+    prose, list them."""
+    tables = {
+        "MLP": _region("docs/package.md", "codes"),
+        "MLR": _region("docs/scores.md", "codes"),
+        "MLE": _region("docs/power.md", "codes"),
+        "MLA": _region("docs/audit.md", "anomalies"),
+    }
     beyond = _region("docs/differences.md", "beyond-firings")
     for info in catalog.all_rules():
-        if info.family == "MLP":
-            assert f"[{info.code}](" in package, info.code
-        if info.family == "MLA":
-            assert f"[{info.code}](" in audit, info.code
+        if info.family in tables:
+            assert f"[{info.code}](" in tables[info.family], info.code
         if info.beyond:
             assert f"[{info.code}](" in beyond, info.code
 
