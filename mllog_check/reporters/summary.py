@@ -234,17 +234,20 @@ def package_json(report: Any, out: TextIO) -> None:
     out.write("\n")
 
 
+# More orgs than this: the passing ones on one line (orgs.csv lists each), as the
+# report folds them (docs/audit.md, "Stdout").
+ORG_LINES = 12
+
+
 def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
-    """A line per org (its verdict and counts), the results with anomalies of severity
-    score or rules, ranked, and those anomalies; ``info`` ones are counted (listed too
-    with ``info``). Severity: docs/audit.md."""
+    """What a reader wants first (docs/audit.md, "Stdout"): a summary line, the results
+    with anomalies of severity score or rules, ranked, and those anomalies; ``info``
+    ones are counted (listed too with ``info``); then a line per org (its verdict and
+    counts), the passing ones condensed to one line over ``ORG_LINES`` orgs. Severity:
+    docs/audit.md."""
     shown = ("score", "rules", "info") if info else ("score", "rules")
-    for org in result.orgs:
-        verdict = "PASS" if org["passed"] else "FAIL"
-        extra = f" ({org['failure']})" if org["failure"] else ""
-        counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
-        out.write(human("{} {}: {}{}\n", verdict, org["org"], counts, extra))
     ranked = [r for r in getattr(result, "results", []) if r["worst"] in shown]
+    out.write(human("{}\n", _audit_summary(result, ranked)))
     if ranked:
         out.write("results, ranked (anomalies by severity: score, rules, info):\n")
     for row in ranked:
@@ -262,16 +265,56 @@ def audit_text(result: Any, out: TextIO, info: bool = False) -> None:
         hidden = " (not listed: --info lists them)" if kinds and impact not in shown else ""
         parts.append(f"{impact} {sum(kinds.values())}" + (f" ({named}){hidden}" if named else ""))
     out.write(human("anomalies: {}\n", "; ".join(parts)))
+    _org_lines(result.orgs, out)
     for folder in getattr(result, "skipped", []):
         out.write(human("not audited: {} (names no round of this build)\n", folder))
 
 
+def _audit_summary(result: Any, ranked: Sequence[Mapping[str, Any]]) -> str:
+    """One line: how much was audited and what it found."""
+    orgs = result.orgs
+    failing = sum(1 for o in orgs if not o["passed"])
+    scores = getattr(result, "scores", [])
+    valid = sum(1 for s in scores if s.get("valid"))
+    runs = sum(int(o.get("runs") or 0) for o in orgs)
+    return (
+        f"audited {len(orgs)} orgs ({len(orgs) - failing} pass, {failing} fail), "
+        f"{runs} runs, {len(scores)} results ({valid} valid); "
+        f"{len(ranked)} results with anomalies to read, ranked below"
+    )
+
+
+def _org_lines(orgs: Sequence[Mapping[str, Any]], out: TextIO) -> None:
+    """A line per org; over ORG_LINES orgs the passing ones share one line."""
+    condensed = len(orgs) > ORG_LINES
+    passing = [o for o in orgs if o["passed"]]
+    for org in orgs:
+        if condensed and org["passed"]:
+            continue
+        verdict = "PASS" if org["passed"] else "FAIL"
+        extra = f" ({org['failure']})" if org["failure"] else ""
+        counts = f"{org['errors']} errors, {org['warnings']} warnings, {org['runs']} runs"
+        out.write(human("{} {}: {}{}\n", verdict, org["org"], counts, extra))
+    if condensed and passing:
+        runs = sum(int(o.get("runs") or 0) for o in passing)
+        out.write(human("PASS {} orgs, {} runs (orgs.csv lists each)\n", len(passing), runs))
+
+
 def _result_line(row: Mapping[str, Any]) -> str:
     minutes = row.get("minutes")
-    score = "no score" if minutes is None else f"{minutes:.2f} min"
+    score = f"{minutes:.2f} min" if minutes is not None else _no_score(row)
     again = row.get("minutes_without_copies")
     if row.get("copies"):
         score += f" (without copies: {'invalid' if again is None else f'{again:.2f} min'})"
     counts = ", ".join(f"{row[f'anomalies_{k}']} {k}" for k in ("score", "rules", "info"))
     where = f"{row['org']} {row['system']}/{row['benchmark']}"
-    return f"{row['rank']:>4}. {where}: {score}; {counts}; worst {row['worst_kind']}"
+    again = " (re-published)" if row.get("republished") else ""
+    return f"{row['rank']:>4}. {where}: {score}{again}; {counts}; worst {row['worst_kind']}"
+
+
+def _no_score(row: Mapping[str, Any]) -> str:
+    """Why a ranked result has no score: invalid, or no result folder scored (only
+    anomalies name it: a stray file, an org's own folder)."""
+    if row.get("valid") is False:
+        return "no score (invalid)"
+    return "no score (not a scored result: only anomalies name it)"

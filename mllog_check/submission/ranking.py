@@ -178,9 +178,13 @@ def _row(key: Key, score: ScoreRow | None) -> ResultRow:
 
 
 def _order(row: ResultRow) -> tuple[Any, ...]:
+    """Worst severity first; within a severity, results first published here before
+    re-published ones (their findings were the earlier round's: docs/scores.md), and
+    scored results before those with no score; then the counts."""
     severity = RANK.get(row["worst"], len(IMPACTS))
     counts = tuple(-row[column] for column in COUNT_COLUMNS.values())
-    return (severity, *counts, *key_of(row))
+    again = row["republished"] is True
+    return (severity, again, row["minutes"] is None, *counts, *key_of(row))
 
 
 # A power log: <result folder>/power/result_N/<node or switch>.txt (docs/power.md).
