@@ -80,7 +80,10 @@ class Selection(Value):
 
     def rows(self, rows: list[Any], code: str) -> list[Any]:
         """Table rows of problems or anomalies (the report's, keyed ``code``: "rule" or
-        "code"; severity "severity" when the row has one), filtered as ``apply``."""
+        "code"; severity "severity" when the row has one), filtered as ``apply``. Rows
+        read from a file (an audit's record) carry codes no stage of this process
+        registered: every table is loaded, so that a preview code is known as one."""
+        catalog.load_tables()
         out = []
         for row in rows:
             given = Severity(row["severity"]) if "severity" in row else Severity.WARNING

@@ -63,3 +63,129 @@ def test_republished_and_unscored_results_do_not_lead(
     marked = [ln for ln in text.splitlines() if "(re-published)" in ln]
     listed = results[results["republished"].eq(True) & results["worst"].isin(["score", "rules"])]
     assert len(marked) == len(listed)
+
+
+# Rounds that hold what the record must carry: a preview system whose deadline round is
+# audited too (v4.1 -> v5.0: MLA050), power logs (v5.0) and MLPerf HPC weak scaling with
+# a pruned folder (hpc-v1.0).
+RECORD_ROUNDS = ("v4.1", "v5.0", "hpc-v1.0")
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory, corpus: Path) -> tuple[Path, list[str]]:
+    rounds = [str(corpus / r) for r in RECORD_ROUNDS]
+    out = tmp_path_factory.mktemp("record") / "audit"
+    done = _run("audit", *rounds, "--out", str(out), "-j", "2")
+    assert done.returncode in (0, 1), done.stderr
+    assert (out / "record.json.gz").is_file()
+    return out, rounds
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "table"])
+def test_trends_from_an_audit_equal_trends_from_the_logs(
+    record: tuple[Path, list[str]], fmt: str
+) -> None:
+    folder, rounds = record
+    logs = _run("trends", *rounds, "--format", fmt)
+    audited = _run("trends", "--from-audit", str(folder), "--format", fmt)
+    assert logs.returncode == audited.returncode == 0, logs.stderr + audited.stderr
+    assert logs.stdout.count("\n") > 3
+    assert audited.stdout == logs.stdout
+
+
+def test_report_from_an_audit_equals_the_report_from_the_logs(
+    record: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    folder, rounds = record
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "audit").mkdir()
+    logs = _run("report", *rounds, "--out", str(tmp_path / "logs/r.html"), "-j", "2")
+    audited = _run("report", "--from-audit", str(folder), "--out", str(tmp_path / "audit/r.html"))
+    assert logs.returncode == audited.returncode, logs.stderr + audited.stderr
+    said = audited.stdout.replace(str(tmp_path / "audit"), str(tmp_path / "logs"))
+    assert said == logs.stdout and audited.stderr == logs.stderr
+    written, read = _files(tmp_path / "logs"), _files(tmp_path / "audit")
+    assert len(written) > 3 and any(name.startswith("r_pages/") for name in written)
+    assert sorted(read) == sorted(written)
+    assert [name for name in written if read[name] != written[name]] == []
+
+
+def _rewrite(source: Path, folder: Path, change: object) -> Path:
+    """A copy of an audit's record with ``change`` applied to its JSON document."""
+    import gzip
+    import json
+
+    document = json.loads(gzip.decompress((source / "record.json.gz").read_bytes()))
+    change(document)  # type: ignore[operator]
+    folder.mkdir()
+    (folder / "record.json.gz").write_bytes(gzip.compress(json.dumps(document).encode()))
+    return folder
+
+
+def _refused(folder: Path, said: str) -> None:
+    for command in ("trends", "report"):
+        out = ["--out", str(folder.parent / "r.html")] if command == "report" else []
+        done = _run(command, "--from-audit", str(folder), *out)
+        assert done.returncode == 2 and said in done.stderr, (command, done.stderr)
+        assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_a_record_of_another_version_is_refused(
+    record: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    older = _rewrite(record[0], tmp_path / "older", lambda d: d.update(mllog_check="0.0.1"))
+    _refused(older, "written by mllog-check 0.0.1")
+    _refused(older, "audit again with this version")
+    newer = _rewrite(record[0], tmp_path / "newer", lambda d: d.update(version=99))
+    _refused(newer, "record version 99")
+
+
+def test_a_hostile_record_is_refused_with_a_reason(
+    record: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """An audit folder is someone else's data (docs/security.md): schema-checked before
+    a value is used, never through a link, bounded."""
+    import gzip
+
+    from mllog_check.html_report import record as module
+
+    pathless = _rewrite(record[0], tmp_path / "pathless", lambda d: d["runs"][0].pop("path"))
+    _refused(pathless, "not a valid record at runs/0")
+    typed = _rewrite(record[0], tmp_path / "typed", lambda d: d["scores"][0].update(minutes="1"))
+    _refused(typed, "not a valid record at scores/0/minutes")
+    curveless = _rewrite(record[0], tmp_path / "curveless", lambda d: d["curves"].clear())
+    _refused(curveless, "no evaluation curve for")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "record.json.gz").symlink_to(record[0] / "record.json.gz")
+    _refused(linked, "not read")
+    (tmp_path / "empty").mkdir()
+    _refused(tmp_path / "empty", "holds no record.json.gz")
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "record.json.gz").write_bytes(b"\x1f\x8b not gzip")
+    _refused(junk, "not gzip")
+    truncated = tmp_path / "truncated"
+    truncated.mkdir()
+    (truncated / "record.json.gz").write_bytes((record[0] / "record.json.gz").read_bytes()[:500])
+    _refused(truncated, "truncated")
+    deep = tmp_path / "deep"
+    deep.mkdir()
+    (deep / "record.json.gz").write_bytes(gzip.compress(b"[" * 100_000 + b"]" * 100_000))
+    _refused(deep, "not JSON")
+    # A bomb: the bound on the expanded size holds (lowered here, so that the test stays
+    # small; the shipped bound is EXPANDED_LIMIT).
+    bomb = tmp_path / "bomb"
+    bomb.mkdir()
+    (bomb / "record.json.gz").write_bytes(gzip.compress(b" " * (1 << 20)))
+    saved = module.EXPANDED_LIMIT
+    module.EXPANDED_LIMIT = 1 << 16
+    try:
+        with pytest.raises(module.RecordError, match="expands beyond"):
+            module.read_record(bomb)
+    finally:
+        module.EXPANDED_LIMIT = saved

@@ -91,6 +91,8 @@ def audit(
     2 usage or input error.
     """
     from .. import reporters
+    from ..html_report.record import FILE as RECORD
+    from ..html_report.record import write_record
     from ..outputs import OutputError
     from ..results.filters import filter_audit
     from ..submission.audit import (
@@ -113,6 +115,8 @@ def audit(
         with _progress() as tick:
             target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
             result = run_audit(target, ruleset, jobs, tick, setting)
+        # The report's and trends' data, before the filters (--from-audit DIR)
+        record = _record(result, results_dirs, jobs)
     except AuditError as err:
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
@@ -121,6 +125,11 @@ def audit(
     result = selected(result, shown)
     try:
         written = write_outputs(result, out)
+        if record is not None:
+            written.append(write_record(record, out))
+        else:
+            note = "no {} written: the rounds' paths have no one base (give their parent)"
+            click.echo(human(note, RECORD), err=True)
     except OutputError as err:
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
@@ -128,6 +137,20 @@ def audit(
     reporters.write(fmt, AUDIT, result, sys.stdout, **options)
     click.echo(human("wrote {} files to {}", len(written), out), err=fmt != "text")
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
+
+
+def _record(result: Any, results_dirs: tuple[str, ...], jobs: int | None) -> Any:
+    """The report's data of the whole audit (html_report/record.py): its rows as the
+    report gathers them, and every run's evaluation curve, read here once."""
+    from ..html_report.record import from_audit
+    from ..submission.audit import expand_repositories
+
+    roots, _ = expand_repositories([Path(d) for d in results_dirs])
+    # As run_audit names paths: below the round folder, or the folder above each round.
+    bases = {(r if len(roots) == 1 else r.parent).resolve() for r in roots}
+    if len(bases) > 1:  # v0.5's nested round named beside others: no one base
+        return None
+    return from_audit(result, bases.pop(), results_dirs, jobs)
 
 
 def _needs_parquet() -> None:

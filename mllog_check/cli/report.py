@@ -23,7 +23,7 @@ from .filter_options import filter_options
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--out",
     "out",
@@ -64,6 +64,13 @@ from .filter_options import filter_options
     help="split: a main page and, per benchmark and round, a linked detail page in "
     "OUT's name + _pages/; auto: split over more than two rounds; one: a single page.",
 )
+@click.option(
+    "--from-audit",
+    "from_audit",
+    metavar="DIR",
+    help="Read an audit's output folder (its record.json.gz, `audit --out DIR`) instead "
+    "of the logs: the same page, no log read again.",
+)
 @selection_options
 @filter_options
 def report(
@@ -78,6 +85,7 @@ def report(
     link_base: str | None,
     pages: str,
     result_filter: ResultFilter,
+    from_audit: str | None = None,
     select: tuple[str, ...] = (),
     ignore: tuple[str, ...] = (),
     preview: bool = False,
@@ -86,6 +94,8 @@ def report(
     a sortable summary, time to train and convergence charts per benchmark, energy
     where measured, perf/$ with --prices, every problem and anomaly with its place.
 
+    With --from-audit DIR (and no PATH), the rows and curves an audit wrote into DIR.
+
     Exit 0 clean, 1 problems or anomalies shown, 2 usage or input error.
     """
     from ..cost import CostError, PriceCatalogError
@@ -93,6 +103,9 @@ def report(
     from ..html_report.links import LinkBaseError, check_link_base
     from ..outputs import OutputError
 
+    if bool(paths) == bool(from_audit):
+        click.echo("mllog-check report: give PATH... or --from-audit DIR (one of them)", err=True)
+        sys.exit(EXIT_USAGE)
     setting = chosen_round("report", ruleset)
     if setting is not None:  # the project's round, as every command takes it
         ruleset = setting.ruleset
@@ -104,6 +117,11 @@ def report(
     try:
         if link_base is not None:
             check_link_base(link_base)
+        data = None
+        if from_audit is not None:
+            from ..html_report.record import read_record
+
+            data = read_record(from_audit)
         result = build_report(
             list(paths),
             out,
@@ -116,6 +134,7 @@ def report(
             link_base=link_base,
             pages=pages,
             shown=shown,
+            data=data,
         )
     except (
         ReportError,

@@ -26,7 +26,7 @@ from .filter_options import filter_options
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--accelerators",
     "scale",
@@ -47,6 +47,13 @@ from .filter_options import filter_options
     is_flag=True,
     help="Open division: speed-ups between different systems too (left out by default).",
 )
+@click.option(
+    "--from-audit",
+    "from_audit",
+    metavar="DIR",
+    help="Read an audit's output folder (its record.json.gz, `audit --out DIR`) instead "
+    "of the logs: the same rows, no log read again.",
+)
 @filter_options
 def trends(
     paths: tuple[str, ...],
@@ -56,6 +63,7 @@ def trends(
     ruleset: str,
     open_speedups: bool,
     result_filter: ResultFilter,
+    from_audit: str | None = None,
 ) -> None:
     """The fastest valid result per benchmark, division and round over PATH... (round
     folders, e.g. v4.0 v4.1 v5.0 v5.1), with the speed-up over the round before.
@@ -65,21 +73,30 @@ def trends(
     best whose runs an earlier round published names that round (reused_from).
     Open-division speed-ups between different systems only with --open-speedups.
 
+    With --from-audit DIR (and no PATH), the scores and runs an audit wrote into DIR.
+
     Inputs not read (a missing path, a link not followed, a log that is not a regular
     file) are listed on stderr. Exit 0 with rows, 1 with rows when an input was left
     out (a link not followed), 2 on usage or input errors or when no result counts.
     """
     from ..results.trends import compute_trends
 
+    if bool(paths) == bool(from_audit):
+        click.echo("mllog-check trends: give PATH... or --from-audit DIR (one of them)", err=True)
+        sys.exit(EXIT_USAGE)
     table_format_or_exit("trends", fmt, output)
     check_round_name("trends", ruleset)
     setting = round_setting("trends", ruleset)
     writable_or_exit("trends", output)
-    read, skipped, linked = _rounds_told_or_exit(paths, ruleset, setting)
-    for folder in skipped:  # as report and audit list them
-        click.echo(human("mllog-check trends: not read: {}: names no round", folder), err=True)
-    report = compute_trends(read, result_filter, scale, ruleset, setting, open_speedups)
-    report.inputs = sorted({*report.inputs, *linked})
+    skipped: list[str] = []
+    if from_audit is not None:
+        report = _from_audit(from_audit, result_filter, scale, open_speedups)
+    else:
+        read, skipped, linked = _rounds_told_or_exit(paths, ruleset, setting)
+        for folder in skipped:  # as report and audit list them
+            click.echo(human("mllog-check trends: not read: {}: names no round", folder), err=True)
+        report = compute_trends(read, result_filter, scale, ruleset, setting, open_speedups)
+        report.inputs = sorted({*report.inputs, *linked})
     write_problems(report.inputs, sys.stderr)
     if not report.rows:
         click.echo(human("mllog-check trends: {}", _no_rows(report, result_filter)), err=True)
@@ -92,6 +109,22 @@ def trends(
     if any(p.is_error for p in report.inputs):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_PROBLEMS if report.inputs or skipped else EXIT_OK)
+
+
+def _from_audit(
+    folder: str, result_filter: ResultFilter, scale: int | None, open_speedups: bool
+) -> Any:
+    """The trends of an audit's record (html_report/record.py); exit 2 when it cannot
+    be read (another version's, not a record, a link)."""
+    from ..html_report.record import RecordError, read_record
+    from ..results.trends import trends_from_rows
+
+    try:
+        data = read_record(folder)
+    except RecordError as err:
+        click.echo(human("mllog-check trends: {}", err), err=True)
+        sys.exit(EXIT_USAGE)
+    return trends_from_rows(data.scores, data.runs, result_filter, scale, open_speedups)
 
 
 _NOT_FOLLOWED = "symbolic link to a directory: not followed"  # as inputs.walk says it

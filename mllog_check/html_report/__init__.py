@@ -78,13 +78,16 @@ def build_report(
     inline_problems: int | None = None,
     pages: str = "auto",
     shown: Selection | None = None,
+    data: ReportData | None = None,
 ) -> ReportResult:
     """The report of ``paths`` written to ``out``: one page, or (``pages`` "split", or
     "auto" over more than two rounds) a main page and per benchmark and round a detail
-    page in ``<out name>_pages/`` beside it (``pages.py``; docs/report.md)."""
+    page in ``<out name>_pages/`` beside it (``pages.py``; docs/report.md). ``data``:
+    the rows already gathered (an audit's record, ``record.read_record``), not ``paths``."""
     from .pages import split, splits
 
-    data = collect(list(paths), ruleset, jobs)
+    if data is None:
+        data = collect(list(paths), ruleset, jobs)
     if result_filter is not None and result_filter.active:
         from ..results.filters import filter_report_data
 

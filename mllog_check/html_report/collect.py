@@ -226,18 +226,22 @@ def _add_audited(
 ) -> None:
     """Every org as an audit worker checks it (``audit_org``), and every log's curve, in
     one pool: the orgs' checks first (largest first), the logs' evaluations after."""
-    from ..submission.audit import finish, org_folders, org_label
+    from ..submission.audit import finish, not_audited, org_folders, org_label
+    from ..submission.preview import preview_not_available
     from ..submission.ranking import anomaly_row
 
     tasks: list[tuple[str, str, str | None]] = []  # org folder, round, its name
     base = Path(data.base)
+    # As run_audit: a round's folders that are not orgs are said (MLA021), and a
+    # preview system a round later is found across the rounds read (MLA050).
+    anomalies: list[Problem] = list(linked)
     for root in rounds:
         chosen = _folder_ruleset(root, ruleset)
         below = org_folders(root, chosen)
         tasks.extend((str(org), chosen, org_label(org, root, base)) for org in below)
+        anomalies.extend(not_audited(root, base, below))
     tasks.extend((str(org), _folder_ruleset(org, ruleset), None) for org in orgs)
     results, curves = run_pool(tasks, data.base, jobs)
-    anomalies: list[Problem] = list(linked)
     runs, copies = [], []
     for rows in sorted(results, key=lambda r: r.org):
         data.orgs.append(rows.summary)
@@ -249,6 +253,7 @@ def _add_audited(
         runs.extend(rows.runs)
         copies.extend(rows.copies)
     data.rulesets.extend(chosen for _, chosen, _ in tasks)
+    anomalies.extend(preview_not_available([*data.scores, *data.weak]))
     bases = dict.fromkeys((r.org for r in results), data.base)  # as the audit's (one base)
     found = finish(anomalies, runs, copies, bases)
     data.anomalies.extend(anomaly_row(a) for a in found)

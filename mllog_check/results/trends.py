@@ -15,7 +15,7 @@ two bests are the same system or they are asked for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,6 +236,35 @@ def compute_trends(
     inputs = [p for p in scored.problems if p.rule == INPUT_ERROR.code] + scored.unread
     valid = sum(1 for s in scored.scores if s.valid and s.minutes is not None)
     return TrendReport(rows, scored.problems, len(scored.scores), valid, sorted(set(inputs)))
+
+
+def trends_from_rows(
+    scores: Sequence[Mapping[str, Any]],
+    runs: Sequence[Mapping[str, Any]],
+    result_filter: ResultFilter | None = None,
+    accelerators: int | None = None,
+    open_speedups: bool = False,
+) -> TrendReport:
+    """``compute_trends`` of rows an audit wrote (its scores table's rows, its runs'
+    ``path``, ``run_start_ms`` and ``run_stop_ms``; ``trends --from-audit``), checked
+    before (``html_report.record``). An org named with its round folder
+    (``v1.0/Google``, rounds audited together) is named as ``score`` names it."""
+    from types import SimpleNamespace
+
+    chosen_all = [SimpleNamespace(**{**row, "org": _org(row["org"])}) for row in scores]
+    chosen = chosen_all if result_filter is None else result_filter.apply(chosen_all)
+    windows = [
+        SimpleNamespace(path=r["path"], start_ms=r["run_start_ms"], stop_ms=r["run_stop_ms"])
+        for r in runs
+    ]
+    rows = best_per_round(chosen, accelerators, windows, open_speedups)
+    valid = sum(1 for s in chosen_all if s.valid and s.minutes is not None)
+    return TrendReport(rows, [], len(chosen_all), valid)
+
+
+def _org(label: str) -> str:
+    """An org folder's name: the last part of an audit's org label (``v1.0/Google``)."""
+    return label.rsplit("/", 1)[-1]
 
 
 def trend_columns() -> list[str]:
