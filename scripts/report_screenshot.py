@@ -31,6 +31,10 @@ def _shots(page_path: Path, benchmark: str, top_height: int, section_height: int
         tab = browser.new_page(viewport={"width": WIDTH, "height": 1000}, color_scheme="light")
         tab.goto(page_path.resolve().as_uri(), wait_until="load")
         tab.wait_for_selector("html[data-ready='1']")
+        tab.evaluate(
+            "document.dispatchEvent(new Event('mllog-draw-all'))"
+        )  # charts below the first screen too
+        tab.wait_for_selector("html[data-drawn='1']")
         top = tab.screenshot(
             full_page=True, clip={"x": 0, "y": 0, "width": WIDTH, "height": top_height}
         )

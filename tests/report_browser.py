@@ -106,6 +106,10 @@ class Browser:
         started = time.perf_counter()
         page.goto(html.resolve().as_uri(), wait_until="load")
         page.wait_for_selector("html[data-ready='1']")
+        page.evaluate(
+            "document.dispatchEvent(new Event('mllog-draw-all'))"
+        )  # charts below the first screen too
+        page.wait_for_selector("html[data-drawn='1']")
         seen.load_seconds = time.perf_counter() - started
         seen.charts = page.evaluate(CHART_STATS)
         seen.screenshot = page.screenshot(full_page=False)

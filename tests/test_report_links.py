@@ -94,6 +94,10 @@ def test_clicking_a_hostile_link_runs_nothing(
     # it before) is a javascript: URL, and clicking it runs the code.
     page.go_back()
     page.wait_for_selector("html[data-ready='1']")
+    page.evaluate(
+        "document.dispatchEvent(new Event('mllog-draw-all'))"
+    )  # charts below the first screen too
+    page.wait_for_selector("html[data-drawn='1']")
     raw = f"{HOSTILE}/results/ipu-pod16-TF1/resnet/result_0.txt"
     page.locator("#problems a.loc").first.evaluate("(a, raw) => a.setAttribute('href', raw)", raw)
     page.locator("#problems a.loc").first.click()

@@ -67,6 +67,8 @@ def _check_folder(browser: Browser, main: Path) -> list[Path]:
     anchors: dict[str, set[str]] = {}
     for page in files:
         _load(tab, page)
+        tab.evaluate("document.dispatchEvent(new Event('mllog-draw-all'))")  # every chart
+        tab.wait_for_selector("html[data-drawn='1']")
         assert errors == [], (page.name, errors)
         charts = tab.evaluate(CHART_STATS)
         assert charts and all(c["drawnPoints"] == c["declaredPoints"] for c in charts)
@@ -178,3 +180,79 @@ def test_odd_names_get_their_own_page_and_encoded_links(corpus: Path, tmp_path: 
     assert {h.rsplit("/", 1)[1] for h in hrefs} == {p.name for p in folder.glob("*.html")}
     taken: set[str] = set()
     assert [_unique("v2-0-a-b", taken) for _ in range(2)] == ["v2-0-a-b.html", "v2-0-a-b-2.html"]
+
+
+def _largest_round(corpus: Path) -> Path:
+    """The Training round of the corpus with the most bytes of result logs."""
+    sizes = {
+        folder: sum(p.stat().st_size for p in folder.rglob("result_*.txt") if p.is_file())
+        for folder in corpus.iterdir()
+        if folder.is_dir() and re.fullmatch(r"v\d+\.\d+", folder.name)
+    }
+    return max(sizes, key=lambda f: sizes[f])
+
+
+def _heavy(data: Any, benchmark: str, copies: int) -> Any:
+    """The report's rows with ``benchmark``'s results repeated under ``copies`` more
+    orgs: a detail page as large as the published record's (U-Net3D of v2.0-v4.0: tens
+    of results, 2.9 MB), made from real curves."""
+    import copy
+
+    mine = [s for s in data.scores if s["benchmark"] == benchmark]
+    runs = [r for r in data.runs if r["benchmark"] == benchmark]
+    for n in range(copies):
+        org = f"Copy{n}"
+        for score in mine:
+            row = copy.deepcopy(score)
+            row["org"], row["folder"] = org, org + "/" + score["folder"].split("/", 1)[1]
+            data.scores.append(row)
+        for run in runs:
+            row = copy.deepcopy(run)
+            row["org"], row["path"] = org, org + "/" + run["path"].split("/", 1)[1]
+            data.runs.append(row)
+            data.curves[row["path"]] = data.curves[run["path"]]
+    return data
+
+
+def test_a_detail_page_draws_its_first_screen_first(
+    corpus: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """Opening a page costs the charts of its first screen only (docs/report.md,
+    "Opening time"): on the largest corpus round's page with the most evaluations,
+    made as large as the published record's, the page is ready well before every chart
+    is drawn, having drawn only charts near the first screen; then every point is drawn."""
+    from mllog_check.html_report.collect import collect
+
+    data = collect([str(_largest_round(corpus))], jobs=2)
+    evaluations: dict[str, int] = {}
+    for run in data.runs:
+        curve = data.curves[run["path"]]
+        evaluations[run["benchmark"]] = evaluations.get(run["benchmark"], 0) + len(curve.points)
+    benchmark = max(evaluations, key=lambda b: evaluations[b])
+    data.scores = [s for s in data.scores if s["benchmark"] == benchmark]
+    data.runs = [r for r in data.runs if r["benchmark"] == benchmark]
+    main = tmp_path / "heavy.html"
+    build_report([], main, pages="split", data=_heavy(data, benchmark, 8))
+    (page,) = (tmp_path / "heavy_pages").glob("*.html")  # the benchmark's detail page
+    assert page.stat().st_size > 2e6  # as the published record's detail pages
+    tab, errors = _tab(browser, {"width": 1280, "height": 900})
+    import time
+
+    start = time.perf_counter()
+    tab.goto(page.resolve().as_uri(), wait_until="load")
+    tab.wait_for_selector("html[data-ready='1']")
+    ready = time.perf_counter() - start
+    first = int(tab.evaluate("document.documentElement.getAttribute('data-drawn-first')"))
+    drawn_then = tab.evaluate("document.querySelectorAll('circle.pt').length")
+    tab.evaluate("document.dispatchEvent(new Event('mllog-draw-all'))")
+    tab.wait_for_selector("html[data-drawn='1']")
+    drawn = time.perf_counter() - start
+    charts = tab.evaluate(CHART_STATS)
+    lazy = [c for c in charts if c["kind"] == "curve"]
+    assert errors == []
+    assert len(lazy) > 20 and first <= 8, (len(lazy), first)
+    assert all(c["drawnPoints"] == c["declaredPoints"] for c in charts)
+    total = sum(sum(c["drawnPoints"]) for c in lazy)
+    assert drawn_then < total / 2, (drawn_then, total)
+    assert ready < drawn, (ready, drawn)
+    tab.context.close()

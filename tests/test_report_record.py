@@ -84,7 +84,7 @@ def test_a_repository_root_is_read_as_its_rounds(
     html = tmp_path / "root.html"
     build_report([str(repository)], html, jobs=2)
     page = _open(browser, html)
-    orgs = page.locator("ul.orgs li").all_inner_texts()
+    orgs = [t.strip() for t in page.locator("ul.orgs li").all_text_contents()]  # folded
     assert len(orgs) == len(named.orgs) and all(re.match(r"(PASS|FAIL) v\d", o) for o in orgs)
     assert page.locator("#ranked-h").count() == 1  # the audit's ranked results
     anomalies = page.locator("#problems summary", has_text="(anomalies)").count()

@@ -52,6 +52,10 @@ def page(corpus: Path, browser: Browser, tmp_path_factory: pytest.TempPathFactor
     tab = context.new_page()
     tab.goto(html.resolve().as_uri(), wait_until="load")
     tab.wait_for_selector("html[data-ready='1']")
+    tab.evaluate(
+        "document.dispatchEvent(new Event('mllog-draw-all'))"
+    )  # charts below the first screen too
+    tab.wait_for_selector("html[data-drawn='1']")
     yield tab
     context.close()
 
@@ -105,6 +109,16 @@ def test_first_screen_holds_the_headlines_and_the_table(
     assert scroller[0] <= scroller[1]
     box = page.locator("ul.headlines").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 900
+    # Who submitted what, on what, first: a line per org above the headlines, each
+    # with its verdict, systems, accelerators and benchmarks (docs/report.md).
+    who = page.locator("ul.who").first.bounding_box()
+    assert who is not None and who["y"] + who["height"] <= box["y"]
+    orgs = [t.strip() for t in page.locator("ul.orgs li").all_text_contents()]  # folded
+    lines = page.locator("ul.who li").all_inner_texts()
+    assert len(lines) == len(orgs) > 1
+    for line, org in zip(lines, orgs, strict=True):
+        assert line.split(":")[0] == org.split(":")[0], (line, org)  # PASS v5.0/Org
+        assert re.search(r": \d+ systems? on \S.*; \d+ results?: \w", line), line
     table = page.locator("#summary-table").bounding_box()
     first_row = page.locator("#summary-table tbody tr").first.bounding_box()
     assert table is not None and first_row is not None

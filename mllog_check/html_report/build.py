@@ -98,6 +98,17 @@ class Headline(TypedDict):
     division: str
 
 
+class Submitter(TypedDict):
+    """Who submitted what, on what: an org's line at the top of the page."""
+
+    org: str
+    passed: bool | None  # the org's verdict (None: an org of result folders only)
+    systems: list[str]  # the systems' names, as the descriptions give them
+    hardware: list[str]  # "B200 (8-72)": each accelerator model and the counts used
+    benchmarks: list[str]  # as the round names them
+    results: int
+
+
 class IndexEntry(TypedDict):
     """A line of a main page's index (pages.py): a round, its detail page, its fastest
     valid result (closed first)."""
@@ -211,6 +222,7 @@ class Page:
     problems_file_name: str = ""
     org_notes: dict[str, str] = field(default_factory=dict)  # org -> counts not in its rows
     headlines: list[Headline] = field(default_factory=list)  # best per benchmark
+    who: list[Submitter] = field(default_factory=list)  # who submitted what, on what
     trends: list[Chart] = field(default_factory=list)  # best per round, several rounds
     # A report of many rounds is a folder of pages (pages.py): the main page's links to
     # each result's detail page (by its anchor), a detail page's title and way back.
@@ -278,6 +290,7 @@ def build_page(data: ReportData) -> Page:
     page.weak_charts = weak_charts(data)
     page.org_notes = org_notes(data, sets)
     page.headlines = headlines(benchmarks, len(data.rulesets) > 1)
+    page.who = submitters(data, sets)
     page.trends = trend_charts(data.scores)
     return page
 
@@ -394,6 +407,48 @@ def headlines(benchmarks: list[BenchmarkView], rounds: bool) -> list[Headline]:
             }
         )
     return lines
+
+
+def submitters(data: ReportData, sets: list[ResultSetView]) -> list[Submitter]:
+    """An org a line, in the page's order of orgs: its verdict, its systems, the
+    accelerators they ran on (each model with the counts used), its benchmarks."""
+    from ..results.hardware import short_accelerator
+
+    by_org: dict[str, list[ResultSetView]] = defaultdict(list)
+    for view in sets:
+        by_org[view.org].append(view)
+    verdicts = {o["org"]: bool(o["passed"]) for o in data.orgs}
+    names = [o["org"] for o in data.orgs] + sorted(set(by_org) - set(verdicts))
+    lines: list[Submitter] = []
+    for org in names:
+        mine = by_org.get(org, [])
+        counts: dict[str, set[int]] = defaultdict(set)
+        for view in mine:
+            get = view.score.get
+            model = short_accelerator(get("accelerator_model"), get("system_name"), get("host"))
+            count = get("accelerators")
+            counts[model or "accelerator not described"].update(
+                [count] if isinstance(count, int) and count > 0 else []
+            )
+        lines.append(
+            {
+                "org": org,
+                "passed": verdicts.get(org),
+                "systems": sorted({str(v.score.get("system_name") or v.system) for v in mine}),
+                "hardware": [_counts_used(m, c) for m, c in sorted(counts.items())],
+                "benchmarks": sorted({v.name for v in mine}),
+                "results": len(mine),
+            }
+        )
+    return lines
+
+
+def _counts_used(model: str, counts: set[int]) -> str:
+    """ "B200 (8-72)", "H100 (8)", or the model alone without counts."""
+    if not counts:
+        return model
+    low, high = min(counts), max(counts)
+    return f"{model} ({low:,})" if low == high else f"{model} ({low:,}-{high:,})"
 
 
 def _counts(score: Mapping[str, Any]) -> bool:

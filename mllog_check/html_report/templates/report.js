@@ -11,30 +11,83 @@
     if (v === null || !isFinite(v)) return "\u2013";
     return v !== 0 && Math.abs(v) >= 1000 ? v.toLocaleString("en-US") : String(v);
   }
-  var packed = document.querySelectorAll("g.series[data-pts]");
-  for (var g = 0; g < packed.length; g++) {
-    var group = packed[g], pts = JSON.parse(group.getAttribute("data-pts"));
+  function esc(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  }
+  function draw(group) {
+    if (!group.hasAttribute("data-pts")) return;
+    var pts = JSON.parse(group.getAttribute("data-pts"));
     var head = group.getAttribute("data-head") || "", tail = group.getAttribute("data-tail") || "";
     var xb = group.getAttribute("data-xb") || "", xa = group.getAttribute("data-xa") || "";
-    var frag = document.createDocumentFragment(), d = [];
+    // One string parsed once: far quicker than an element and four attributes a point.
+    var html = [], d = [];
     for (var k = 0; k < pts.length; k++) {
-      var c = document.createElementNS(SVG, "circle"), p = pts[k];
-      c.setAttribute("class", p[2] ? "pt end" : "pt");
-      c.setAttribute("cx", p[0]);
-      c.setAttribute("cy", p[1]);
-      c.setAttribute("r", p[2] ? 4 : 2.2);
-      c.setAttribute("data-tip", head + xb + num(p[3]) + xa + " \u00b7 " + num(p[4]) + tail +
-        (p[5] === null ? "" : p[5]));
-      frag.appendChild(c);
+      var p = pts[k];
+      var tipText = head + xb + num(p[3]) + xa + " \u00b7 " + num(p[4]) + tail +
+        (p[5] === null ? "" : p[5]);
+      html.push('<circle class="' + (p[2] ? "pt end" : "pt") + '" cx="' + p[0] + '" cy="' +
+        p[1] + '" r="' + (p[2] ? 4 : 2.2) + '" data-tip="' + esc(tipText) + '"/>');
       d.push((k ? "L" : "M") + p[0] + "," + p[1]);
     }
     var path = group.querySelector("path.line");
     if (path && !path.getAttribute("d")) path.setAttribute("d", d.join(" "));
-    group.appendChild(frag);
+    group.insertAdjacentHTML("beforeend", html.join(""));
     ["data-pts", "data-head", "data-tail", "data-xb", "data-xa"].forEach(function (a) {
       group.removeAttribute(a);
     });
   }
+  // A chart's points are drawn when it comes near the screen (and all of them before
+  // printing): opening a page costs the charts of its first screen only, however many
+  // evaluations it holds (docs/report.md, "Opening time"). data-drawn="1" once every
+  // chart is drawn; data-drawn-first: how many were drawn before the page was ready.
+  var waiting = Array.prototype.slice.call(document.querySelectorAll("svg[data-lazy]"));
+  var html = document.documentElement;
+  function settled() {
+    if (!waiting.length) html.setAttribute("data-drawn", "1");
+  }
+  function drawChart(svg) {
+    if (!svg.hasAttribute("data-lazy")) return;
+    svg.removeAttribute("data-lazy");
+    var series = svg.querySelectorAll("g.series[data-pts]");
+    for (var s = 0; s < series.length; s++) draw(series[s]);
+    var at = waiting.indexOf(svg);
+    if (at >= 0) waiting.splice(at, 1);
+    settled();
+  }
+  function drawAll() {
+    waiting.slice().forEach(drawChart);
+  }
+  var near = function () { return true; };
+  if ("IntersectionObserver" in window) {
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { drawChart(e.target); seen.unobserve(e.target); }
+      });
+    }, { rootMargin: "200px 0px" });
+    var height = window.innerHeight;
+    var inView = function (el) {
+      var r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < height && r.width > 0;
+    };
+    // A section off screen is not laid out (content-visibility): its own box says so
+    // without laying out the charts inside it.
+    near = function (svg) {
+      var section = svg.closest("section.benchmark");
+      return (!section || inView(section)) && inView(svg);
+    };
+    waiting.forEach(function (svg) { seen.observe(svg); });
+  }
+  var first = waiting.filter(near);
+  first.forEach(drawChart);
+  html.setAttribute("data-drawn-first", String(first.length));
+  settled();
+  window.addEventListener("beforeprint", drawAll);
+  // Tools that read every chart (the tests, screenshots) ask for all of them at once.
+  document.addEventListener("mllog-draw-all", drawAll);
+  document.addEventListener("focusin", function (e) {
+    var svg = e.target.closest ? e.target.closest("svg[data-lazy]") : null;
+    if (svg) drawChart(svg);
+  });
   var tipped = document.querySelectorAll("svg .pt, svg .line, svg .mean");
   // Titles become tips (one tooltip, not the browser's second one) and accessible names.
   for (var i = 0; i < tipped.length; i++) {
