@@ -264,7 +264,8 @@ def load_registry(path: str | Path | None = None) -> Registry:
     if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
         raise RegistryError(f"{source}: a round registry has a 'rounds' list")
     try:
-        rounds = tuple(_round(source, data, entry) for entry in data["rounds"])
+        shared = _Shared(source, data)
+        rounds = tuple(_round(source, data, entry, shared) for entry in data["rounds"])
     except RegistryError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError) as err:
@@ -321,42 +322,71 @@ def read_registry_file(source: Path) -> Any:
         raise RegistryError(f"cannot read the round registry: {err}") from None
 
 
-def _round(source: Path, data: Document, entry: Any) -> Round:
+class _Shared:
+    """What every round of one usage takes from the registry file, worked out once per
+    usage (the registry is read on every check: docs/design.md, start-up time)."""
+
+    __slots__ = ("by_usage", "drops", "folder", "shipped", "without_rcp")
+
+    def __init__(self, source: Path, data: Document) -> None:
+        self.folder = source.parent
+        self.shipped = self.folder == shipped_schemas()  # the shipped registry: no stat
+        self.drops = data.get("olympic_drop") or {}
+        self.without_rcp = set(data.get("without_rcp") or ())
+        # usage -> (its spelling forms, its file names, its policies' first rounds)
+        self.by_usage: dict[str, tuple[list[tuple[str, str]], Document, list[Any]]] = {}
+
+    def of(self, data: Document, usage: str) -> tuple[list[tuple[str, str]], Document, list[Any]]:
+        found = self.by_usage.get(usage)
+        if found is None:
+            # A usage other than training states its own spellings and file names (usages:).
+            own = (data.get("usages") or {}).get(usage) or {} if usage != TRAINING else data
+            spelling = own.get("spellings") or {}
+            forms = [
+                (prefix, form)
+                for prefix in spelling.get("prefixes", [""])
+                for form in spelling.get("versions", ["{version}"])
+            ]
+            # A usage may state its own first rounds (usages: hpc: policies:) over Training's.
+            firsts = {**(data.get("policies") or {}), **(own.get("policies") or {})}
+            policies = [(name, _number(str(first))) for name, first in firsts.items()]
+            found = self.by_usage[usage] = (forms, own.get("files") or {}, policies)
+        return found
+
+    def path(self, source: Path, relative: str) -> Path:
+        if self.shipped:
+            return self.folder / relative
+        return _data_path(source, relative)
+
+
+def _round(source: Path, data: Document, entry: Any, shared: _Shared | None = None) -> Round:
     if not isinstance(entry, dict) or not isinstance(entry.get("version"), str):
         raise RegistryError(f"{source}: every round has a version string: {entry!r}")
+    shared = shared or _Shared(source, data)
     version = entry["version"]
     usage = str(entry.get("usage", TRAINING))
     if usage not in USAGES:
         raise RegistryError(f"{source}: round {version}: usage is one of {', '.join(USAGES)}")
     short = _short(version)
     names = {"version": version, "short": short, "folder": _folder(usage, short)}
-    # A usage other than training states its own spellings and file names (usages:).
-    own = (data.get("usages") or {}).get(usage) or {} if usage != TRAINING else data
-    spelling = own.get("spellings") or {}
-    spellings = {
-        _normal(prefix + form.format(**names))
-        for prefix in spelling.get("prefixes", [""])
-        for form in spelling.get("versions", ["{version}"])
-    }
+    forms, own_files, firsts = shared.of(data, usage)
+    spellings = {_normal(prefix + form.format(**names)) for prefix, form in forms}
     spellings |= {_normal(s) for s in entry.get("also", [])}
-    kinds = {**(own.get("files") or {}), **(entry.get("files") or {})}
+    kinds = {**own_files, **(entry.get("files") or {})}
     files = {
-        kind: None if kinds.get(kind) is None else _data_path(source, kinds[kind].format(**names))
+        kind: None if kinds.get(kind) is None else shared.path(source, kinds[kind].format(**names))
         for kind in FILE_KINDS
     }
-    drops = data.get("olympic_drop") or {}
     benchmarks = entry.get("benchmarks")
     number = _number(version)
-    # A usage may state its own first rounds (usages: hpc: policies:) over Training's.
-    firsts = {**(data.get("policies") or {}), **(own.get("policies") or {})}
-    policies = {name: number >= _number(str(first)) for name, first in firsts.items()}
+    policies = {name: number >= first for name, first in firsts}
     return Round(
         version=version,
         generation=str(entry.get("generation", "mllog")),
         run_count=str(entry.get("run_count", "minimum")),
         benchmarks=None
         if benchmarks is None
-        else _benchmarks(benchmarks, drops, set(data.get("without_rcp") or ())),
+        else _benchmarks(benchmarks, shared.drops, shared.without_rcp),
         spellings=frozenset(spellings),
         files=files,
         usage=usage,
