@@ -115,6 +115,7 @@ def check_paths(
             continue
         if verdict is None or found is None:
             verdict, found = detect.check_chosen(result, ruleset, strict=strict, setting=setting)
+            verdict = with_cadence(result, verdict, found.round.folder, strict)
         run.messages.append((True, f"{result.path}: {found.describe()}"))
         run.messages.extend((False, note) for note in _notes(result.path, found, witnesses))
         verdict = verdict.replace(ruleset_source=found.source)
@@ -149,7 +150,7 @@ def _alternative(
         return None
     if not source.path:  # stdin: its records are held
         return check_log(result, version, strict=strict)
-    streamed = _streamed(source, version, strict, None)
+    streamed = _streamed(source, version, strict, None, cadence=False)
     if streamed is not None and streamed[2] is not None:
         return streamed[2]
     return check_log(parse_source(source), version, strict=strict)
@@ -183,7 +184,7 @@ def uncertain(
 
 
 def _streamed(
-    source: Source, ruleset: str, strict: bool, setting: Setting | None
+    source: Source, ruleset: str, strict: bool, setting: Setting | None, cadence: bool = True
 ) -> tuple[ParseResult, list[Record], LogVerdict | None, Choice | None] | None:
     """A file's check with its records streamed from the parser into the engine, never
     all held (docs/design.md, memory): the parse without records, the witness records
@@ -195,15 +196,71 @@ def _streamed(
 
     stream = RecordStream(source)
     walk = Walk(source.display, ruleset, setting)
+    kept = CadenceRecords(cadence)
     for records in stream.batches():
         walk.add_all(records)
+        kept.add(records, walk.texts)
     result = stream.result
     if not walk.count:  # not a log, or unreadable: as check_paths does without the walk
         return result, [], None, None
     done = walk.verdict(result, strict)
     if done is None:
         return None
-    return result, walk.witnesses, done[0], done[1]
+    verdict, found = done
+    if found is not None and kept.records is not None:  # the round's cadence, one log
+        from .records import ParseResult
+
+        held = ParseResult(path=result.path, records=kept.records)
+        verdict = with_cadence(held, verdict, found.round.folder, strict)
+    return result, walk.witnesses, verdict, found
+
+
+class CadenceRecords:
+    """What the evaluation cadence (MLR060) reads of a closed log, kept as the log streams
+    by: its quality, epoch and run records (``results.cadence.READS``), not the log."""
+
+    __slots__ = ("keys", "records")
+
+    def __init__(self, wanted: bool = True) -> None:
+        self.records: list[Record] | None = [] if wanted else None  # None: not kept
+        self.keys: frozenset[str] | None = None
+
+    def add(self, records: list[Record], texts: dict[str, str | None]) -> None:
+        if self.records is None:
+            return
+        division = texts.get(_DIVISION, "closed")
+        if division != "closed":  # the first division logged decides (LogVerdict.division)
+            self.records = None
+            return
+        if self.keys is None:
+            from .results.cadence import reads
+
+            self.keys = reads()
+        keys = self.keys
+        self.records += [r for r in records if r.key in keys]
+
+
+_DIVISION = "submission_division"
+
+
+def with_cadence(result: ParseResult, verdict: LogVerdict, folder: str, strict: bool) -> LogVerdict:
+    """The verdict with MLR060 where the log alone decides it: a closed log whose round
+    (``folder``, ``v1.0``) states an evaluation schedule for its benchmark (beyond the
+    official checks: an error only with --strict); ``check`` and ``check --follow``.
+    ``result``: the log's records (those ``results.cadence.READS`` names suffice)."""
+    if verdict.division != "closed" or not verdict.benchmark:
+        return verdict
+    from .results.cadence import log_problems
+
+    found = log_problems(result, folder, verdict.benchmark, verdict.division)
+    if not found:
+        return verdict
+    if strict:
+        from .problems import Severity
+
+        found = [p.replace(severity=Severity.ERROR) for p in found]
+    problems = sorted([*verdict.problems, *found])
+    return verdict.replace(problems=problems, passed=verdict.passed and not strict)
 
 
 def with_folder_check(

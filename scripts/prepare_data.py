@@ -1,11 +1,13 @@
-"""Write schemas/prepared/: the round registry and every shipped ruleset as checked JSON.
+"""Write schemas/prepared/: the round registry, every shipped ruleset and the evaluation
+schedules as checked JSON.
 
     python scripts/prepare_data.py          # rewrite the prepared files
     python scripts/prepare_data.py --check  # exit 1 when one is stale (tests do this)
 
 A single-file check reads these instead of parsing YAML and validating the rules at run
 time (mllog_check/prepared.py); a prepared file whose sources changed is ignored until
-this script runs again. Run it after editing schemas/rounds.yaml or schemas/rules/.
+this script runs again. Run it after editing schemas/rounds.yaml, schemas/rules/,
+schemas/cadence/ or schemas/scoring/.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 from pathlib import Path
 
 from mllog_check.prepared import document, prepared_dir, schemas_dir
+from mllog_check.results import cadence
 from mllog_check.rounds import load_registry, read_registry_file
 from mllog_check.rules.loader import resolve_with_sources
 
@@ -38,6 +41,10 @@ def build() -> dict[str, bytes]:
             continue
         data, sources = resolve_with_sources(rnd.ruleset)
         out[f"{rnd.ruleset}.json"] = document(data, [_relative(p) for p in sources], raw)
+    # The evaluation schedules with each benchmark's quality key (check judges one log).
+    keys, scoring = cadence.resolve_keys()
+    table = {"rounds": cadence.resolve_table(), "keys": keys}
+    out[f"{cadence.PREPARED}.json"] = document(table, [cadence.SOURCE, *scoring])
     return out
 
 

@@ -102,26 +102,36 @@ def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:
     assert code == 2 and "no result logs" in out
 
 
-def test_single_file_path_stays_light() -> None:
-    # The pre-commit hook runs this: no pandas, scipy, matplotlib, pyarrow or rich.
+@pytest.mark.parametrize("planted", [False, True], ids=["clean", "cadence-finding"])
+def test_single_file_path_stays_light(tmp_path: Path, planted: bool) -> None:
+    """The pre-commit hook runs this: no pandas, numpy, scipy, matplotlib, pyarrow or rich;
+    nor the scorer, even for a log whose evaluation cadence (MLR060) check judges."""
+    log = GOOD
+    if planted:  # the cadence rule's bad example (tests/test_check_cadence.py)
+        from test_check_cadence import _planted
+
+        log = str(_planted(tmp_path))
     probe = (
         "import sys\n"
         "from mllog_check.cli import main\n"
         "try:\n"
-        f"    main(['check', '--ruleset', '1.0.0', {GOOD!r}])\n"
+        f"    main(['check', '--ruleset', '1.0.0', {log!r}])\n"
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
-        "heavy = {'pandas', 'scipy', 'matplotlib', 'pyarrow', 'rich'} & set(sys.modules)\n"
+        "heavy = {'pandas', 'numpy', 'scipy', 'matplotlib', 'pyarrow', 'rich'} & set(sys.modules)\n"
         # A plain single-file check reads its options without click, decodes a
-        # small log without orjson and reads prepared rules (no YAML, jsonschema or lark).
+        # small log without orjson and reads prepared rules and schedules (no YAML,
+        # jsonschema or lark; the cadence without the scorer, dataclasses or datetime).
         "light = {'click', 'orjson', 'yaml', 'jsonschema', 'lark', 'dataclasses', 'inspect',\n"
-        "         'typing'}\n"
+        "         'typing', 'datetime', 'mllog_check.results.scores',\n"
+        "         'mllog_check.results.scoring'}\n"
         "heavy |= light & set(sys.modules)\n"
         "print(sorted(heavy))\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+    assert ("MLR060" in result.stdout) is planted
 
 
 @pytest.mark.corpus

@@ -27,6 +27,7 @@ LAYERS = {
 UPWARDS = {
     ("mllog_check.submission.audit", "mllog_check.reporters.tables"),
     ("mllog_check.checking", "mllog_check.submission.codes"),
+    ("mllog_check.checking", "mllog_check.results.cadence"),
 }
 
 

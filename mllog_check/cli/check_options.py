@@ -64,7 +64,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         ("--strict",),
         "strict",
-        "Stable checks beyond the official ones (MLC1xx, MLP024) fail too.",
+        "Stable checks beyond the official ones (MLC1xx, MLP024, MLR060) fail too.",
         is_flag=True,
     ),
     Option(("--select",), "select", SELECT_HELP, multiple=True, metavar="CODE"),

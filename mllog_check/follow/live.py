@@ -95,6 +95,9 @@ class LiveCheck:
         self._rule_seen = 0  # engine problems already handed out
         self._early: list[Problem] = []
         self._header_seen = False  # run_start came (its judgements are made once)
+        from ..checking import CadenceRecords
+
+        self._cadence = CadenceRecords()  # what MLR060 reads at the end (check's)
         self._start()
 
     # --- feeding -------------------------------------------------------------------------
@@ -152,6 +155,7 @@ class LiveCheck:
             records.clear()  # memory stays bounded: the engine keeps what it needs
             for record in batch:
                 self._record(record)
+            self._cadence.add(batch, self._texts)
         return self._new()
 
     def _record(self, rec: Record) -> None:
@@ -347,8 +351,11 @@ class LiveCheck:
         verdict = assemble(
             result, found, generation, self.rules.name, self._texts, strict=self.strict
         )
-        from ..checking import with_folder_check
+        from ..checking import with_cadence, with_folder_check
 
+        if self.choice is not None and self._cadence.records is not None:
+            held = ParseResult(path=result.path, records=self._cadence.records)
+            verdict = with_cadence(held, verdict, self.choice.round.folder, self.strict)
         return with_folder_check(result, verdict.replace(ruleset_source=source), self.strict)
 
     def _check_choices(self) -> None:

@@ -18,36 +18,61 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
-from ..problems import Problem
-from ..records import ParseResult
 from ..rules.schema import finite_number
-from . import codes
+from ..values import Value
 
+TYPE_CHECKING = False  # typing is not imported at run time: check judges one log with it
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..datafiles import Document
+    from ..problems import Problem
+    from ..records import ParseResult
 
 SLACK = 1e-6  # epoch_num logged as a float (ResNet 4.0, DLRM 1.0499947)
 
 
-@dataclass(frozen=True, slots=True)
-class Cadence:
+class Cadence(Value):
     """One benchmark's schedule with its batch-dependent amounts resolved."""
 
-    unit: str  # "epochs" or "samples"
-    every: float | None  # None: fixed points (``at``)
-    first: float | None  # None: the rules name no start
-    at: tuple[float, ...] = ()
-    slack: float = 0.0  # the samples of a step where a point may be rounded up to it
-    position: str = "epoch_num"  # the metadata count that places an evaluation
-    last_only: bool = False  # only the last two evaluations must be one interval apart
-    epoch_size: float = 0.0  # samples per epoch where a log may count epochs (U-Net3D)
-    epoch_bound: float = 0.0  # the most epochs such a log can count (else it counts samples)
-    batch: float = 0.0  # one global batch in the unit (0: epochs, no grid to stop on)
+    __slots__ = (
+        "unit",
+        "every",
+        "first",
+        "at",
+        "slack",
+        "position",
+        "last_only",
+        "epoch_size",
+        "epoch_bound",
+        "batch",
+    )
+
+    def __init__(
+        self,
+        unit: str,  # "epochs" or "samples"
+        every: float | None,  # None: fixed points (``at``)
+        first: float | None,  # None: the rules name no start
+        at: tuple[float, ...] = (),
+        slack: float = 0.0,  # the samples of a step where a point may be rounded up to it
+        position: str = "epoch_num",  # the metadata count that places an evaluation
+        last_only: bool = False,  # only the last two evaluations must be one interval apart
+        epoch_size: float = 0.0,  # samples per epoch where a log may count epochs (U-Net3D)
+        epoch_bound: float = 0.0,  # the most epochs such a log can count (else samples)
+        batch: float = 0.0,  # one global batch in the unit (0: epochs, no grid to stop on)
+    ) -> None:
+        self.unit = unit
+        self.every = every
+        self.first = first
+        self.at = at
+        self.slack = slack
+        self.position = position
+        self.last_only = last_only
+        self.epoch_size = epoch_size
+        self.epoch_bound = epoch_bound
+        self.batch = batch
 
     def allowed(self, position: float) -> float:
         """The most units the evaluation after ``position`` may come later."""
@@ -64,7 +89,29 @@ class Cadence:
 
 @cache
 def _table() -> Document:
-    """Each round's whole schedule table, its ``extends`` chain resolved."""
+    """Each round's whole schedule table, its ``extends`` chain resolved: the prepared
+    copy when current (mllog_check.prepared: no YAML, no validation at run time)."""
+    prepared = _prepared()
+    if isinstance(prepared, dict) and isinstance(prepared.get("rounds"), dict):
+        return prepared["rounds"]
+    return resolve_table()
+
+
+@cache
+def _prepared() -> Any:
+    """The prepared schedules and quality keys, None when stale (read once)."""
+    from ..prepared import read
+
+    return read(PREPARED)
+
+
+PREPARED = "cadence"  # schemas/prepared/cadence.json
+SOURCE = "cadence/eval_cadence.yaml"
+
+
+def resolve_table() -> Document:
+    """The schedule tables from the YAML file, validated and resolved (what
+    scripts/prepare_data.py writes to schemas/prepared/cadence.json)."""
     from ..datafiles import DataFileError, load_yaml, merge_named, validate
     from ..prepared import schemas_dir
 
@@ -252,6 +299,8 @@ def own_round(result: ParseResult, round_folder: str, benchmark: str) -> tuple[s
     ms = finite_number(start)
     if ms is None or published is None or not (earliest or 0) <= ms < published:
         return round_folder, ""
+    from datetime import UTC, datetime  # a re-published run only
+
     day = datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
     return before, f"a run of {day}, before {before}'s results were published"
 
@@ -326,7 +375,7 @@ def cadence_problems(
     results: Sequence[ParseResult], round_folder: str, benchmark: str, key: str
 ) -> list[Problem]:
     """MLR060 for each closed log of a result set that evaluates too rarely."""
-    out = []
+    out: list[Problem] = []
     for result in results:
         batch = next((r.value for r in result.records if r.key == "global_batch_size"), None)
         judged_by, dated = own_round(result, round_folder, benchmark)
@@ -339,7 +388,9 @@ def cadence_problems(
         if why:
             notes = "; ".join(x for x in (read, dated, _schedule(cadence), rules) if x)
             message = f"evaluation cadence: {why} ({notes})"
-            out.append(codes.EVAL_CADENCE.problem(result.path, message))
+            from .codes import EVAL_CADENCE  # only with a finding: check imports this module
+
+            out.append(EVAL_CADENCE.problem(result.path, message))
     return out
 
 
@@ -357,3 +408,81 @@ def _schedule(cadence: Cadence) -> str:
     start = "" if cadence.first is None else f" from {cadence.first:g}"
     last = " (the last two evaluations)" if cadence.last_only else ""
     return f"the rules evaluate every {cadence.every:g} {cadence.unit}{start}{last}"
+
+
+# --- one log (``check``) ------------------------------------------------------------------
+
+# The records one log's cadence reads besides its quality records: ``check`` keeps these
+# of a log it streams (docs/design.md, memory), never the whole log.
+READS = frozenset(("global_batch_size", "run_start", "run_stop", "epoch_start", "epoch_stop"))
+
+
+@cache
+def quality_keys() -> dict[str, dict[str, str]]:
+    """Round folder -> benchmark -> the key of its quality record (the scoring data's
+    ``key``), for each benchmark a schedule table names: prepared, else from the scoring
+    files."""
+    prepared = _prepared()
+    if isinstance(prepared, dict) and isinstance(prepared.get("keys"), dict):
+        keys: dict[str, dict[str, str]] = prepared["keys"]
+        return keys
+    return resolve_keys()[0]
+
+
+def resolve_keys() -> tuple[dict[str, dict[str, str]], list[str]]:
+    """``quality_keys`` from the scoring files, and the files read (schemas/ relative)."""
+    from ..datafiles import EXTENDS
+    from ..rounds import parse_round
+    from .scoring import _read, scoring_for
+
+    keys: dict[str, dict[str, str]] = {}
+    sources: set[str] = set()
+    for folder, entry in resolve_table().items():
+        scoring = scoring_for(folder)
+        keys[folder] = {}
+        for name in entry["benchmarks"]:
+            bench = scoring.benchmark(name)
+            if bench is not None:
+                keys[folder][name] = bench.key
+        chain: str | None = folder
+        while chain:  # the scoring file and the ones it extends
+            rnd = parse_round(chain)
+            sources.add(f"scoring/{rnd.folder}.yaml")
+            chain = _read(chain).get(EXTENDS)
+    return keys, sorted(sources)
+
+
+def log_problems(
+    result: ParseResult, folder: str, benchmark: str | None, division: str | None
+) -> list[Problem]:
+    """MLR060 of one log where the log alone decides it (``check``): a closed log
+    (``division``, as it logs it) of a benchmark whose round, ``folder`` (``v1.0``),
+    states a schedule, judged as the package judges each log of its result set.
+    ``result`` needs only the records of ``READS`` and of ``needs(...)``'s key."""
+    if division != "closed" or not benchmark:
+        return []
+    found = needs(folder, benchmark)
+    if found is None:
+        return []
+    name, key = found
+    return cadence_problems([result], folder, name, key)
+
+
+def needs(folder: str, benchmark: str) -> tuple[str, str] | None:
+    """(the benchmark's name in the schedules, its quality key) when a log of
+    ``benchmark`` in round ``folder`` may be judged; None when no schedule can apply."""
+    from ..rounds import RoundError, parse_round
+
+    try:
+        bench = parse_round(folder).benchmark(benchmark)
+    except RoundError:
+        return None
+    key = None if bench is None else quality_keys().get(folder, {}).get(bench.name)
+    if bench is None or key is None:
+        return None
+    return bench.name, key
+
+
+def reads() -> frozenset[str]:
+    """Every key one log's cadence may read: ``READS`` and the quality keys."""
+    return READS | {key for keys in quality_keys().values() for key in keys.values()}
