@@ -23,17 +23,25 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from mllog_check.checking import check_paths
+from mllog_check.checking import check_paths, with_cadence
 from mllog_check.follow import LiveCheck
 from mllog_check.follow.progress import Progress, safe
 from mllog_check.follow.tail import FileTail
 from mllog_check.inputs import ReadState, Source, open_binary, read_chunks
 from mllog_check.parsing import parse_bytes, parse_file
-from mllog_check.rules import check_log
+from mllog_check.records import ParseResult
+from mllog_check.rounds import parse_round
+from mllog_check.rules import LogVerdict, check_log
 
 MAIN = "import sys; from mllog_check.cli import main; main(sys.argv[1:])"
 RETINANET = "v5.1/GigaComputing/results/G894-AD1_pytorch/retinanet/result_0.txt"
 WAIT_S = 20.0  # generous: the machine is shared; a pass takes well under a second
+
+
+def _checked(result: ParseResult, ruleset: str) -> LogVerdict:
+    """check's verdict on a parsed log: the rules', and the cadence of one log (MLR060)
+    that check adds (checking.with_cadence)."""
+    return with_cadence(result, check_log(result, ruleset), parse_round(ruleset).folder, False)
 
 
 def _content(path: Path) -> bytes:
@@ -87,7 +95,9 @@ def test_live_check_equals_check_on_mutated_logs(corpus: Path) -> None:
         _, data = mutate_log(path.read_bytes(), rng)
         if data[:2] == b"\x1f\x8b":
             continue  # a growing log is read as text (docs/follow.md)
-        want = check_log(parse_bytes(data, "result_0.txt"), ruleset)
+        parsed = parse_bytes(data, "result_0.txt")
+        # check's verdict: the rules', and the one-log cadence (MLR060) check adds
+        want = _checked(parsed, ruleset)
         live = LiveCheck("result_0.txt", ruleset)
         _feed_randomly(live, data, i)
         assert live.finish().replace(ruleset_source="") == want, (i, path)
@@ -97,7 +107,7 @@ def test_live_check_equals_check_on_mutated_logs(corpus: Path) -> None:
 
 @pytest.mark.parametrize("fixture", sorted((FIXTURES / "check").glob("*.txt")), ids=str)
 def test_live_check_equals_check_on_fixtures(fixture: Path) -> None:
-    want = check_log(parse_file(fixture), "1.0.0")
+    want = _checked(parse_file(fixture), "1.0.0")
     live = LiveCheck(str(fixture), "1.0.0")
     _feed_randomly(live, fixture.read_bytes(), 1)
     assert live.finish().replace(ruleset_source="") == want
@@ -108,7 +118,7 @@ def test_lines_fed_as_text_equal_check() -> None:
     live = LiveCheck(str(fixture), "1.0.0")
     found = [p for line in fixture.read_text().splitlines() for p in live.feed_line(line)]
     verdict = live.finish()
-    assert verdict.replace(ruleset_source="") == check_log(parse_file(fixture), "1.0.0")
+    assert verdict.replace(ruleset_source="") == _checked(parse_file(fixture), "1.0.0")
     assert [p.rule for p in found] == ["MLC020"]  # on its line, before the end
 
 
@@ -118,8 +128,8 @@ def test_records_fed_one_by_one_equal_check() -> None:
     live = LiveCheck(str(fixture), "1.0.0")
     found = [p for rec in result.records for p in live.feed_record(rec)]
     verdict = live.finish()
-    assert verdict.replace(ruleset_source="") == check_log(result, "1.0.0")
-    assert not verdict.passed and [p.rule for p in verdict.problems] == ["MLC040"]
+    assert verdict.replace(ruleset_source="") == _checked(result, "1.0.0")
+    assert not verdict.passed and [p.rule for p in verdict.problems if p.is_error] == ["MLC040"]
     assert found == []  # the quality target is judged at the end, not before
 
 
@@ -130,7 +140,8 @@ def test_judging_the_end_early_changes_nothing() -> None:
     early = live.judge_end()
     assert [p.rule for p in early] == ["MLC040"]
     assert live.judge_end() == early
-    assert live.finish().problems == sorted(early)
+    # The evaluation cadence (MLR060) is judged on the whole run, at the end only.
+    assert [p for p in live.finish().problems if p.rule != "MLR060"] == sorted(early)
 
 
 def test_a_partial_last_line_is_read_at_the_end() -> None:
@@ -138,7 +149,7 @@ def test_a_partial_last_line_is_read_at_the_end() -> None:
     data = fixture.read_bytes().rstrip(b"\n")
     live = LiveCheck(str(fixture), "1.0.0")
     live.feed(data)
-    assert live.finish().replace(ruleset_source="") == check_log(parse_file(fixture), "1.0.0")
+    assert live.finish().replace(ruleset_source="") == _checked(parse_file(fixture), "1.0.0")
 
 
 def test_a_byte_order_mark_split_across_feeds_is_dropped(tmp_path: Path) -> None:
@@ -180,7 +191,7 @@ def test_records_are_held_until_the_benchmark_is_named() -> None:
     assert live.engine is not None and live.held == []
     verdict = live.finish()
     assert verdict.passed and not live.stale
-    want = check_log(parse_bytes(b"".join(lines), "closed_bert.txt"), "1.0.0")
+    want = _checked(parse_bytes(b"".join(lines), "closed_bert.txt"), "1.0.0")
     assert verdict.replace(ruleset_source="") == want
 
 

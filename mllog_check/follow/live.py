@@ -126,6 +126,7 @@ class LiveCheck:
         """A record built in-process (its line and column as the caller numbers them)."""
         self.scanner.result.marker_lines += 1
         self._record(record)
+        self._cadence.add([record], self._texts)
         return self._new()
 
     def _head(self, data: bytes) -> bytes | None:
