@@ -209,7 +209,7 @@ class LiveCheck:
                 f"{choice.reason}); not checked"
             )
         else:
-            self.rules = load_ruleset(choice.round.version)
+            self.rules = load_ruleset(choice.round)  # the Round, chosen once
         from ..rules.engine import first_values, selector_keys
 
         self._selectors = selector_keys(self.rules)
@@ -349,8 +349,9 @@ class LiveCheck:
         assert self.rules is not None and self.engine is not None
         found = [] if result.input_error else self.engine.finish()
         generation = max(self._generations, key=self._generations.__getitem__, default=None)
+        rnd = None if self.choice is None else self.choice.round
         verdict = assemble(
-            result, found, generation, self.rules.name, self._texts, strict=self.strict
+            result, found, generation, self.rules.name, self._texts, strict=self.strict, rnd=rnd
         )
         from ..checking import with_cadence, with_folder_check
 

@@ -52,7 +52,7 @@ def check_chosen(
             f"{result.path}: {rnd.missing('rules')} (chosen from {choice.source}: "
             f"{choice.reason}); not checked"
         )
-    return check_log(result, rnd.version, strict=strict), choice
+    return check_log(result, rnd, strict=strict), choice  # the Round, chosen once
 
 
 def not_a_log(result: ParseResult, ruleset: str = "") -> LogVerdict:

@@ -81,11 +81,14 @@ class Walk:
         self.first: FirstValues = {}  # the first value of each selector key
         self.selectors: frozenset[str] = frozenset()
         self._watch = _TEXTS | {_RUN_START}  # keys _watched reads (the selectors added)
+        self._before: Choice | None = None  # the round known before any record
         self._start()
 
     def _start(self) -> None:
         known, choice = choice_before_records(self.path, self.flag, self.setting)
         if known:
+            # A flag, setting or folder: what choose() gives at the end too, kept.
+            self._before = choice
             self._use(choice)
 
     def _use(self, choice: Choice | None) -> None:
@@ -95,7 +98,7 @@ class Walk:
         if choice is None:
             self.rules = load_ruleset(canonical(self.flag))
         elif choice.round.has("rules") and choice.round.has_rules():
-            self.rules = load_ruleset(canonical(choice.round.version))
+            self.rules = load_ruleset(choice.round)  # the Round, chosen once
         else:  # parse checks only (or rules missing): the end says which
             self.held = None
             return
@@ -223,11 +226,11 @@ class Walk:
         from .engine import chain_of
         from .loader import canonical, load_ruleset
 
-        choice = None
+        choice = rnd = None
         if self.flag.endswith(".yaml"):
             rules = load_ruleset(canonical(self.flag))
         else:
-            choice = choose(self.path, self.witnesses, self.flag, self.setting)
+            choice = self._before or choose(self.path, self.witnesses, self.flag, self.setting)
             rnd = choice.round
             if not rnd.has("rules"):
                 mismatch = syntax_mismatch(self.witnesses, rnd)
@@ -241,7 +244,7 @@ class Walk:
                     f"{self.path}: {rnd.missing('rules')} (chosen from {choice.source}: "
                     f"{choice.reason}); not checked"
                 )
-            rules = load_ruleset(canonical(rnd.version))
+            rules = load_ruleset(rnd)
         found: list[Any] = []
         if not result.input_error:
             if self.engine is None:
@@ -258,7 +261,9 @@ class Walk:
                 return None
             found = engine.finish()
         generation = max(self.generations, key=self.generations.__getitem__, default=None)
-        verdict = assemble(result, found, generation, rules.name, self.texts, strict=strict)
+        verdict = assemble(
+            result, found, generation, rules.name, self.texts, strict=strict, rnd=rnd
+        )
         return verdict, choice
 
     def _adopt(self, rules: Ruleset) -> None:
