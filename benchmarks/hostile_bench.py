@@ -11,9 +11,10 @@ the bounds (a 1 MB gzip holding one line, a million bad marker lines, 300,000
 CR-separated records, YAML aliases nine deep; check --follow of a 256 MiB line without
 a line feed, 2,000,000 bad eval_accuracy lines, 200,000 empty gzip members, a 64 KB
 string repeated by YAML aliases, a 2 GB sparse pyproject.toml, a registry that is a FIFO
-or /dev/zero; issue 40: an 8,000,000-character value three relations quote and its line
-repeated 1,000 times, a power log of 1,000,000 readings, 4,000 and 200 runs near the RCP
-bound, package --staged with 100,000 staged paths); --quick divides them by ten for CI.
+or /dev/zero; the fifth look of docs/security.md: an 8,000,000-character value three
+relations quote and its line repeated 1,000 times, a power log of 1,000,000 readings,
+4,000 and 200 runs near the RCP bound, package --staged with 100,000 staged paths);
+--quick divides them by ten for CI.
 
 Exit 1 when a case goes over its limit. ``check`` on millions of valid records is
 printed for information: its memory still grows with the records (docs/security.md).

@@ -112,9 +112,10 @@ def long_power_log(folder: Path, readings: int) -> tuple[Path, list[tuple[float,
 
 
 def test_a_power_log_of_many_readings_is_kept_in_columns(corpus: Path, tmp_path: Path) -> None:
-    """Issue 40, item 3: a reading cost about 1 KB (its parsed record and an event
-    object); 2,000,000 readings took 1.98 GB. The log is now read as a stream and each
-    event kept as a few numbers: the energy is the summarizer's formula all the same."""
+    """Power logs (docs/security.md, "Bounds"): a reading cost about 1 KB (its parsed
+    record and an event object); 2,000,000 readings took 1.98 GB. The log is now read as
+    a stream and each event kept as a few numbers: the energy is the summarizer's formula
+    all the same."""
     import tracemalloc
 
     from mllog_check.parsing import parse_file
@@ -285,9 +286,10 @@ def test_staged_never_looks_above_the_repository(repository: Path) -> None:
 def test_staged_paths_outside_orgs_look_at_each_folder_once(
     repository: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 40, item 5: 100,000 staged paths outside any org took 162 s, each path's
-    every parent asked again whether it is an org (three calls to the file system each).
-    Each folder is now asked once, however many staged paths it holds."""
+    """package --staged (docs/security.md): 100,000 staged paths outside any org took
+    162 s, each path's every parent asked again whether it is an org (three calls to the
+    file system each). Each folder is now asked once, however many staged paths it
+    holds."""
     from mllog_check.submission import staged
 
     folders = [repository / "notes" / f"d{i}" / "a" / "b" for i in range(4)]

@@ -1,4 +1,4 @@
-"""The whole record, read once (issue 39, item 8): the audit's stdout leads with what a
+"""The whole record, read once (docs/audit.md, docs/report.md): the audit's stdout leads with what a
 reader wants, and ``trends`` and ``report`` read an audit's output folder
 (``--from-audit``) and give what they give from the logs."""
 

@@ -73,7 +73,7 @@ def _linked_org(folder: Path) -> bool:
 class _Folders:
     """What each folder of the repository is, asked of the file system once: staged
     paths share their folders (100,000 paths outside any org took 162 s when every
-    path's every parent was looked at again, through pathlib; issue 40). Paths are
+    path's every parent was looked at again, through pathlib; docs/security.md). Paths are
     strings here, normalized as git and ``repository_root`` spell them."""
 
     def __init__(self, root: Path) -> None:
