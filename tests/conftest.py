@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import csv
 import importlib.util
 import os
 import random
 import re
+import shutil
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +25,13 @@ FIXTURES = ROOT / "fixtures"
 # Doc generators and data preparation live in scripts/ (not in the wheel): tests import them.
 if str(ROOT / "scripts") not in sys.path:
     sys.path.insert(0, str(ROOT / "scripts"))
+
+
+# The result cache of package and audit (docs/audit.md, "Cache") goes to a folder of this
+# session, never the user's: a test and every command it runs see no one else's entries.
+_CACHE = tempfile.mkdtemp(prefix="mllog-check-test-cache-")
+os.environ["MLLOG_CHECK_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 def corpus_dir() -> Path | None:

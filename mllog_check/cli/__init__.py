@@ -244,6 +244,41 @@ def selection_options(function: Any) -> Any:
     return function
 
 
+CACHE_HELP = (
+    "Keep each org's report in this folder and reuse it while the org's files, the call "
+    "and this build are unchanged (default: $MLLOG_CHECK_CACHE_DIR, else the user's cache "
+    'folder; docs/audit.md, "Cache").'
+)
+
+
+def cache_options(function: Any) -> Any:
+    """--cache-dir and --no-cache (package and audit: the result cache, resultcache.py)."""
+    import click
+
+    function = click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")(
+        function
+    )
+    return click.option("--cache-dir", metavar="DIR", default=None, help=CACHE_HELP)(function)
+
+
+def cache_or_none(command: str, no_cache: bool, folder: str | None) -> Any:
+    """The result cache (``resultcache.ResultCache``) of --cache-dir, else the default
+    folder; None with --no-cache, or when the folder cannot be used safely (a link, not
+    a folder), said on stderr: a cache never stops a run."""
+    if no_cache:
+        return None
+    import click
+
+    from ..resultcache import CacheError, open_cache
+    from ..safety import human
+
+    try:
+        return open_cache(folder)
+    except CacheError as err:
+        click.echo(human("mllog-check {}: cache not used: {}", command, err), err=True)
+        return None
+
+
 USAGES = ("training", "hpc")  # the official tools' --usage values
 USAGE_HELP = (
     "What the logs are: training or hpc, as the official tools' --usage; with it a bare "

@@ -15,6 +15,8 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    cache_options,
+    cache_or_none,
     chosen_round,
     ruleset_option,
     selection_options,
@@ -63,6 +65,7 @@ from .filter_options import filter_options
 )
 @selection_options
 @filter_options
+@cache_options
 def audit(
     results_dirs: tuple[str, ...],
     ruleset: str,
@@ -75,6 +78,8 @@ def audit(
     select: tuple[str, ...] = (),
     ignore: tuple[str, ...] = (),
     preview: bool = False,
+    cache_dir: str | None = None,
+    no_cache: bool = False,
 ) -> None:
     """Audit RESULTS_DIR (one folder per org): a ranked results table (CSV, Parquet,
     JSON), runs and scores tables (CSV, Parquet), an anomaly report with each anomaly's
@@ -112,9 +117,11 @@ def audit(
         for results_dir in results_dirs:
             check_output_dir(Path(results_dir), out)
         writable_or_exit("audit", out_dir, folder=True)
+        cache = cache_or_none("audit", no_cache, cache_dir)
         with _progress() as tick:
             target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
-            result = run_audit(target, ruleset, jobs, tick, setting)
+            folder = None if cache is None else cache.folder
+            result = run_audit(target, ruleset, jobs, tick, setting, folder)
         # The report's and trends' data, before the filters (--from-audit DIR)
         record = _record(result, results_dirs, jobs)
     except AuditError as err:

@@ -14,6 +14,8 @@ from . import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    cache_options,
+    cache_or_none,
     chosen_round,
     ruleset_option,
     selection_options,
@@ -63,6 +65,7 @@ FORMATS = offered(PACKAGE)
     "normalization), byte for byte, one stderr line per file; a differing one already "
     "there is kept and named (docs/package.md).",
 )
+@cache_options
 def package(
     org_dirs: tuple[str, ...],
     staged: bool,
@@ -77,6 +80,8 @@ def package(
     ignore: tuple[str, ...] = (),
     preview: bool = False,
     write_scaling: bool = False,
+    cache_dir: str | None = None,
+    no_cache: bool = False,
 ) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
@@ -92,9 +97,20 @@ def package(
     junit = _junit_folder(junit_dir)
     shown = selection_or_exit("package", select, ignore, preview)
     worst = EXIT_PROBLEMS if skipped else EXIT_OK  # a linked org is not checked
+    cache = cache_or_none("package", no_cache, cache_dir) if orgs else None
     for org_dir in orgs:
         code = _package(
-            org_dir, ruleset, setting, fmt, quiet, strict, verbose, junit, shown, write_scaling
+            org_dir,
+            ruleset,
+            setting,
+            fmt,
+            quiet,
+            strict,
+            verbose,
+            junit,
+            shown,
+            write_scaling,
+            cache,
         )
         worst = max(worst, code)
     sys.exit(worst)
@@ -155,15 +171,17 @@ def _package(
     junit: Path | None = None,
     shown: Any = None,
     write_scaling: bool = False,
+    cache: Any = None,
 ) -> int:
-    """Check one org and write its report; its exit code."""
+    """Check one org and write its report; its exit code (``cache``: the result cache,
+    None for none)."""
     from ..rounds import RoundError
     from ..selection import DEFAULT
     from ..submission.layout import NotASubmission
-    from ..submission.package import check_package, selected
+    from ..submission.package import cached_check_package, selected
 
     try:
-        report = check_package(org_dir, ruleset, strict=strict, setting=setting)
+        report = cached_check_package(org_dir, ruleset, strict=strict, setting=setting, cache=cache)
         # The one point where the selection applies: the exit code follows what is shown.
         report = selected(report, shown or DEFAULT)
     except (NotASubmission, RoundError) as err:

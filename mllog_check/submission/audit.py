@@ -22,8 +22,18 @@ from ..rounds import Setting
 from ..selection import Selection
 from . import codes, fingerprints, impact, ranking
 from .audit_rows import AuditRun, AuditScore, CopyRow
-from .package import ANOMALY_COLUMNS, AUDIT_RUN_COLUMNS, anomaly_order, check_package
+from .package import (
+    ANOMALY_COLUMNS,
+    AUDIT_RUN_COLUMNS,
+    anomaly_order,
+    cached_check_package,
+    check_package,
+)
 from .preview import preview_not_available
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..resultcache import ResultCache
 
 # An org row's failure when its results/ holds no log: a verdict, not a crash.
 NOTHING_AUDITED = "results/ holds no result log: nothing audited"
@@ -215,14 +225,21 @@ def check_output_dir(results_dir: Path, out: Path) -> None:
         )
 
 
-def audit_org(org_dir: str, ruleset: str, base: str, name: str | None = None) -> OrgRows:
+def audit_org(
+    org_dir: str, ruleset: str, base: str, name: str | None = None, cache_dir: str | None = None
+) -> OrgRows:
     """Worker: check one org and return only small, relativized rows; ``name``: the org
-    as rows name it (``org_label``), else its path from ``base``."""
+    as rows name it (``org_label``), else its path from ``base``; ``cache_dir``: the
+    result cache's folder (resultcache.py), None for none."""
     rel = _relativizer(base)
     # "Google", or "v1.0/Google" when auditing several rounds
     org = name or rel(str(Path(org_dir)))
     try:
-        report = check_package(org_dir, ruleset, audit=True)
+        cache = _cache(cache_dir)
+        if cache is None:
+            report = check_package(org_dir, ruleset, audit=True)
+        else:
+            report = cached_check_package(org_dir, ruleset, audit=True, cache=cache)
     except Exception as err:  # one org never stops the audit; its row says why
         failure = f"{type(err).__name__}: {err}"
         summary = _summary(org, False, 1, 0, 0, 0, 0, failure)
@@ -257,6 +274,24 @@ def audit_org(org_dir: str, ruleset: str, base: str, name: str | None = None) ->
         empty,
     )
     return OrgRows(org, summary, runs, scores, found, problems, copies)
+
+
+_CACHES: dict[str, ResultCache] = {}
+
+
+def _cache(folder: str | None) -> ResultCache | None:
+    """The worker's cache of ``folder`` (opened once per process); None when off or
+    unusable (the CLI said why before the run)."""
+    if folder is None:
+        return None
+    if folder not in _CACHES:
+        from ..resultcache import CacheError, open_cache
+
+        try:
+            _CACHES[folder] = open_cache(folder)
+        except CacheError:
+            return None
+    return _CACHES[folder]
 
 
 def _not_checked(org: str, failure: str) -> Problem:
@@ -313,11 +348,14 @@ def run_audit(
     jobs: int | None = None,
     on_done: Callable[[str, int, int], None] | None = None,
     setting: Setting | None = None,
+    cache_dir: str | Path | None = None,
 ) -> AuditResult:
     """Audit every org of one round folder, or of several (duplicates across rounds).
 
     Paths are relative to the round folder, or to its parent when several are given
     (``v1.0/Google/results/...``). ``on_done(org, done, total)`` after each org.
+    ``cache_dir``: keep each org's report in this result cache (resultcache.py; the
+    same result either way), None for none.
     """
     if isinstance(results_dirs, str | Path):
         given = [Path(results_dirs)]
@@ -340,7 +378,8 @@ def run_audit(
     result = AuditResult(", ".join(map(str, roots)), ", ".join(sorted(set(chosen_all))))
     result.skipped = skipped
     result.anomalies.extend(ignored + linked_rounds(given))
-    for item in sorted(_run_workers(tasks, jobs, on_done), key=lambda r: r.org):
+    folder = None if cache_dir is None else str(cache_dir)
+    for item in sorted(_run_workers(tasks, jobs, on_done, folder), key=lambda r: r.org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)
         result.scores.extend(item.scores)
@@ -448,19 +487,23 @@ def _run_workers(
     tasks: list[tuple[str, str, str, str]],
     jobs: int | None,
     on_done: Callable[[str, int, int], None] | None,
+    cache_dir: str | None = None,
 ) -> list[OrgRows]:
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) or 1))
     rows: list[OrgRows] = []
     if workers == 1:  # no pool for one worker: simpler to debug, same result
         for task in tasks:
-            rows.append(audit_org(*task))
+            rows.append(audit_org(*task, cache_dir))
             if on_done:
                 on_done(rows[-1].org, len(rows), len(tasks))
         return rows
     for ruleset in sorted({task[1] for task in tasks}):
         prewarm(ruleset)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(audit_org, *task) for task in tasks]
+        # Largest org first: the last task to finish is a small one, so both workers stay
+        # busy to the end (the rows are sorted by org afterwards: same result).
+        ordered = sorted(tasks, key=lambda t: -_tree_bytes(Path(t[0])))
+        futures = [pool.submit(audit_org, *task, cache_dir) for task in ordered]
         # The parent waits while the workers check; the Parquet writer's imports
         # (pyarrow, which loads pandas) cost half a second, taken here instead of after.
         _import_writers()
@@ -469,6 +512,23 @@ def _run_workers(
             if on_done:
                 on_done(rows[-1].org, len(rows), len(tasks))
     return rows
+
+
+def _tree_bytes(folder: Path) -> int:
+    """The bytes of the files below ``folder`` (links not followed): an org's work."""
+    total = 0
+    stack = [folder]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(Path(entry.path))
+                    elif entry.is_file(follow_symlinks=False):
+                        total += entry.stat(follow_symlinks=False).st_size
+        except OSError:
+            continue
+    return total
 
 
 def _import_writers() -> None:

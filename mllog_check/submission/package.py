@@ -37,6 +37,10 @@ from .layout import OrgLayout, check_layout, require_org
 from .repository import REPOSITORY_CODES, check_repository, repository_verdict
 from .sysdesc import keyed_lines_problems, load, position, validate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..resultcache import ResultCache
+
 # The audit's runs table (runs.csv, runs.parquet): one row per log as the package reads
 # it (not `score`'s runs table, results.scores.SCORE_RUN_COLUMNS); its columns are the
 # keys of the row type, in order.
@@ -543,3 +547,46 @@ def _locator(layout: OrgLayout) -> Callable[[str], tuple[str, str]]:
         return "", ""
 
     return where
+
+
+def cached_check_package(
+    root: str | Path,
+    ruleset: str = "auto",
+    *,
+    audit: bool = False,
+    strict: bool = False,
+    setting: Setting | None = None,
+    cache: ResultCache | None = None,
+) -> PackageReport:
+    """``check_package``, its report kept in ``cache`` (resultcache.py): an org whose
+    tree, call and build are unchanged since a stored check gets that report back, the
+    same report (docs/audit.md, "Cache"). Without ``cache``, or for an org that cannot
+    be cached (a link in its tree), the check runs."""
+    import time
+
+    from ..resultcache import racy, tree_stamp
+
+    if cache is None:
+        return check_package(root, ruleset, audit=audit, strict=strict, setting=setting)
+    started = time.time_ns()
+    before = tree_stamp(Path(root))
+    if before is None:
+        return check_package(root, ruleset, audit=audit, strict=strict, setting=setting)
+    call = {
+        "command": "package",
+        "root": str(root),
+        "resolved": str(Path(root).resolve()),
+        "ruleset": ruleset,
+        "audit": audit,
+        "strict": strict,
+        "setting": repr(setting),
+    }
+    key = cache.key(call, before[0])
+    found = cache.get(key)
+    if isinstance(found, PackageReport):
+        return found
+    report = check_package(root, ruleset, audit=audit, strict=strict, setting=setting)
+    # Stored only when no file could have changed unseen (racy) or changed meanwhile.
+    if not racy(before[1], started) and tree_stamp(Path(root)) == before:
+        cache.put(key, report)
+    return report
