@@ -145,7 +145,18 @@ def merge_named(
 
 def validate(data: Any, schema: Path, path: Path) -> None:
     """DataFileError naming each place where ``data`` (read from ``path``) breaks its
-    kind's JSON Schema (schemas/scoring/scoring.schema.json, schemas/rcp/rcp.schema.json)."""
+    kind's JSON Schema (schemas/scoring/scoring.schema.json, schemas/rcp/rcp.schema.json).
+    A shipped file scripts/prepare_data.py validated, unchanged since, is not validated
+    again (prepared.validated)."""
+    from .prepared import validated
+
+    if validated(path, schema):
+        return
+    check_schema(data, schema, path)
+
+
+def check_schema(data: Any, schema: Path, path: Path) -> None:
+    """``validate`` without the prepared shortcut: jsonschema, always."""
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(load_json(schema))

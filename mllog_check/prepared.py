@@ -73,3 +73,33 @@ def document(data: Any, sources: list[str], registry: Any = None) -> bytes:
         {"sources": stamps, "data": data}, sort_keys=True, indent=1, ensure_ascii=False
     )
     return text.encode("utf-8") + b"\n"
+
+
+# schemas/prepared/validated.json: each shipped data file scripts/prepare_data.py checked
+# against its kind's JSON Schema, with both files' fingerprints; a file that still
+# matches is not validated again at run time (jsonschema is then not even imported).
+VALIDATED = "validated"
+
+
+@cache
+def _validated() -> dict[str, Any]:
+    found = read(VALIDATED)
+    return found if isinstance(found, dict) else {}
+
+
+def validated(path: Path, schema: Path) -> bool:
+    """Whether ``path``, a shipped data file, was found valid against ``schema`` when the
+    prepared files were written, and neither file changed since."""
+    root = schemas_dir().resolve()
+    try:
+        relative = path.resolve().relative_to(root).as_posix()
+        against = schema.resolve().relative_to(root).as_posix()
+    except (OSError, ValueError):
+        return False
+    entry = _validated().get(relative)
+    if not isinstance(entry, dict) or entry.get("schema") != against:
+        return False
+    try:
+        return entry.get("stamps") == [fingerprint(relative), fingerprint(against)]
+    except OSError:
+        return False

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from mllog_check.prepared import document, prepared_dir, schemas_dir
+from mllog_check.prepared import VALIDATED, document, fingerprint, prepared_dir, schemas_dir
 from mllog_check.results import cadence
 from mllog_check.rounds import load_registry, read_registry_file
 from mllog_check.rules.loader import resolve_with_sources
@@ -45,6 +45,37 @@ def build() -> dict[str, bytes]:
     keys, scoring = cadence.resolve_keys()
     table = {"rounds": cadence.resolve_table(), "keys": keys}
     out[f"{cadence.PREPARED}.json"] = document(table, [cadence.SOURCE, *scoring])
+    out[f"{VALIDATED}.json"] = document(validated_files(), [])
+    return out
+
+
+# Each shipped data kind validated at run time by datafiles.validate: (files, schema).
+VALIDATED_KINDS = (
+    ("rcp/*_*.json", "rcp/rcp.schema.json"),
+    ("scoring/*.yaml", "scoring/scoring.schema.json"),
+    ("cadence/eval_cadence.yaml", "cadence/eval_cadence.schema.json"),
+    ("models.yaml", "models.schema.json"),
+    ("accelerators.yaml", "accelerators.schema.json"),
+)
+
+
+def validated_files() -> dict[str, dict[str, object]]:
+    """Every shipped data file of VALIDATED_KINDS, validated here with jsonschema (a
+    broken one stops the script), with its and its schema's fingerprints: run time skips
+    the validation while both match (prepared.validated)."""
+    from mllog_check.datafiles import check_schema, load_json, load_yaml
+
+    root = schemas_dir()
+    out: dict[str, dict[str, object]] = {}
+    for pattern, schema in VALIDATED_KINDS:
+        for path in sorted(root.glob(pattern)):
+            relative = path.relative_to(root).as_posix()
+            if relative == schema or path.name.startswith("t_critical"):
+                continue  # the schema itself; the t table is read, not validated
+            data = load_json(path) if path.suffix == ".json" else load_yaml(path)
+            check_schema(data, root / schema, path)
+            stamps = [fingerprint(relative), fingerprint(schema)]
+            out[relative] = {"schema": schema, "stamps": stamps}
     return out
 
 

@@ -13,7 +13,7 @@ DESIGN = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
 # docs/design.md, "Layers": each layer imports only the ones above it.
 FIRST = ("values", "errors", "problems", "records", "catalog", "syntax_codes", "prepared",
          "datafiles", "rounds", "yamlsafe", "safety", "suggest", "extras", "outputs",
-         "confusables", "lookalike", "selection")  # fmt: skip
+         "confusables", "lookalike", "selection", "resultcache")  # fmt: skip
 LAYERS = {
     **dict.fromkeys(FIRST, 1),
     **dict.fromkeys(("inputs", "parsing"), 2),

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import read_oracle
+
 from mllog_check import resultcache
 from mllog_check.cli.group import cli
 from mllog_check.reporters import AUDIT, PACKAGE, offered, write
@@ -189,9 +189,7 @@ def test_a_file_modified_during_the_racy_window_is_not_stored(
 
 
 @pytest.mark.corpus
-def test_an_org_holding_a_link_is_never_cached(
-    corpus: Path, oracle: Path, tmp_path: Path
-) -> None:
+def test_an_org_holding_a_link_is_never_cached(corpus: Path, oracle: Path, tmp_path: Path) -> None:
     org = _old_copy(_package_orgs(corpus, oracle)[0], tmp_path)
     (org / "systems" / "elsewhere.json").symlink_to(tmp_path / "outside.json")
     cache = open_cache(tmp_path / "cache")
@@ -205,9 +203,7 @@ def test_an_org_holding_a_link_is_never_cached(
 
 
 @pytest.mark.corpus
-def test_a_linked_cache_folder_is_refused(
-    corpus: Path, oracle: Path, tmp_path: Path
-) -> None:
+def test_a_linked_cache_folder_is_refused(corpus: Path, oracle: Path, tmp_path: Path) -> None:
     target = tmp_path / "elsewhere"
     target.mkdir()
     link = tmp_path / "cache"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -98,13 +99,10 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
     """Schema errors and placeholder warnings, each at the line of the offending key."""
     if desc.data is None:
         return []
-    from jsonschema import Draft202012Validator  # only the package checker needs it
-
     schema = round_schema(round_name)
-    validator = Draft202012Validator(schema)
     problems = []
     seen: set[str] = set()
-    for error in validator.iter_errors(desc.data):
+    for error in _schema_errors(desc.data, schema):
         key = str(error.path[0]) if error.path else _missing(error)
         if key and key in seen:  # one message per field (e.g. minLength and pattern)
             continue
@@ -125,6 +123,143 @@ def validate(desc: SystemDescription, round_name: str) -> list[Problem]:
         problems.append(codes.PLACEHOLDER.problem(desc.path, msg, line, col))
     problems.extend(repeated_keys(desc))
     return sorted(problems)
+
+
+def _schema_errors(data: Any, schema: Document) -> list[Any]:
+    """jsonschema's errors of ``data``; none without importing jsonschema when the small
+    checker below finds the description valid (almost every one is: docs/package.md)."""
+    if quick_valid(data, schema, schema) is True:
+        return []
+    from jsonschema import Draft202012Validator  # an invalid description only
+
+    return list(Draft202012Validator(schema).iter_errors(data))
+
+
+# The keywords of the shipped system-description schemas (schemas/system_description/)
+# the small checker decides; annotations it skips. Any other keyword: jsonschema.
+_ANNOTATIONS = frozenset({"$schema", "$comment", "$defs", "title", "description", "examples"})
+
+
+def quick_valid(value: Any, schema: Any, root: Document) -> bool | None:
+    """Whether ``value`` is valid against ``schema`` (a fragment of ``root``), with
+    jsonschema's Draft 2020-12 semantics for the keywords it knows; None when the schema
+    uses another keyword (then jsonschema decides). True only when surely valid:
+    tests/test_sysdesc_quick.py holds it to jsonschema on every corpus description."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict):
+        return None
+    verdict: bool | None = True
+    for keyword, arg in schema.items():
+        if keyword in _ANNOTATIONS:
+            continue
+        check = _QUICK.get(keyword)
+        found = None if check is None else check(value, arg, root)
+        if found is None:
+            verdict = None
+        elif not found:
+            return False
+    return verdict
+
+
+def _is_type(value: Any, name: str) -> bool | None:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return {
+        "string": isinstance(value, str),
+        "number": number,
+        "integer": number and (isinstance(value, int) or float(value).is_integer()),
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+        "boolean": isinstance(value, bool),
+        "null": value is None,
+    }.get(name)
+
+
+def _type(value: Any, arg: Any, root: Document) -> bool | None:
+    names = [arg] if isinstance(arg, str) else arg
+    if not isinstance(names, list):
+        return None
+    found = [_is_type(value, n) if isinstance(n, str) else None for n in names]
+    return None if None in found else any(found)
+
+
+def _all(results: Iterable[bool | None]) -> bool | None:
+    verdict: bool | None = True
+    for result in results:
+        if result is False:
+            return False
+        if result is None:
+            verdict = None
+    return verdict
+
+
+def _ref(value: Any, arg: Any, root: Document) -> bool | None:
+    if not isinstance(arg, str) or not arg.startswith("#/$defs/"):
+        return None
+    target = (root.get("$defs") or {}).get(arg.removeprefix("#/$defs/"))
+    return None if target is None else quick_valid(value, target, root)
+
+
+def _any_of(value: Any, arg: Any, root: Document) -> bool | None:
+    if not isinstance(arg, list):
+        return None
+    found = [quick_valid(value, sub, root) for sub in arg]
+    return True if True in found else (None if None in found else False)
+
+
+def _pattern(value: Any, arg: Any, root: Document) -> bool | None:
+    if not isinstance(value, str):
+        return True
+    try:
+        return re.search(arg, value) is not None
+    except (re.error, TypeError):
+        return None
+
+
+def _number_bound(value: Any, arg: Any, root: Document) -> bool | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return True
+    return None if isinstance(arg, bool) or not isinstance(arg, int | float) else value >= arg
+
+
+def _enum(value: Any, arg: Any, root: Document) -> bool | None:
+    from ..rules.schema import equal  # jsonschema's equality: true is not 1
+
+    return any(equal(value, x) for x in arg) if isinstance(arg, list) else None
+
+
+def _properties(value: Any, arg: Any, root: Document) -> bool | None:
+    if not isinstance(value, dict):
+        return True
+    if not isinstance(arg, dict):
+        return None
+    return _all(quick_valid(value[k], sub, root) for k, sub in arg.items() if k in value)
+
+
+def _additional(value: Any, arg: Any, root: Document) -> bool | None:
+    # Only the forms the shipped schemas use: true, or a schema with no "properties"
+    # beside it (software_stack's components); anything else asks jsonschema.
+    if arg is True or not isinstance(value, dict):
+        return True
+    return _all(quick_valid(v, arg, root) for v in value.values())
+
+
+_QUICK: dict[str, Callable[[Any, Any, Document], bool | None]] = {
+    "type": _type,
+    "$ref": _ref,
+    "anyOf": _any_of,
+    "pattern": _pattern,
+    "minimum": _number_bound,
+    "enum": _enum,
+    "properties": _properties,
+    "required": lambda v, arg, root: (
+        not isinstance(v, dict) or all(k in v for k in arg) if isinstance(arg, list) else None
+    ),
+    "minLength": lambda v, arg, root: (
+        not isinstance(v, str) or len(v) >= arg if isinstance(arg, int) else None
+    ),
+    "additionalProperties": _additional,
+}
 
 
 def repeated_keys(desc: SystemDescription) -> list[Problem]:
