@@ -17,6 +17,14 @@ call each per org, on a fresh copy of the round (both write scaling.json into th
 the summarizer also rewrites or deletes published ones); no DLRM scenario then (from
 v3.0 the benchmark is dlrm_dcnv2, which the official tools check).
 
+With --whole: `mllog-check audit <corpus> --jobs 2` (every round, Training and HPC,
+audited together, for real) cold without the cache, cold filling a fresh cache, and
+again from that cache (a re-audit of unchanged orgs); then the first round alone and
+every round, cold, for memory. Each figure: wall time, CPU time and peak memory (summed
+PSS) of the process tree (benchmarks/proctree.py), medians of --repeats; with the
+bytes audited, the throughput and what it means for the issue's whole record (5.7 GB),
+cost being linear in bytes.
+
 Runs, in this order and in the same process environment:
 1. `mllog-check audit <corpus>/<round> --jobs 1` and `--jobs 2` (outputs in a temp folder);
 2. `python -m mlperf_logging.package_checker <Org> training 1.0.0` for every org of the
@@ -67,7 +75,14 @@ def main() -> None:
     parser.add_argument(
         "--record", action="store_true", help="every Training round together vs the read floor"
     )
+    parser.add_argument(
+        "--whole", action="store_true", help="the corpus audited whole: cold, cached, memory"
+    )
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    if args.whole:
+        _whole(args.corpus, args.repeats)
+        return
     if args.record:
         _record(args.corpus)
         return
@@ -201,6 +216,60 @@ def _record(corpus: Path) -> None:
             f"peak memory: one round ({rounds[-1].name}) {rss_one / 1024:.0f} MB, all "
             f"{len(rounds)} rounds {rss / 1024:.0f} MB ({rss / rss_one:.2f}x)"
         )
+
+
+# The whole published Training record: 5.7 GB, 21,801 logs.
+WHOLE_RECORD_BYTES = 5.7e9
+
+
+def _whole(corpus: Path, repeats: int) -> None:
+    from proctree import Measured, run
+
+    size = sum(f.stat().st_size for f in corpus.rglob("*") if f.is_file() and not f.is_symlink())
+    logs = sum(1 for _ in corpus.rglob("result_*.txt"))
+    base = [sys.executable, "-c", "from mllog_check.cli import main; main()", "audit"]
+    print(f"corpus {corpus}: {size / 1e6:.0f} MB, {logs} result logs")
+
+    def median(runs: list[Measured]) -> Measured:
+        return sorted(runs, key=lambda m: m.wall)[len(runs) // 2]
+
+    def show(what: str, m: Measured) -> None:
+        print(
+            f"{what}: wall {m.wall:.1f} s, CPU {m.cpu:.1f} s, peak {m.peak_mb:.0f} MB "
+            f"(exit {m.code}); {size / 1e6 / m.wall:.1f} MB/s wall, "
+            f"{size / 1e6 / m.cpu:.1f} MB per CPU s",
+            flush=True,
+        )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = ["--jobs", "2", "--out", f"{tmp}/out"]
+        cold, filling, cached = [], [], []
+        for i in range(repeats):  # interleaved: the machine is shared
+            cold.append(run([*base, str(corpus), *out, "--no-cache"]))
+            folder = f"{tmp}/cache{i}"
+            filling.append(run([*base, str(corpus), *out, "--cache-dir", folder]))
+            cached.append(run([*base, str(corpus), *out, "--cache-dir", folder]))
+        show("cold, --no-cache", median(cold))
+        show("cold, filling the cache", median(filling))
+        show("re-audit from the cache", median(cached))
+        m = median(cold)
+        record = WHOLE_RECORD_BYTES / (size / m.cpu)
+        print(
+            f"the whole record (5.7 GB) at this cost: {record:.0f} CPU s, "
+            f"{record / 2:.0f} s wall on 2 cores if both stay busy"
+        )
+        rounds = expand_rounds(corpus)
+        first = run([*base, str(rounds[0]), *out, "--no-cache"])
+        print(
+            f"memory: one round ({rounds[0].name}) {first.peak_mb:.0f} MB, all {len(rounds)} "
+            f"rounds {m.peak_mb:.0f} MB ({m.peak_mb / first.peak_mb:.2f}x)"
+        )
+
+
+def expand_rounds(corpus: Path) -> list[Path]:
+    from mllog_check.submission.audit import expand_repositories
+
+    return expand_repositories([corpus])[0]
 
 
 if __name__ == "__main__":
