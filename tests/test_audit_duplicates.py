@@ -211,3 +211,23 @@ def test_a_weak_result_without_its_copy_is_scored_as_weak_scaling(
     assert f"without the copies {before['minutes']:.2f} min (time to train all of 10" in (
         found.message
     )
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("chunk", [1, 7, 4096])
+def test_lines_read_in_chunks_are_the_lines_of_the_whole_text(
+    chunk: int, corpus: Path, tmp_path: Path
+) -> None:
+    # differing_lines reads logs a chunk at a time (its memory stays small): the lines
+    # must be str.splitlines' of the whole decoded text, whatever the chunk boundaries.
+    from mllog_check.submission.fingerprints import read_lines
+
+    logs = sorted(corpus.glob("*/*/results/*/*/result_*.txt"))[::97][:4]
+    assert logs
+    odd = tmp_path / "odd.txt"
+    odd.write_bytes(b"a\r\nb\rc\n\nd\xe2\x80\xa8e\x85f\xff\xfeg\x0ch\x1ci\r\r\n\xe2\x82")
+    for path in [*logs, odd]:
+        whole = path.read_bytes().decode("utf-8", "replace").splitlines()
+        if chunk == 1 and len(whole) > 2000:
+            continue  # byte by byte: the small file and short logs only
+        assert list(read_lines(path, chunk)) == whole, path

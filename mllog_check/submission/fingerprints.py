@@ -82,14 +82,14 @@ def differing_lines(first: Path, second: Path, limit: int = 3) -> str:
         sizes = first.stat().st_size, second.stat().st_size
         if max(sizes) > MAX_DIFF_BYTES:  # the parser streams such a file; never read whole
             return f"not compared: over {MAX_DIFF_BYTES // 2**20} MiB"
-        a = first.read_bytes().decode("utf-8", "replace").splitlines()
-        b = second.read_bytes().decode("utf-8", "replace").splitlines()
+        a, keys_a = _line_digests(first)
+        b, keys_b = _line_digests(second)
     except OSError:
         return ""
-    if a == b:
+    if a == b and keys_a == keys_b:
         return "the files are identical"
     hunks = _hunks(a, b)
-    shown = [_hunk(op, a, b) for op in islice(hunks, limit)]
+    shown = [_hunk(op, keys_a, keys_b) for op in islice(hunks, limit)]
     more = f" and {len(hunks) - limit} more" if len(hunks) > limit else ""
     return "; ".join(shown) + more
 
@@ -101,7 +101,39 @@ MAX_DIFF_BYTES = 64 * 2**20
 MAX_DIFF_LINES = 2000
 
 
-def _hunks(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+def _line_digests(path: Path) -> tuple[list[bytes], list[str | None]]:
+    """Each line's hash and its record's key (``_KEY``), lines as ``str.splitlines`` cuts
+    the UTF-8 text (errors replaced): what the diff compares and the message names,
+    without holding the text (two 64 MiB logs held as lines took ~300 MB; docs/audit.md,
+    "The whole record: speed and memory")."""
+    hashes: list[bytes] = []
+    keys: list[str | None] = []
+    for line in read_lines(path):
+        # a 128-bit digest, not hash(): lines are hostile and PYTHONHASHSEED may be set
+        hashes.append(hashlib.blake2b(line.encode(), digest_size=16).digest())
+        found = _KEY.search(line)
+        keys.append(found.group(1) if found else None)
+    return hashes, keys
+
+
+def read_lines(path: Path, chunk: int = 1 << 20) -> Iterable[str]:
+    """The lines of ``path``, as ``path.read_bytes().decode("utf-8", "replace")
+    .splitlines()`` gives them, read ``chunk`` bytes at a time."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    rest = ""
+    with path.open("rb") as handle:
+        while data := handle.read(chunk):
+            parts = (rest + decoder.decode(data)).splitlines(keepends=True)
+            # The last piece may be cut (a line, a CR whose LF comes next): held back.
+            rest = parts.pop() if parts else ""
+            for part in parts:
+                yield part.splitlines()[0]
+    yield from (rest + decoder.decode(b"", final=True)).splitlines()
+
+
+def _hunks(a: Sequence[object], b: Sequence[object]) -> list[tuple[str, int, int, int, int]]:
     """Differing (tag, a from, a to, b from, b to) ranges, after the common head and tail."""
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
@@ -120,15 +152,15 @@ def _hunks(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
     ]
 
 
-def _hunk(op: tuple[str, int, int, int, int], a: list[str], b: list[str]) -> str:
+def _hunk(op: tuple[str, int, int, int, int], a: list[str | None], b: list[str | None]) -> str:
     _tag, i1, i2, j1, j2 = op
     left = _span(i1, i2, a) if i2 > i1 else f"nothing after line {i1}"
     right = _span(j1, j2, b) if j2 > j1 else f"nothing after line {j1}"
     return f"{left} vs {right}"
 
 
-def _span(lo: int, hi: int, lines: list[str]) -> str:
+def _span(lo: int, hi: int, line_keys: list[str | None]) -> str:
     where = f"line {lo + 1}" if hi - lo == 1 else f"lines {lo + 1}-{hi}"
-    keys = list(dict.fromkeys(m.group(1) for ln in lines[lo:hi] if (m := _KEY.search(ln))))
+    keys = list(dict.fromkeys(k for k in line_keys[lo:hi] if k is not None))
     named = f" ({', '.join(keys[:3])}{', …' if len(keys) > 3 else ''})" if keys else ""
     return where + named
