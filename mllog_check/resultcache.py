@@ -196,7 +196,10 @@ def _read_entry(fd: int, key: str) -> Any | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > ENTRY_LIMIT:
             return None
         with os.fdopen(os.dup(entry), "rb") as handle:
-            data = handle.read(ENTRY_LIMIT + 1)
+            # the size fstat gave, not the limit: read(n) allocates n bytes first
+            data = handle.read(info.st_size + 1)
+        if len(data) > ENTRY_LIMIT:
+            return None
     except OSError:
         return None
     finally:
