@@ -31,9 +31,13 @@ class Measured:
 
 def _children(pid: int) -> list[int]:
     out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:  # gone meanwhile
+        return out
+    for task in tasks:
         try:
-            out += [int(c) for c in (task / "children").read_text().split()]
+            out += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
         except (OSError, ValueError):
             continue
     return out
