@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import shared_rounds
 from jsonschema import Draft202012Validator
 
-from conftest import shared_rounds
 from mllog_check.submission.sysdesc import quick_valid, round_schema
 
 
