@@ -22,7 +22,7 @@ audited together, for real) cold without the cache, cold filling a fresh cache, 
 again from that cache (a re-audit of unchanged orgs); then the first round alone and
 every round, cold, for memory. Each figure: wall time, CPU time and peak memory (summed
 PSS) of the process tree (benchmarks/proctree.py), medians of --repeats; with the
-bytes audited, the throughput and what it means for the issue's whole record (5.7 GB),
+bytes audited, the throughput and what it means for the whole published Training record (5.7 GB),
 cost being linear in bytes.
 
 Runs, in this order and in the same process environment:
@@ -218,7 +218,7 @@ def _record(corpus: Path) -> None:
         )
 
 
-# The whole published Training record: 5.7 GB, 21,801 logs.
+# The whole published Training record (training_results_v0.5-v5.1): 5.7 GB, 21,801 logs.
 WHOLE_RECORD_BYTES = 5.7e9
 
 

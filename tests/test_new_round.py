@@ -303,11 +303,13 @@ def test_a_new_round_retiring_and_adding_a_benchmark_is_data_only(tmp_path: Path
     short = new.removesuffix(".0")
     made = _run(repo, "scripts/new_round.py", new, "--from", old.version)
     assert made.returncode == 0, made.stderr
-    # The round's own data files, the registry (and its prepared copy) and generated docs:
-    # no other round's prepared file, no code.
+    # The round's own data files, the registry (and its prepared copy), the list of
+    # validated data files (which gains the round's) and generated docs: no other
+    # round's prepared file, no code.
     data = {
         "schemas/rounds.yaml",
         "schemas/prepared/rounds.json",
+        "schemas/prepared/validated.json",
         f"schemas/prepared/training-{new}.json",
         f"schemas/rules/training-{new}.yaml",
         f"schemas/scoring/v{short}.yaml",
