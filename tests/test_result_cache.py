@@ -289,3 +289,20 @@ def test_the_default_folder_follows_the_environment(
     assert resultcache.default_folder() == tmp_path / "xdg" / "mllog-check"
     monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # invalid by the XDG spec: ignored
     assert resultcache.default_folder() == Path.home() / ".cache" / "mllog-check"
+
+
+@pytest.mark.corpus
+def test_cli_package_with_no_cache_writes_nothing_and_without_it_reuses(
+    corpus: Path, oracle: Path, tmp_path: Path
+) -> None:
+    org = _package_orgs(corpus, oracle)[0]
+    folder = tmp_path / "cache"
+    args = ["package", str(org), "--format", "json", "--cache-dir", str(folder)]
+    runner = CliRunner()
+    cold = runner.invoke(cli, [*args, "--no-cache"])
+    assert not list(folder.glob("*.bin"))
+    stored = runner.invoke(cli, args)
+    assert len(list(folder.glob("*.bin"))) == 1
+    again = runner.invoke(cli, args)
+    assert cold.exit_code == stored.exit_code == again.exit_code
+    assert cold.stdout == stored.stdout == again.stdout
