@@ -115,7 +115,9 @@ class ResultCache:
     def put(self, key: str, value: Any) -> None:
         """Store ``value`` under ``key``: a new file renamed into place, never through a
         link; nothing when the folder cannot be written."""
-        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        buffer = io.BytesIO()
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        payload = buffer.getvalue()
         data = MAGIC + key.encode("ascii") + b"\n" + hashlib.sha256(payload).digest() + payload
         try:
             fd = _open_dir(self.folder)
@@ -214,6 +216,18 @@ def _read_entry(fd: int, key: str) -> Any | None:
         return _Restricted(io.BytesIO(payload)).load()
     except Exception:  # a corrupt or foreign entry is a miss, whatever it raises
         return None
+
+
+class _Pickler(pickle.Pickler):
+    """An enum member as its class called with its value, on every Python: from 3.12 a
+    member pickles by name through ``getattr``, a global the reader must refuse."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        import enum
+
+        if isinstance(obj, enum.Enum):
+            return type(obj), (obj.value,)
+        return NotImplemented
 
 
 class _Restricted(pickle.Unpickler):
