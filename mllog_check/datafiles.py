@@ -83,7 +83,12 @@ def read_text(path: Path | str, limit: int = DATA_FILE_LIMIT) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes, else OSError or
     UnicodeDecodeError (a ValueError)."""
     with os.fdopen(open_regular_fd(path), "rb") as handle:
-        data = handle.read(limit + 1)
+        # read(n) allocates n bytes at once: ask for the file's size (plus one byte to
+        # see it grow), then for the rest of the limit only if it did grow.
+        hint = min(limit, os.fstat(handle.fileno()).st_size) + 1
+        data = handle.read(hint)
+        if len(data) == hint and hint <= limit:
+            data += handle.read(limit + 1 - hint)
     if len(data) > limit:
         raise NotRegular(f"larger than {limit:,} bytes: not read")
     return data.decode("utf-8")

@@ -283,3 +283,27 @@ def test_each_quality_target_is_stated_once(monkeypatch: pytest.MonkeyPatch) -> 
                 edited.clear()
     scoring._scoring.cache_clear()  # scoring_for reads through it
     assert stated > 10
+
+
+def test_a_data_file_is_read_without_allocating_its_limit(tmp_path: Path) -> None:
+    """read(n) allocates n bytes at once: every shipped file read with the 64 MiB limit
+    cost 64 MiB of memory each. A file is read at its size; one over the limit is still
+    refused, and one exactly at it is read whole."""
+    import tracemalloc
+
+    from mllog_check.datafiles import DATA_FILE_LIMIT, read_text
+
+    small = tmp_path / "small.json"
+    small.write_text('{"key": 1}')
+    tracemalloc.start()
+    try:
+        assert read_text(small) == '{"key": 1}'
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < DATA_FILE_LIMIT // 64, peak
+    sized = tmp_path / "sized.txt"
+    sized.write_text("x" * 100)
+    assert len(read_text(sized, limit=100)) == 100
+    with pytest.raises(OSError, match="larger than 99 bytes"):
+        read_text(sized, limit=99)
