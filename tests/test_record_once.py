@@ -4,6 +4,7 @@ reader wants, and ``trends`` and ``report`` read an audit's output folder
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -189,3 +190,43 @@ def test_a_hostile_record_is_refused_with_a_reason(
             module.read_record(bomb)
     finally:
         module.EXPANDED_LIMIT = saved
+
+
+def test_the_record_reads_no_log_again_and_a_cached_audit_none(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record's curves are the workers', taken from the records parsed for the
+    checks and kept in each org's cache entry: equal to the curves read from the logs
+    with the org's round (as ``report`` from the logs reads them), and no log read for
+    them, cold or from the cache (docs/report.md, "From an audit")."""
+    from dataclasses import replace
+
+    from mllog_check.html_report.curves import read_curve
+    from mllog_check.html_report.record import from_audit
+    from mllog_check.submission import package
+    from mllog_check.submission.audit import run_audit
+
+    collected = importlib.import_module("mllog_check.html_report.collect")  # not collect()
+    rounds = [corpus / "v4.1", corpus / "hpc-v2.0"]
+    base = corpus.resolve()
+    cache = tmp_path / "cache"
+    cold = run_audit(rounds, jobs=1, cache_dir=cache)
+    read: list[tuple[str, str, str]] = []
+    real = collected.read_curves
+    monkeypatch.setattr(
+        collected, "read_curves", lambda items, jobs: read.extend(items) or real(items, jobs)
+    )
+    data = from_audit(cold, base, [str(r) for r in rounds], 1)
+    assert data.runs and set(data.curves) == {r["path"] for r in data.runs}
+    assert read == []
+    for run in data.runs[:: max(1, len(data.runs) // 40)]:  # every 40th: as the logs give
+        path = data.absolute(run["path"])
+        expected = read_curve(path, run["benchmark"], cold.org_rounds[run["org"]])
+        assert data.curves[run["path"]] == replace(expected, path=path)
+    # From the cache: no log parsed, by the checks or for the record.
+    parsed: list[str] = []
+    monkeypatch.setattr(package, "parse_file", lambda p, *a, **k: parsed.append(str(p)))
+    cached = run_audit(rounds, jobs=1, cache_dir=cache)
+    assert parsed == [] and cached.curves == cold.curves
+    assert from_audit(cached, base, [str(r) for r in rounds], 1).curves == data.curves
+    assert read == []

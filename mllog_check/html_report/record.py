@@ -58,8 +58,22 @@ def from_audit(result: Any, base: Path, paths: Sequence[str], jobs: int | None) 
     data.problems.extend(problem_shown(p) for p in result.problems)
     data.anomalies.extend(anomaly_row(a) for a in result.anomalies)
     data.rulesets.extend(result.org_rounds.values())
+    _gathered(data, result.curves)
     _finish(data, jobs)
     return data
+
+
+def _gathered(data: ReportData, curves: dict[str, tuple[str, str, RunCurve]]) -> None:
+    """The curves the audit's workers took from the records they parsed for the checks,
+    with the org's round, as ``report`` from the logs reads them (``collect.run_pool``):
+    no log is read again for them (docs/report.md, "From an audit"). A run no worker
+    gave one for is read by ``_finish``."""
+    from dataclasses import replace
+
+    for run in data.runs:
+        found = curves.get(run["path"])
+        if found is not None and found[0] == run["benchmark"]:
+            data.curves[run["path"]] = replace(found[2], path=data.absolute(run["path"]))
 
 
 def write_record(data: ReportData, folder: Path) -> Path:

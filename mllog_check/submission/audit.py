@@ -34,6 +34,7 @@ from .preview import preview_not_available
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..resultcache import ResultCache
+    from ..results.curves import RunCurve
 
 # An org row's failure when its results/ holds no log: a verdict, not a crash.
 NOTHING_AUDITED = "results/ holds no result log: nothing audited"
@@ -72,6 +73,8 @@ class OrgRows:
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # context: the org
     copies: list[CopyRow] = field(default_factory=list)  # hashes of unchecked logs
+    # Each log's evaluation curve, by its path as rows name it (PackageReport.curves).
+    curves: dict[str, tuple[str, str, RunCurve]] = field(default_factory=dict)
 
 
 @dataclass
@@ -89,6 +92,9 @@ class AuditResult:
     skipped: list[str] = field(default_factory=list)
     # org (as rows name it) -> the round it was audited as (its ruleset, "1.0.0").
     org_rounds: dict[str, str] = field(default_factory=dict)
+    # path -> (benchmark, round, evaluation curve) from the workers, for the report's
+    # record (html_report/record.py); not an output table.
+    curves: dict[str, tuple[str, str, RunCurve]] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -273,7 +279,8 @@ def audit_org(
         len(found),
         empty,
     )
-    return OrgRows(org, summary, runs, scores, found, problems, copies)
+    curves = {rel(path): curve for path, curve in report.curves.items()}
+    return OrgRows(org, summary, runs, scores, found, problems, copies, curves)
 
 
 _CACHES: dict[str, ResultCache] = {}
@@ -386,6 +393,7 @@ def run_audit(
         result.anomalies.extend(item.anomalies)
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
+        result.curves.update(item.curves)
     bases = {name: base for _, _, base, name in tasks}
     # Across rounds: a preview system a round later (needs both rounds' scores).
     result.anomalies.extend(preview_not_available(result.scores))
