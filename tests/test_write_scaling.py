@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -175,10 +176,12 @@ def test_a_read_only_folder_is_refused(tmp_path: Path, monkeypatch: pytest.Monke
 
         real_open = os.open
 
-        def guarded_open(path: str, flags: int, mode: int = 0o777) -> int:
-            if Path(path).parent == folder and flags & os.O_WRONLY:
+        # Every other os.open passes through as called (the result cache opens its
+        # entries relative to its folder, with dir_fd).
+        def guarded_open(path: str, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+            if "dir_fd" not in kwargs and Path(path).parent == folder and flags & os.O_WRONLY:
                 raise PermissionError(13, "Permission denied", path)
-            return real_open(path, flags, mode)
+            return real_open(path, flags, mode, **kwargs)
 
         monkeypatch.setattr(outputs.os, "open", guarded_open)
     try:
