@@ -221,7 +221,9 @@ POWER = "v5.0/Lenovo/results/SR780aV3-8xB200_SXM_180GB/bert"
 NEAR_RCP = "v1.0/Graphcore/results/ipu-pod16-POPART-closed/bert"
 
 
-def _with_value(data: bytes, key: str, value: bytes) -> bytes:
+def with_value(data: bytes, key: str, value: bytes) -> bytes:
+    """The log with the first ``key`` record's value replaced by ``value`` (JSON); the
+    fifth look's tests plant their values with it too."""
     lines = data.split(b"\n")
     index = next(i for i, ln in enumerate(lines) if f'"key": "{key}"'.encode() in ln)
     line = lines[index]
@@ -232,7 +234,7 @@ def _with_value(data: bytes, key: str, value: bytes) -> bytes:
 
 def _huge_batch(scale: int) -> bytes:
     huge = b'"' + b"A" * (8_000_000 // scale) + b'"'
-    return _with_value((corpus_dir() / RELATED).read_bytes(), "global_batch_size", huge)
+    return with_value((corpus_dir() / RELATED).read_bytes(), "global_batch_size", huge)
 
 
 def relation_value(work: Path, log: Path, scale: int) -> list[str]:

@@ -9,29 +9,24 @@ from __future__ import annotations
 
 import gzip
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_hostile
+from conftest import ROOT
 from test_hostile import _v5_log, bench
 from test_hostile_bounds import _limited
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from hostile_bench import with_value  # the benchmark plants the same values
 
 pytestmark = pytest.mark.corpus
 tree = test_hostile.tree  # a copy of one published v5.0 benchmark folder and its system
 
 # A published log whose rules relate keys (closed Llama 3.1 405B: MLC051 relations).
 RELATED = "v5.1/NVIDIA/results/tyche_ngpu512_ngc25.09_nemo/llama31_405b/result_0.txt"
-
-
-def _with_value(log: bytes, key: str, value: bytes) -> bytes:
-    """The log with the first ``key`` record's value replaced by ``value`` (JSON)."""
-    lines = log.split(b"\n")
-    index = next(i for i, ln in enumerate(lines) if f'"key": "{key}"'.encode() in ln)
-    line = lines[index]
-    start = line.index(b'"value": ') + len(b'"value": ')
-    lines[index] = line[:start] + value + line[line.index(b', "metadata"', start) :]
-    return b"\n".join(lines)
 
 
 # -- 2. message amplification ---------------------------------------------------------
@@ -45,7 +40,7 @@ def test_a_huge_value_quoted_by_relations_gives_bounded_messages(
     from mllog_check.rules.engine import SHORT_MESSAGE, TEXT_BUDGET
 
     huge = b'"' + b"A" * 8_000_000 + b'"'
-    data = _with_value((corpus / RELATED).read_bytes(), "global_batch_size", huge)
+    data = with_value((corpus / RELATED).read_bytes(), "global_batch_size", huge)
     path = tmp_path / "result_0.txt"
     path.write_bytes(data)
     problems = check_paths([str(path)], "5.1.0").verdicts[0].problems
@@ -169,7 +164,7 @@ DEEP = b"[" * 990 + b"]" * 990  # orjson takes 1,024 levels, Python's json about
 
 def _deep_log(log: bytes) -> bytes:
     """The log with a 990-deep seed value and a 990-deep field in an evaluation's metadata."""
-    data = _with_value(log, "seed", DEEP)
+    data = with_value(log, "seed", DEEP)
     lines = data.split(b"\n")
     index = next(i for i, ln in enumerate(lines) if b'"key": "eval_accuracy"' in ln)
     lines[index] = lines[index].replace(b'"metadata": {', b'"metadata": {"deep": ' + DEEP + b", ")
@@ -220,12 +215,12 @@ def test_nesting_just_below_the_bound_is_read(tree: Path) -> None:
 
     log = bench(tree) / "result_0.txt"
     inner = MAX_DEPTH - 1  # the payload object is the first level
-    log.write_bytes(_with_value(_v5_log(tree), "seed", b"[" * inner + b"]" * inner))
+    log.write_bytes(with_value(_v5_log(tree), "seed", b"[" * inner + b"]" * inner))
     result = parse_file(str(log))
     assert not [p for p in result.problems if p.rule == "MLS021"]
     assert [r for r in result.records if r.key == "seed"]
     # Brackets inside strings never count as nesting.
-    log.write_bytes(_with_value(_v5_log(tree), "seed", b'"' + b"[{" * 500 + b'"'))
+    log.write_bytes(with_value(_v5_log(tree), "seed", b'"' + b"[{" * 500 + b'"'))
     assert not [p for p in parse_file(str(log)).problems if p.rule == "MLS021"]
 
 
