@@ -31,3 +31,11 @@ def test_ci_runs_them_in_a_fresh_venv_after_the_corpus_check() -> None:
     corpus = next(i for i, line in enumerate(lines) if "FATAL: CI=true" in line)
     assert corpus < venv < activate < first
     assert "set -euo pipefail" in lines
+
+
+def test_the_readme_stays_a_page_a_new_user_reads() -> None:
+    """README is what it is, how to install, a short tour and links; figures and method
+    live in docs/ (docs/benchmarks.md), so it stays within 250 lines."""
+    assert len(README.splitlines()) <= 250
+    linked = {m for m in README.split("`") if m.startswith("docs/") and m.endswith(".md")}
+    assert all((ROOT / page).is_file() for page in linked), linked
