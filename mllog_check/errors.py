@@ -45,8 +45,13 @@ class UsageError(MllogCheckError):
 
 
 def cut_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` when at most ``limit`` characters, else its start and end around a note."""
+    """``text`` when at most ``limit`` characters, else its start and end around a note,
+    the whole at most ``limit`` long: cutting again changes nothing, so a problem read
+    back (a worker's answer, the result cache) keeps the count its note states."""
     if len(text) <= limit:
         return text
-    half = limit // 2
-    return f"{text[:half]}…[{len(text) - 2 * half:,} characters cut]…{text[-half:]}"
+    widest = len(f"…[{len(text):,} characters cut]…")  # the note, whatever the count
+    keep = max(0, limit - widest)
+    head = (keep + 1) // 2
+    tail = text[len(text) - (keep - head) :]
+    return f"{text[:head]}…[{len(text) - keep:,} characters cut]…{tail}"
