@@ -8,14 +8,17 @@ mlperf-logging 4.1.68 (oracle/package_*.csv; the v1.0 and v2.0 rows come from er
 that 4.1.68 cannot replace), or those named with --org. For each org, in the same run and
 interleaved (``--repeats`` rounds of: ours cold, official, ours cached):
 
-- ours cold: `mllog-check package ORG --no-cache`;
+- ours cold: `mllog-check package ORG --no-cache` (its default: the CPUs' worker
+  processes where the org's logs are large enough; submission/parallel.py);
+- ours cold in one process: the same with `-j 1`, for the wall time both cores save;
 - official: `python -m mlperf_logging.package_checker ORG <usage> <ruleset>` on a fresh
   copy of the org inside a copy of its round folder (it writes scaling.json and a log
   into the tree it checks);
 - ours cached: `mllog-check package ORG --cache-dir DIR`, DIR filled by one run before.
 
 Each figure is the median CPU time of the process tree (benchmarks/proctree.py), and the
-ratio official / ours is printed per org with its number of result logs. Compile the
+ratio official / ours is printed per org with its number of result logs; then the wall
+times of ours cold with one process and with the default, and their ratio. Compile the
 package first (`python -m compileall -q mllog_check`) and leave PYTHONDONTWRITEBYTECODE
 unset, as an installed tool runs.
 """
@@ -72,21 +75,28 @@ def _median(runs: list[Measured]) -> Measured:
     return sorted(runs, key=lambda m: m.cpu)[len(runs) // 2]
 
 
-def bench(org: Path, repeats: int, tmp: Path) -> dict[str, Measured]:
+def _median_wall(runs: list[Measured]) -> float:
+    return sorted(m.wall for m in runs)[len(runs) // 2]
+
+
+def bench(org: Path, repeats: int, tmp: Path) -> tuple[dict[str, Measured], dict[str, float]]:
     usage, ruleset = official_args(org)
     cache = tmp / "cache"
     ours = [*_ours(), "package", str(org)]
     run([*ours, "--cache-dir", str(cache)])  # fills the cache
-    runs: dict[str, list[Measured]] = {"cold": [], "official": [], "cached": []}
+    runs: dict[str, list[Measured]] = {"cold": [], "official": [], "cached": [], "one": []}
     for i in range(repeats):
         runs["cold"].append(run([*ours, "--no-cache"]))
+        runs["one"].append(run([*ours, "--no-cache", "-j", "1"]))
         copy = tmp / f"copy{i}" / org.parent.name / org.name
         shutil.copytree(org, copy, symlinks=True)
         official = [sys.executable, "-m", "mlperf_logging.package_checker", str(copy)]
         runs["official"].append(run([*official, usage, ruleset], cwd=copy.parent))
         shutil.rmtree(tmp / f"copy{i}")
         runs["cached"].append(run([*ours, "--cache-dir", str(cache)]))
-    return {kind: _median(found) for kind, found in runs.items()}
+    medians = {kind: _median(found) for kind, found in runs.items()}
+    walls = {kind: _median_wall(found) for kind, found in runs.items()}
+    return medians, walls
 
 
 def main() -> int:
@@ -99,19 +109,23 @@ def main() -> int:
     orgs = [args.corpus / o for o in args.org] if args.org else judged_orgs(args.corpus)
     if not orgs:
         sys.exit("no org to measure")
-    print("org | logs | official CPU s | ours cold CPU s | ratio | ours cached CPU s | ratio")
+    print(
+        "org | logs | official CPU s | ours cold CPU s | ratio | ours cached CPU s | ratio "
+        "| wall -j 1 s | wall default s | gain"
+    )
     for org in orgs:
         with tempfile.TemporaryDirectory() as tmp:
-            got = bench(org, args.repeats, Path(tmp))
+            got, walls = bench(org, args.repeats, Path(tmp))
         official, cold, cached = got["official"], got["cold"], got["cached"]
         print(
             f"{org.parent.name}/{org.name} | {_logs(org)} | {official.cpu:.2f} "
             f"(exit {official.code}) | {cold.cpu:.2f} (exit {cold.code}) | "
             f"{official.cpu / cold.cpu:.1f}x | {cached.cpu:.2f} | "
-            f"{official.cpu / cached.cpu:.1f}x",
+            f"{official.cpu / cached.cpu:.1f}x | {walls['one']:.2f} | {walls['cold']:.2f} | "
+            f"{walls['one'] / walls['cold']:.2f}x",
             flush=True,
         )
-    print(f"medians of {args.repeats} interleaved runs; CPU time of each process tree")
+    print(f"medians of {args.repeats} interleaved runs; CPU time of each process tree, wall")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -65,6 +66,14 @@ FORMATS = offered(PACKAGE)
     "normalization), byte for byte, one stderr line per file; a differing one already "
     "there is kept and named (docs/package.md).",
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for the org's result sets (default: CPUs); used only where the "
+    "logs are large enough to gain, and the report is the same.",
+)
 @cache_options
 def package(
     org_dirs: tuple[str, ...],
@@ -82,6 +91,7 @@ def package(
     write_scaling: bool = False,
     cache_dir: str | None = None,
     no_cache: bool = False,
+    jobs: int | None = None,
 ) -> None:
     """Check ORG_DIR (<Org>/results, systems, benchmarks): layout, system descriptions,
     every log, scores/RCP/seeds and consistency between logs, descriptions and folders.
@@ -111,6 +121,7 @@ def package(
             shown,
             write_scaling,
             cache,
+            jobs or os.cpu_count() or 1,
         )
         worst = max(worst, code)
     sys.exit(worst)
@@ -172,6 +183,7 @@ def _package(
     shown: Any = None,
     write_scaling: bool = False,
     cache: Any = None,
+    jobs: int = 1,
 ) -> int:
     """Check one org and write its report; its exit code (``cache``: the result cache,
     None for none)."""
@@ -181,7 +193,9 @@ def _package(
     from ..submission.package import cached_check_package, selected
 
     try:
-        report = cached_check_package(org_dir, ruleset, strict=strict, setting=setting, cache=cache)
+        report = cached_check_package(
+            org_dir, ruleset, strict=strict, setting=setting, cache=cache, jobs=jobs
+        )
         # The one point where the selection applies: the exit code follows what is shown.
         report = selected(report, shown or DEFAULT)
     except (NotASubmission, RoundError) as err:

@@ -329,7 +329,7 @@ def run_pool(
 
 def _warm(rulesets: set[str]) -> None:
     """The rounds' data loaded before forking, as the audit does: the workers inherit it."""
-    from ..submission.audit import prewarm
+    from ..submission.parallel import prewarm
 
     for chosen in sorted(rulesets):
         prewarm(chosen)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
-from ..errors import MllogCheckError, UsageError
+from ..errors import UsageError
 from ..problems import Context, Problem
 from ..results.tree import is_org_folder
 from ..rounds import Setting
@@ -29,6 +29,7 @@ from .package import (
     cached_check_package,
     check_package,
 )
+from .parallel import prewarm, tree_bytes
 from .preview import preview_not_available
 
 TYPE_CHECKING = False
@@ -510,7 +511,7 @@ def _run_workers(
     with ProcessPoolExecutor(max_workers=workers) as pool:
         # Largest org first: the last task to finish is a small one, so both workers stay
         # busy to the end (the rows are sorted by org afterwards: same result).
-        ordered = sorted(tasks, key=lambda t: -_tree_bytes(Path(t[0])))
+        ordered = sorted(tasks, key=lambda t: -tree_bytes(t[0]))
         futures = [pool.submit(audit_org, *task, cache_dir) for task in ordered]
         # The parent waits while the workers check; the Parquet writer's imports
         # (pyarrow, which loads pandas) cost half a second, taken here instead of after.
@@ -522,47 +523,11 @@ def _run_workers(
     return rows
 
 
-def _tree_bytes(folder: Path) -> int:
-    """The bytes of the files below ``folder`` (links not followed): an org's work."""
-    total = 0
-    stack = [folder]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(Path(entry.path))
-                    elif entry.is_file(follow_symlinks=False):
-                        total += entry.stat(follow_symlinks=False).st_size
-        except OSError:
-            continue
-    return total
-
-
 def _import_writers() -> None:
     # pyarrow loads pandas on its first array when pandas is installed: take both now.
     with contextlib.suppress(ImportError):  # write_outputs reports it
         import pandas  # noqa: F401
         import pyarrow.parquet  # noqa: F401
-
-
-def prewarm(ruleset: str) -> None:
-    """Load the round's rules and scoring data once before forking: workers inherit them.
-
-    Without this every worker compiles the rule and scoring files itself; with fork
-    (Linux) the parent's copy is shared. A performance step only: a round whose data
-    fails to load is reported by the workers.
-    """
-    from ..results.scoring import scoring_for
-    from ..rules import load_ruleset
-    from .anomalies import hyperparameter_keys
-
-    with contextlib.suppress(MllogCheckError):
-        load_ruleset(ruleset)
-    with contextlib.suppress(MllogCheckError):
-        scoring_for(ruleset)
-    with contextlib.suppress(MllogCheckError):
-        hyperparameter_keys()  # every round's rule keys (lines-after-run-stop)
 
 
 def finish(

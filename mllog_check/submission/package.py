@@ -30,7 +30,7 @@ from ..rounds import Choice, Round, RoundError, Setting, choose, parse_round
 from ..rules import UnknownRuleset
 from ..rules.schema import show
 from ..selection import Selection
-from . import anomalies, codes, ranking
+from . import anomalies, codes, parallel, ranking
 from .audit_rows import AuditRows, AuditRun, AuditScore, CopyRow, score_row
 from .consistency import Declared, check_result_set, same_org
 from .crashes import description_crash, layout_crash, result_set_crash
@@ -168,6 +168,7 @@ def check_package(
     audit: bool = False,
     strict: bool = False,
     setting: Setting | None = None,
+    jobs: int = 1,
 ) -> PackageReport:
     """Check one org folder. Raises NotASubmission / RoundError for usage errors.
 
@@ -177,7 +178,8 @@ def check_package(
     RCP or system-description data are not in this build (never a pass).
     Errors are what the round's official package checker rejects; checks beyond it are
     warnings, errors with ``strict`` (``report.official_passed`` keeps the official
-    verdict either way).
+    verdict either way). ``jobs`` > 1: result sets are checked by up to that many worker
+    processes when the org is large enough to gain (``parallel.py``); same report.
     """
     root = Path(root)
     require_org(root)  # a missing folder or a round folder: say so, not its round
@@ -204,11 +206,12 @@ def check_package(
     descs = _system_descriptions(layout, rnd, report)
     report.problems.extend(description_crash(report.problems, rnd))
     signatures: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
-    for result_set in layout.result_sets:
-        if not result_set.known:  # skipped, as by the official checker (MLP005 says so)
-            continue
-        desc = descs.get(result_set.system)
-        _check_result_set(layout, result_set, desc, rnd, report, audit, signatures)
+    # Skipped result sets: as by the official checker (MLP005 says so).
+    known = [rs for rs in layout.result_sets if rs.known]
+    for part, found in sets_checked(str(root), layout, known, descs, rnd, audit, jobs):
+        _merge(report, part)
+        for signature, where in found.items():
+            signatures.setdefault(signature, []).extend(where)
     report.problems.extend(runs_filed_twice(signatures))
     report.empty = not any(rs.files for rs in layout.result_sets if rs.known)
     if audit:
@@ -375,6 +378,53 @@ def _check_result_set(
         rows_of_audit.finish(runs, report.scores[-1] if scores else None, rnd)
         report.runs.extend(rows_of_audit.runs)
         report.anomalies.extend(rows_of_audit.anomalies)
+
+
+Signatures = dict[tuple[Any, ...], list[tuple[str, str]]]
+
+
+def sets_checked(
+    root: str,
+    layout: OrgLayout,
+    sets: list[ResultSet],
+    descs: Mapping[str, SystemDescription],
+    rnd: Round,
+    audit: bool,
+    jobs: int = 1,
+) -> list[tuple[PackageReport, Signatures]]:
+    """Each result set's part of the report and its run signatures, in ``sets``' order;
+    in up to ``jobs`` worker processes when the logs are large enough to gain
+    (parallel.py): the parts are the same either way."""
+    tasks = [(root, layout, rs, descs.get(rs.system), rnd, audit) for rs in sets]
+    weights = [parallel.tree_bytes(rs.folder) for rs in sets]
+    workers = parallel.workers_for(jobs, weights) if jobs > 1 else 1
+    if workers > 1:
+        parallel.prewarm(rnd.version, audit)  # forked workers inherit the loaded rules
+    return parallel.ordered_map(_set_part, tasks, weights, workers)
+
+
+def _set_part(
+    root: str,
+    layout: OrgLayout,
+    rs: ResultSet,
+    desc: SystemDescription | None,
+    rnd: Round,
+    audit: bool,
+) -> tuple[PackageReport, Signatures]:
+    part = PackageReport(root, layout.org, rnd.version)
+    signatures: Signatures = {}
+    _check_result_set(layout, rs, desc, rnd, part, audit, signatures)
+    return part, signatures
+
+
+def _merge(report: PackageReport, part: PackageReport) -> None:
+    """Add one result set's part to the org's report, as if checked in it."""
+    report.problems.extend(part.problems)
+    report.runs.extend(part.runs)
+    report.scores.extend(part.scores)
+    report.anomalies.extend(part.anomalies)
+    report.curves.update(part.curves)
+    report.tolerated.update(part.tolerated)
 
 
 def run_signature(records: Iterable[Any]) -> tuple[Any, ...] | None:
@@ -564,21 +614,23 @@ def cached_check_package(
     strict: bool = False,
     setting: Setting | None = None,
     cache: ResultCache | None = None,
+    jobs: int = 1,
 ) -> PackageReport:
     """``check_package``, its report kept in ``cache`` (resultcache.py): an org whose
     tree, call and build are unchanged since a stored check gets that report back, the
     same report (docs/audit.md, "Cache"). Without ``cache``, or for an org that cannot
-    be cached (a link in its tree), the check runs."""
+    be cached (a link in its tree), the check runs. ``jobs`` changes no result, so it
+    is no part of the key."""
     import time
 
     from ..resultcache import racy, tree_stamp
 
     if cache is None:
-        return check_package(root, ruleset, audit=audit, strict=strict, setting=setting)
+        return check_package(root, ruleset, audit=audit, strict=strict, setting=setting, jobs=jobs)
     started = time.time_ns()
     before = tree_stamp(Path(root))
     if before is None:
-        return check_package(root, ruleset, audit=audit, strict=strict, setting=setting)
+        return check_package(root, ruleset, audit=audit, strict=strict, setting=setting, jobs=jobs)
     call = {
         "command": "package",
         "root": str(root),
@@ -592,7 +644,7 @@ def cached_check_package(
     found = cache.get(key)
     if isinstance(found, PackageReport):
         return found
-    report = check_package(root, ruleset, audit=audit, strict=strict, setting=setting)
+    report = check_package(root, ruleset, audit=audit, strict=strict, setting=setting, jobs=jobs)
     # Stored only when no file could have changed unseen (racy) or changed meanwhile.
     if not racy(before[1], started) and tree_stamp(Path(root)) == before:
         cache.put(key, report)
