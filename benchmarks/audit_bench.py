@@ -25,6 +25,13 @@ PSS) of the process tree (benchmarks/proctree.py), medians of --repeats; with th
 bytes audited, the throughput and what it means for the whole published Training record (5.7 GB),
 cost being linear in bytes.
 
+With --stages: the floor of the design, per byte. Every result log of the Training rounds
+of the corpus, in this process, CPU time, best of --repeats: read (the bytes, split into
+lines, the marker searched), parsed (``parse_file``), and parsed and checked against
+the round's compliance rules (``rules.check_log``: the official checker's work, no
+package, score or anomaly stage); then what each costs per GB and for the whole published
+Training record (5.7 GB), against the audit's goal there (45 s on 2 cores: 90 CPU s).
+
 Runs, in this order and in the same process environment:
 1. `mllog-check audit <corpus>/<round> --jobs 1` and `--jobs 2` (outputs in a temp folder);
 2. `python -m mlperf_logging.package_checker <Org> training 1.0.0` for every org of the
@@ -78,8 +85,14 @@ def main() -> None:
     parser.add_argument(
         "--whole", action="store_true", help="the corpus audited whole: cold, cached, memory"
     )
+    parser.add_argument(
+        "--stages", action="store_true", help="read, parse, parse+rules per GB: the floor"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    if args.stages:
+        _stages(args.corpus, args.repeats)
+        return
     if args.whole:
         _whole(args.corpus, args.repeats)
         return
@@ -263,6 +276,58 @@ def _whole(corpus: Path, repeats: int) -> None:
         print(
             f"memory: one round ({rounds[0].name}) {first.peak_mb:.0f} MB, all {len(rounds)} "
             f"rounds {m.peak_mb:.0f} MB ({m.peak_mb / first.peak_mb:.2f}x)"
+        )
+
+
+def _stages(corpus: Path, repeats: int) -> None:
+    from mllog_check import rules
+    from mllog_check.parsing import parse_file
+    from mllog_check.rounds import registry
+
+    logs = []
+    for folder in _training_rounds(corpus):
+        rnd = registry().find(folder.name)
+        for log in sorted(folder.rglob("result_*.txt")):
+            if log.is_file() and not log.is_symlink() and rnd is not None:
+                logs.append((log, rnd))
+    size = sum(log.stat().st_size for log, _ in logs)
+    checked = [(log, rnd) for log, rnd in logs if rnd.has("rules")]
+    checked_size = sum(log.stat().st_size for log, _ in checked)
+
+    def read() -> None:
+        for log, _ in logs:
+            sum(1 for line in log.read_bytes().split(b"\n") if b":::ML" in line)
+
+    def parse() -> None:
+        for log, _ in logs:
+            parse_file(log)
+
+    def parse_and_check() -> None:
+        for log, rnd in checked:
+            rules.check_log(parse_file(log), rnd)
+
+    parse_and_check()  # the rounds' rules loaded once, as in a worker
+    budget = 2 * 45 / (WHOLE_RECORD_BYTES / 1e9)  # CPU s per GB the goal allows
+    print(
+        f"{len(logs)} Training result logs, {size / 1e6:.0f} MB ({checked_size / 1e6:.0f} MB "
+        f"in rounds with compliance rules); goal: {budget:.1f} CPU s per GB"
+    )
+    for name, stage, nbytes in (
+        ("read, split, marker found", read, size),
+        ("parsed", parse, size),
+        ("parsed + compliance rules", parse_and_check, checked_size),
+    ):
+        best = float("inf")
+        for _ in range(repeats):
+            start = time.process_time()
+            stage()
+            best = min(best, time.process_time() - start)
+        per_gb = best / (nbytes / 1e9)
+        record = per_gb * WHOLE_RECORD_BYTES / 1e9
+        print(
+            f"{name}: {best:.2f} CPU s, {per_gb:.1f} CPU s per GB, the record "
+            f"{record:.0f} CPU s ({record / 2:.0f} s on 2 cores; {per_gb / budget:.2f}x the goal)",
+            flush=True,
         )
 
 
