@@ -86,6 +86,7 @@ _LINES = {code: text for code, text in _VALUE.items() if code != 0x0A}
 _SPACED = {code: text for code, text in _VALUE.items() if code not in (0x09, 0x0A, 0x0D)}
 # In a JSON document C0 controls are escaped by every encoder already.
 _JSON: dict[int, str] = {}
+_JSON_FOUND: list[Any] = []  # the compiled class of _JSON's characters, on first use
 _COMMAND = "::"  # a workflow command at the start of a line
 
 
@@ -109,11 +110,17 @@ def json_text(document: str) -> str:
     if document.isascii():
         return document
     if not _JSON:  # on first use
+        import re
+
         from .confusables import CONFUSABLE
 
         codes = [code for code in _CODES if code >= 0x7F] + [ord(c) for c in CONFUSABLE]
         _JSON.update({code: _json_escape(code) for code in codes})
-    return document.translate(_JSON)
+        ascii_codes = "".join(re.escape(chr(c)) for c in sorted(_JSON) if c < 0x80)
+        _JSON_FOUND.append(re.compile(f"[{ascii_codes}\x80-\U0010ffff]+"))
+    # Only the runs that may hold an escape are translated: a table's JSON is megabytes of
+    # ASCII with a few marks ("…"), which translate() would walk a character at a time.
+    return _JSON_FOUND[0].sub(lambda found: found.group().translate(_JSON), document)
 
 
 def _mark_lookalikes(text: str) -> str:
@@ -122,6 +129,8 @@ def _mark_lookalikes(text: str) -> str:
     ``\\u0410MD``. A word all in one script (Cyrillic, Chinese) stays as written."""
     from .confusables import CONFUSABLE, is_latin
 
+    if CONFUSABLE.keys().isdisjoint(text):  # nothing to escape: the text as it is
+        return text
     out: list[str] = []
     word: list[str] = []
     for char in [*text, " "]:
@@ -223,7 +232,14 @@ def csv_cell(value: Any) -> Any:
 
 
 def csv_row(values: Iterable[Any]) -> list[Any]:
-    return [csv_cell(v) for v in values]
+    """``csv_cell`` of each value; plain ASCII text and numbers pass without the call
+    (an audit's tables hold millions of cells)."""
+    return [
+        csv_cell(v)
+        if isinstance(v, str) and (not v.isascii() or not v.isprintable() or v.startswith(_FORMULA))
+        else v
+        for v in values
+    ]
 
 
 def _is_number(text: str) -> bool:
