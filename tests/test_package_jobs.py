@@ -1,19 +1,15 @@
 """package's worker processes (submission/parallel.py, docs/benchmarks.md "Both cores"):
 an org's result sets checked in several processes give the very report one process
-gives, on corpus orgs of several result sets; the number of workers never exceeds the
-jobs asked, the tasks, or what the logs' size pays for; a task's exception reaches the
-caller."""
+gives, on corpus orgs of several result sets, and audit's workers make no pool of their
+own (the pool itself: tests/test_parallel.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
 
 from mllog_check.cli.group import cli
 from mllog_check.submission import parallel
@@ -79,43 +75,6 @@ def test_cli_output_is_the_same_whatever_jobs(corpus: Path, workers_used: list[i
         outputs[jobs] = result.output
     assert outputs["1"] == outputs["2"]
     assert max(workers_used) == 2
-
-
-@given(
-    jobs=st.one_of(st.none(), st.integers(min_value=1, max_value=64)),
-    weights=st.lists(st.integers(min_value=0, max_value=1 << 34), max_size=40),
-    least=st.integers(min_value=0, max_value=1 << 24),
-)
-def test_workers_never_exceed_jobs_tasks_or_bytes(
-    jobs: int | None, weights: list[int], least: int
-) -> None:
-    workers = parallel.workers_for(jobs, weights, least)
-    assert workers >= 1
-    assert workers <= max(1, jobs if jobs is not None else os.cpu_count() or 1)
-    assert workers <= max(1, len(weights))
-    if least > 0:
-        assert workers <= max(1, sum(weights) // least)
-
-
-def _square(value: int) -> int:
-    return value * value
-
-
-def _refuse(value: int) -> int:
-    if value == 3:
-        raise ValueError("task 3 refused")
-    return value
-
-
-def test_answers_come_back_in_task_order() -> None:
-    tasks = [(n,) for n in range(6)]
-    weights = [1, 50, 2, 40, 3, 30]  # heaviest first: submitted out of order
-    assert parallel.ordered_map(_square, tasks, weights, 2) == [n * n for n in range(6)]
-
-
-def test_a_tasks_exception_reaches_the_caller() -> None:
-    with pytest.raises(ValueError, match="task 3 refused"):
-        parallel.ordered_map(_refuse, [(n,) for n in range(5)], [1] * 5, 2)
 
 
 @pytest.mark.corpus

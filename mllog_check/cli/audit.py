@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,6 @@ def audit(
     """
     from .. import reporters
     from ..html_report.record import FILE as RECORD
-    from ..html_report.record import write_record
     from ..outputs import OutputError
     from ..results.filters import filter_audit
     from ..submission.audit import (
@@ -107,6 +107,7 @@ def audit(
         selected,
         write_outputs,
     )
+    from ..submission.parallel import Aside
 
     ruleset = with_usage("audit", ruleset, usage)
     setting = chosen_round("audit", ruleset)
@@ -122,8 +123,16 @@ def audit(
             target = results_dirs[0] if len(results_dirs) == 1 else list(results_dirs)
             folder = None if cache is None else cache.folder
             result = run_audit(target, ruleset, jobs, tick, setting, folder)
-        # The report's and trends' data, before the filters (--from-audit DIR)
-        record = _record(result, results_dirs, jobs)
+        # The report's and trends' data, before the filters (--from-audit DIR): written
+        # aside, by a forked process, while this one writes the tables (parallel.py).
+        base = _record_base(results_dirs)
+        record = None
+        # The audit's rows stay to the end: the collector need not walk them again, and
+        # a forked writer then copies no page for it (gc.freeze's documented use).
+        gc.freeze()
+        if base is not None:
+            work = (result, base, results_dirs, jobs, out)
+            record = Aside(_write_record, work, fork=jobs != 1)
     except AuditError as err:
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
@@ -133,11 +142,11 @@ def audit(
     try:
         written = write_outputs(result, out)
         if record is not None:
-            written.append(write_record(record, out))
+            written.append(record.result())
         else:
             note = "no {} written: the rounds' paths have no one base (give their parent)"
             click.echo(human(note, RECORD), err=True)
-    except OutputError as err:
+    except (OutputError, AuditError) as err:
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     options = {"info": show_info} if fmt == "text" else {}
@@ -146,18 +155,25 @@ def audit(
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
 
 
-def _record(result: Any, results_dirs: tuple[str, ...], jobs: int | None) -> Any:
-    """The report's data of the whole audit (html_report/record.py): its rows as the
-    report gathers them, and every run's evaluation curve, read here once."""
-    from ..html_report.record import from_audit
+def _record_base(results_dirs: tuple[str, ...]) -> Path | None:
+    """The folder the audit's paths are relative to: below the round folder, or the
+    folder above each round, as run_audit names them; None when there is no one base
+    (v0.5's nested round named beside others)."""
     from ..submission.audit import expand_repositories
 
     roots, _ = expand_repositories([Path(d) for d in results_dirs])
-    # As run_audit names paths: below the round folder, or the folder above each round.
     bases = {(r if len(roots) == 1 else r.parent).resolve() for r in roots}
-    if len(bases) > 1:  # v0.5's nested round named beside others: no one base
-        return None
-    return from_audit(result, bases.pop(), results_dirs, jobs)
+    return bases.pop() if len(bases) == 1 else None
+
+
+def _write_record(
+    result: Any, base: Path, results_dirs: tuple[str, ...], jobs: int | None, out: Path
+) -> Path:
+    """The report's data of the whole audit (html_report/record.py), its rows as the
+    report gathers them and every run's evaluation curve, written into ``out``."""
+    from ..html_report.record import from_audit, write_record
+
+    return write_record(from_audit(result, base, results_dirs, jobs), out)
 
 
 def _needs_parquet() -> None:

@@ -14,7 +14,7 @@ import contextlib
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..errors import MllogCheckError
 
@@ -47,6 +47,60 @@ def ordered_map(
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = {i: pool.submit(function, *tasks[i]) for i in order}
         return [futures[i].result() for i in range(len(tasks))]
+
+
+class Aside(Generic[T]):
+    """``function(*args)`` run aside: in a forked child while the caller goes on (the
+    child has the caller's memory as it was, so nothing is pickled but the answer), or at
+    once in this process where fork is unavailable or ``fork`` is false. ``result()``
+    gives its value or raises its exception, either way."""
+
+    def __init__(self, function: Callable[..., T], args: tuple[Any, ...], fork: bool) -> None:
+        import multiprocessing
+
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._child: Any = None
+        if not fork or "fork" not in multiprocessing.get_all_start_methods():
+            try:
+                self._value = function(*args)
+            except Exception as err:  # raised by result(), as from the child
+                self._error = err
+            return
+        # multiprocessing flushes stdout and stderr before it forks: the child never
+        # writes the caller's buffered output again (tests/test_parallel.py).
+        context = multiprocessing.get_context("fork")
+        self._answer, sender = context.Pipe(duplex=False)
+        self._child = context.Process(target=_aside, args=(sender, function, args))
+        self._child.start()
+        sender.close()
+
+    def result(self) -> T:
+        if self._child is not None:
+            try:
+                done, self._value = self._answer.recv()
+            except EOFError:
+                done, self._value = False, ChildProcessError("the process aside stopped")
+            self._child.join()
+            self._answer.close()
+            self._child = None
+            if not done:
+                self._error, self._value = self._value, None
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _aside(sender: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    try:
+        answer: tuple[bool, Any] = (True, function(*args))
+    except Exception as err:
+        answer = (False, err)
+    try:
+        sender.send(answer)
+    except Exception as err:  # an answer that does not pickle: say what it was
+        sender.send((False, ChildProcessError(f"{type(err).__name__}: {err}")))
+    sender.close()
 
 
 def tree_bytes(folder: str | os.PathLike[str]) -> int:
