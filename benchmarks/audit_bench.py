@@ -32,6 +32,13 @@ the round's compliance rules (``rules.check_log``: the official checker's work, 
 package, score or anomaly stage); then what each costs per GB and for the whole published
 Training record (5.7 GB), against the audit's goal there (45 s on 2 cores: 90 CPU s).
 
+With --copies N: a record-sized tree made of the corpus, each org N times under its round
+(`<Org>_c0` .. `<Org>_c<N-1>`, hard links into a temp folder, copies where links cannot
+be made): N=7 gives about 20,000 result logs, the published Training record's count.
+Every copy of a run is a re-used run, so the anomaly tables are far larger than the
+record's: a worst case for the parent's rows. Audited with --jobs 2 cold filling a
+fresh cache, then re-audited from it (--repeats times): wall, CPU and peak memory.
+
 Runs, in this order and in the same process environment:
 1. `mllog-check audit <corpus>/<round> --jobs 1` and `--jobs 2` (outputs in a temp folder);
 2. `python -m mlperf_logging.package_checker <Org> training 1.0.0` for every org of the
@@ -88,8 +95,14 @@ def main() -> None:
     parser.add_argument(
         "--stages", action="store_true", help="read, parse, parse+rules per GB: the floor"
     )
+    parser.add_argument(
+        "--copies", type=int, default=0, help="a tree of N copies of every org: re-audit"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    if args.copies:
+        _copies(args.corpus, args.copies, args.repeats)
+        return
     if args.stages:
         _stages(args.corpus, args.repeats)
         return
@@ -329,6 +342,39 @@ def _stages(corpus: Path, repeats: int) -> None:
             f"{record:.0f} CPU s ({record / 2:.0f} s on 2 cores; {per_gb / budget:.2f}x the goal)",
             flush=True,
         )
+
+
+def _copies(corpus: Path, copies: int, repeats: int) -> None:
+    from proctree import run
+
+    with tempfile.TemporaryDirectory(prefix="mllog-record-") as tmp:
+        tree = Path(tmp) / "record"
+        for folder in expand_rounds(corpus):
+            for org in sorted(p for p in folder.iterdir() if (p / "results").is_dir()):
+                for k in range(copies):
+                    target = tree / folder.name / f"{org.name}_c{k}"
+                    shutil.copytree(org, target, symlinks=True, copy_function=_link_or_copy)
+        logs = sum(1 for _ in tree.rglob("result_*.txt"))
+        print(f"{tree}: {copies} copies of every org, {logs} result logs", flush=True)
+        base = [sys.executable, "-c", "from mllog_check.cli import main; main()", "audit"]
+        cache = ["--cache-dir", f"{tmp}/cache", "--jobs", "2", "--out", f"{tmp}/out"]
+        runs = [("cold, filling the cache", run([*base, str(tree), *cache]))]
+        runs += [
+            ("re-audit from the cache", run([*base, str(tree), *cache])) for _ in range(repeats)
+        ]
+        for what, m in runs:
+            print(
+                f"{what}: wall {m.wall:.1f} s, CPU {m.cpu:.1f} s, peak {m.peak_mb:.0f} MB "
+                f"(exit {m.code})",
+                flush=True,
+            )
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def expand_rounds(corpus: Path) -> list[Path]:
