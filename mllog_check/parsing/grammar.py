@@ -187,10 +187,47 @@ def explain(err: Exception, text: str) -> str:
     from lark.exceptions import UnexpectedInput
 
     assert isinstance(err, UnexpectedInput)
-    label = err.match_examples(parser().parse, BAD_EXAMPLES, use_accepts=True)
+    key = _example_key(err)
+    label: str | None
+    if key in _LABELS:
+        label = _LABELS[key]
+    else:
+        label = err.match_examples(parser().parse, BAD_EXAMPLES, use_accepts=True)
+        if key is not None and len(_LABELS) < _LABELS_KEPT:
+            _LABELS[key] = label
     if label:
         return str(label)
     expected = sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or [])
     if expected:
         return "unexpected text; expected " + ", ".join(expected)
     return "unexpected text"
+
+
+# match_examples parses every labelled example again for each error (1.5 ms a broken
+# line); its answer depends only on what _example_key holds, so it is kept per key.
+_LABELS: dict[tuple[object, ...], str | None] = {}
+_LABELS_KEPT = 4096  # a bound whatever a log holds: past it, labels are matched each time
+
+
+def _example_key(err: object) -> tuple[object, ...] | None:
+    """What lark's ``match_examples`` reads of an error: its class, parser state (an LALR
+    state by its whole stack, as fine as lark's equality or finer), the tokens it accepts
+    and the token it met (type and text: lark's Token equality); None when one of them
+    cannot be a key."""
+    token = getattr(err, "token", None)
+    accepts = getattr(err, "accepts", None)
+    state = getattr(err, "state", None)
+    stack = getattr(state, "state_stack", None)
+    if stack is not None:  # an LALR ParserState, which lark compares by its stack
+        state = ("stack", tuple(stack))
+    key = (
+        type(err).__name__,
+        state,
+        None if accepts is None else frozenset(accepts),
+        None if token is None else (getattr(token, "type", None), str(token)),
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
