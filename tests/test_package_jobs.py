@@ -5,6 +5,7 @@ own (the pool itself: tests/test_parallel.py)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,23 @@ def test_audit_workers_make_no_pool_of_their_own(corpus: Path, workers_used: lis
     org = _several_set_orgs(corpus, 1)[0]
     result = run_audit(org.parent, None, jobs=1)
     assert result.runs and workers_used and set(workers_used) == {1}
+
+
+def _killed(*_args: Any) -> None:
+    os._exit(9)  # as the kernel's out-of-memory killer would leave it: no answer
+
+
+@pytest.mark.corpus
+def test_a_killed_worker_is_one_line_and_no_verdict(
+    corpus: Path, workers_used: list[int], monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from mllog_check.cli import main
+    from mllog_check.submission import package as package_module
+
+    org = _several_set_orgs(corpus, 1)[0]
+    monkeypatch.setattr(package_module, "_set_part", _killed)
+    with pytest.raises(SystemExit) as stopped:
+        main(["package", str(org), "-j", "2", "--no-cache"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "worker process stopped" in err and "Traceback" not in err

@@ -66,9 +66,29 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive only
         sys.exit(130)
+    except (ChildProcessError, RuntimeError) as err:
+        if not _worker_died(err):
+            raise
+        # A worker process killed (out of memory, a signal): nothing it had is checked,
+        # so no verdict; one line, not a traceback (docs/security.md).
+        print(
+            "mllog-check: a worker process stopped before it answered (killed, or out of "
+            "memory); nothing was judged: run again, or with --jobs 1",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     except BrokenPipeError:  # `check DIR | head -1`: the reader left; exit as click does
         _quiet_stdout()
         sys.exit(1)
+
+
+def _worker_died(err: BaseException) -> bool:
+    """A process pool broken by a worker's death, or the process aside gone (parallel.py)."""
+    if isinstance(err, ChildProcessError):
+        return True
+    from concurrent.futures import BrokenExecutor
+
+    return isinstance(err, BrokenExecutor)
 
 
 def _quiet_stdout() -> None:
