@@ -16,15 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import click
+import orjson
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mllog_check.cli import cli
 from mllog_check.extras import MissingExtra
 from mllog_check.reporters import tables
+from mllog_check.safety import json_text
 from mllog_check.submission.audit import OUTPUT_FILES, run_audit, write_outputs
 
 PRICES = FIXTURES / "prices" / "sample.csv"
@@ -321,3 +325,38 @@ def test_audit_files_agree_on_the_corpus(corpus: Path, tmp_path: Path) -> None:
     write_outputs(run_audit(corpus / "v0.7", jobs=2), tmp_path)
     counts = _audit_agrees(tmp_path)
     assert counts["runs"] >= 200 and counts["anomalies"] > 0
+
+
+_cells = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**80), 2**80),
+    st.floats(),
+    st.text(max_size=6),
+    st.lists(st.integers(-5, 5), max_size=2),
+)
+
+
+@given(st.integers(min_value=1, max_value=4), st.data())
+def test_a_streamed_json_table_is_the_whole_lists_text(columns: int, data: Any) -> None:
+    names = tuple(f"c{i}" for i in range(columns))
+    size = data.draw(st.sampled_from([0, 1, 2, 999, 1000, 1001, 2001]))
+    row = st.lists(_cells, min_size=columns, max_size=columns)
+    rows = [data.draw(row) for _ in range(min(size, 3))]
+    rows = [rows[i % len(rows)] for i in range(size)] if rows else []
+    out = io.StringIO()
+    tables.write_json(tables.Table(names, rows), out)
+    whole = [dict(zip(names, r, strict=True)) for r in rows]
+    wide = any(isinstance(v, int) and not -(2**63) <= v < 2**64 for r in rows for v in r)
+    if not wide:  # the whole list in one call, as before
+        option = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+        expected = json_text(orjson.dumps(whole, option=option, default=str).decode()) + "\n"
+        assert out.getvalue() == expected
+    parsed = json.loads(out.getvalue())
+    assert len(parsed) == size
+    for got, want in zip(parsed, whole, strict=True):
+        for key, value in want.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                assert got[key] is None
+            elif isinstance(value, int) and not isinstance(value, bool) and got[key] != value:
+                assert got[key] == str(value)  # beyond 64 bits: its text
