@@ -133,7 +133,7 @@ def audit(
         if base is not None:
             work = (result, base, results_dirs, jobs, out)
             record = Aside(_write_record, work, fork=jobs != 1)
-    except AuditError as err:
+    except (AuditError, OutputError) as err:  # OutputError: the curves' temporary file
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     result = filter_audit(result, result_filter)

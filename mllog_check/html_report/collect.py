@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,7 +114,7 @@ class ReportData:
     weak: list[ScoreRow] = field(default_factory=list)
     anomalies: list[AnomalyRow] = field(default_factory=list)
     problems: list[ProblemShown] = field(default_factory=list)
-    curves: dict[str, RunCurve] = field(default_factory=dict)  # by shown path
+    curves: MutableMapping[str, RunCurve] = field(default_factory=dict)  # by shown path
     # Folders of a results repository root that name no round of this build (not read).
     skipped: list[str] = field(default_factory=list)
 
@@ -424,6 +424,9 @@ def _add_energy(data: ReportData) -> None:
         by_folder.setdefault(os.path.dirname(run["path"]), []).append(run)
     reported = {p["path"] for p in data.problems if str(p["rule"]).startswith("MLE")}
     rel = _shown(data.base)
+    # New rows, not the rows changed: an audit's record shares the audit's rows, which
+    # its tables are being written from meanwhile (record.from_audit).
+    with_energy: dict[int, RunShown] = {}
     for folder, runs in sorted(by_folder.items()):
         if any(r.get("energy_j") is not None for r in runs):
             continue
@@ -439,11 +442,16 @@ def _add_energy(data: ReportData) -> None:
         for run in runs:
             energy = report.energies.get(data.absolute(run["path"]))
             if energy is not None and energy.joules is not None:
-                run["energy_j"] = energy.joules
-                run["energy_method"] = energy.method
+                with_energy[id(run)] = {
+                    **run,
+                    "energy_j": energy.joules,
+                    "energy_method": energy.method,
+                }
         for problem in report.problems:
             shown = rel(problem.path)
             if shown not in reported:
                 org = runs[0].get("org", "")
                 data.problems.append(_row(problem, org, shown))
+    if with_energy:
+        data.runs = [with_energy.get(id(run), run) for run in data.runs]
     data.problems.sort(key=lambda p: (p["path"], p["line"], p["column"], p["rule"]))

@@ -17,15 +17,15 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from ..results.curves import RunCurve, fields_json, from_fields
 from .collect import PROBLEM_ROW, ReportData, ReportError
-from .curves import EvalPoint, RunCurve
 
 if TYPE_CHECKING:
-    from ..results.scores import ScoreRow
+    from ..submission.curvespill import CurveSpill
 
 FILE = "record.json.gz"
 FORMAT = "mllog-check audit record"
@@ -49,12 +49,12 @@ def from_audit(result: Any, base: Path, paths: Sequence[str], jobs: int | None) 
 
     data = ReportData(list(paths), str(base))
     data.skipped = [_shown(str(base))(s) for s in result.skipped]
-    # Copies: the report adds keys to its rows (energy, marks), the audit's tables not.
-    data.orgs.extend(dict(o) for o in result.orgs)  # type: ignore[misc]
-    data.runs.extend(dict(r) for r in result.runs)  # type: ignore[misc]
+    # The audit's own rows, not copies (20,000 runs: 24 MB): the record only writes them,
+    # and what adds keys (_finish's energy) makes new rows.
+    data.orgs.extend(result.orgs)
+    data.runs.extend(result.runs)
     for score in result.scores:
-        copy = cast("ScoreRow", dict(score))
-        (data.weak if score.get("scaling") == "weak" else data.scores).append(copy)
+        (data.weak if score.get("scaling") == "weak" else data.scores).append(score)
     data.problems.extend(problem_shown(p) for p in result.problems)
     data.anomalies.extend(anomaly_row(a) for a in result.anomalies)
     data.rulesets.extend(result.org_rounds.values())
@@ -63,17 +63,59 @@ def from_audit(result: Any, base: Path, paths: Sequence[str], jobs: int | None) 
     return data
 
 
-def _gathered(data: ReportData, curves: dict[str, tuple[str, str, RunCurve]]) -> None:
+def _gathered(data: ReportData, spill: CurveSpill) -> None:
     """The curves the audit's workers took from the records they parsed for the checks,
-    with the org's round, as ``report`` from the logs reads them (``collect.run_pool``):
-    no log is read again for them (docs/report.md, "From an audit"). A run no worker
-    gave one for is read by ``_finish``."""
-    from dataclasses import replace
+    as ``report`` from the logs reads them (``collect.run_pool``): no log is read again
+    for them (docs/report.md, "From an audit"). They stay in the audit's temporary file
+    until written. A run no worker gave one for is read by ``_finish``."""
+    taken = [
+        run["path"]
+        for run in data.runs
+        if run["path"] in spill and spill.benchmark(run["path"]) == run["benchmark"]
+    ]
+    data.curves = Spilled(spill, data.absolute, taken)
 
-    for run in data.runs:
-        found = curves.get(run["path"])
-        if found is not None and found[0] == run["benchmark"]:
-            data.curves[run["path"]] = replace(found[2], path=data.absolute(run["path"]))
+
+class Spilled(MutableMapping[str, RunCurve]):
+    """Curves by shown path: the audit's, read from its temporary file when asked for
+    (``taken``), and any set here (read from a log by ``_finish``), held."""
+
+    def __init__(self, spill: CurveSpill, absolute: Callable[[str], str], taken: list[str]):
+        self.spill = spill
+        self.absolute = absolute
+        self.taken = set(taken)
+        self.held: dict[str, RunCurve] = {}
+
+    def __getitem__(self, path: str) -> RunCurve:
+        if path in self.held:
+            return self.held[path]
+        if path in self.taken:
+            return self.spill.curve(path, self.absolute(path))
+        raise KeyError(path)
+
+    def __setitem__(self, path: str, curve: RunCurve) -> None:
+        self.held[path] = curve
+
+    def __delitem__(self, path: str) -> None:
+        if path not in self.held and path not in self.taken:
+            raise KeyError(path)
+        self.held.pop(path, None)
+        self.taken.discard(path)
+
+    def __contains__(self, path: object) -> bool:  # without reading the curve
+        return path in self.held or path in self.taken
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.taken | set(self.held))
+
+    def __len__(self) -> int:
+        return len(self.taken | set(self.held))
+
+    def text(self, path: str) -> tuple[str, str]:
+        """(the curve's path, its other fields as ``fields_json`` writes them)."""
+        if path in self.held:
+            return self.held[path].path, fields_json(self.held[path])
+        return self.absolute(path), self.spill.text(path)
 
 
 def write_record(data: ReportData, folder: Path) -> Path:
@@ -118,8 +160,10 @@ def write_record(data: ReportData, folder: Path) -> Path:
                 out.write(("," + text if first else text).encode())
             out.write(b"]")
         out.write(f",{_dumps('curves')}:{{".encode())
-        for i, (run, curve) in enumerate(sorted(data.curves.items())):
-            entry = f"{_dumps(run)}:{_dumps(_curve(curve))}"
+        # One curve at a time, from the audit's temporary file (Spilled): never all held.
+        for i, run in enumerate(sorted(data.curves)):
+            where, fields = _curve_text(data.curves, run)
+            entry = f'{_dumps(run)}:{{"path":{_dumps(where)},{fields[1:]}'
             out.write(("," + entry if i else entry).encode())
         out.write(b"}}")
     return path
@@ -139,16 +183,11 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
-def _curve(curve: RunCurve) -> dict[str, Any]:
-    return {
-        "path": curve.path,  # the log as the audit read it
-        "points": [[p.line, p.epoch, p.minutes, p.value] for p in curve.points],
-        "batch_size": curve.batch_size,
-        "converged_at": curve.converged_at,
-        "stop_line": curve.stop_line,
-        "start_ms": curve.start_ms,
-        "stop_ms": curve.stop_ms,
-    }
+def _curve_text(curves: MutableMapping[str, RunCurve], run: str) -> tuple[str, str]:
+    """(the log's path as the audit read it, the curve's other fields as JSON)."""
+    if isinstance(curves, Spilled):
+        return curves.text(run)
+    return curves[run].path, fields_json(curves[run])
 
 
 def read_record(folder: str | Path) -> ReportData:
@@ -250,16 +289,7 @@ def _read_bounded(folder: Path) -> bytes:
 
 
 def _read_curve(given: dict[str, Any]) -> RunCurve:
-    points = tuple(EvalPoint(*p) for p in given["points"])
-    return RunCurve(
-        given["path"],
-        points,
-        given["batch_size"],
-        given["converged_at"],
-        given["stop_line"],
-        given["start_ms"],
-        given["stop_ms"],
-    )
+    return from_fields(given["path"], given)
 
 
 # What a record must hold before any value is used: the keys every reader takes without

@@ -44,6 +44,43 @@ class RunCurve:
         return (RunCurve, (*fields, self.start_ms, self.stop_ms))
 
 
+def fields_json(curve: RunCurve) -> str:
+    """The curve's JSON as the audit's record writes it (html_report/record.py), its
+    path left out: ``{"points":...}``. An audit worker writes it once, so that neither
+    the audit nor its record writer holds a curve's objects (docs/audit.md, "Cold,
+    cached, memory")."""
+    import json
+
+    fields = {
+        "points": [[p.line, p.epoch, p.minutes, p.value] for p in curve.points],
+        "batch_size": curve.batch_size,
+        "converged_at": curve.converged_at,
+        "stop_line": curve.stop_line,
+        "start_ms": curve.start_ms,
+        "stop_ms": curve.stop_ms,
+    }
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def from_fields(path: str, fields: dict[str, Any]) -> RunCurve:
+    """The curve ``fields_json`` (or a record's curve entry) describes, at ``path``."""
+    return RunCurve(
+        path,
+        tuple(EvalPoint(*p) for p in fields["points"]),
+        fields["batch_size"],
+        fields["converged_at"],
+        fields["stop_line"],
+        fields["start_ms"],
+        fields["stop_ms"],
+    )
+
+
+def from_fields_json(path: str, text: str) -> RunCurve:
+    import json
+
+    return from_fields(path, json.loads(text))
+
+
 def _number(value: Any) -> float | None:
     """A finite number, else None: a NaN, infinite or 400-digit batch size or value from
     a hostile log is no point on a chart (docs/security.md)."""

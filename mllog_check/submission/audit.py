@@ -22,6 +22,7 @@ from ..rounds import Setting
 from ..selection import Selection
 from . import codes, fingerprints, impact, ranking
 from .audit_rows import AuditRun, AuditScore, CopyRow
+from .curvespill import CurveSpill, PackedCurves, pack
 from .package import (
     ANOMALY_COLUMNS,
     AUDIT_RUN_COLUMNS,
@@ -35,7 +36,6 @@ from .preview import preview_not_available
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..resultcache import ResultCache
-    from ..results.curves import RunCurve
 
 # An org row's failure when its results/ holds no log: a verdict, not a crash.
 NOTHING_AUDITED = "results/ holds no result log: nothing audited"
@@ -74,8 +74,9 @@ class OrgRows:
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # context: the org
     copies: list[CopyRow] = field(default_factory=list)  # hashes of unchecked logs
-    # Each log's evaluation curve, by its path as rows name it (PackageReport.curves).
-    curves: dict[str, tuple[str, str, RunCurve]] = field(default_factory=dict)
+    # Each log's evaluation curve, by its path as rows name it (PackageReport.curves),
+    # packed as the record writes it (curvespill.py).
+    curves: PackedCurves = field(default_factory=PackedCurves)
 
 
 @dataclass
@@ -93,9 +94,9 @@ class AuditResult:
     skipped: list[str] = field(default_factory=list)
     # org (as rows name it) -> the round it was audited as (its ruleset, "1.0.0").
     org_rounds: dict[str, str] = field(default_factory=dict)
-    # path -> (benchmark, round, evaluation curve) from the workers, for the report's
-    # record (html_report/record.py); not an output table.
-    curves: dict[str, tuple[str, str, RunCurve]] = field(default_factory=dict)
+    # path -> evaluation curve and its benchmark from the workers, on disk, for the
+    # report's record (html_report/record.py); not an output table.
+    curves: CurveSpill = field(default_factory=CurveSpill)
 
     @property
     def clean(self) -> bool:
@@ -280,7 +281,7 @@ def audit_org(
         len(found),
         empty,
     )
-    curves = {rel(path): curve for path, curve in report.curves.items()}
+    curves = pack({rel(path): curve for path, curve in report.curves.items()})
     return OrgRows(org, summary, runs, scores, found, problems, copies, curves)
 
 
@@ -387,14 +388,13 @@ def run_audit(
     result.skipped = skipped
     result.anomalies.extend(ignored + linked_rounds(given))
     folder = None if cache_dir is None else str(cache_dir)
-    for item in sorted(_run_workers(tasks, jobs, on_done, folder), key=lambda r: r.org):
+    for item in sorted(_run_workers(tasks, jobs, on_done, folder, result.curves), key=_org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)
         result.scores.extend(item.scores)
         result.anomalies.extend(item.anomalies)
         result.problems.extend(item.problems)
         result.copies.extend(item.copies)
-        result.curves.update(item.curves)
     bases = {name: base for _, _, base, name in tasks}
     # Across rounds: a preview system a round later (needs both rounds' scores).
     result.anomalies.extend(preview_not_available(result.scores))
@@ -497,12 +497,15 @@ def _run_workers(
     jobs: int | None,
     on_done: Callable[[str, int, int], None] | None,
     cache_dir: str | None = None,
+    spill: CurveSpill | None = None,
 ) -> list[OrgRows]:
+    """Each org's rows, its curves moved into ``spill`` as it arrives (none held)."""
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) or 1))
     rows: list[OrgRows] = []
+    spill = CurveSpill() if spill is None else spill
     if workers == 1:  # no pool for one worker: simpler to debug, same result
         for task in tasks:
-            rows.append(audit_org(*task, cache_dir))
+            rows.append(_spilled(audit_org(*task, cache_dir), spill))
             if on_done:
                 on_done(rows[-1].org, len(rows), len(tasks))
         return rows
@@ -517,9 +520,19 @@ def _run_workers(
         # (pyarrow, which loads pandas) cost half a second, taken here instead of after.
         _import_writers()
         for future in as_completed(futures):
-            rows.append(future.result())
+            rows.append(_spilled(future.result(), spill))
             if on_done:
                 on_done(rows[-1].org, len(rows), len(tasks))
+    return rows
+
+
+def _org(rows: OrgRows) -> str:
+    return rows.org
+
+
+def _spilled(rows: OrgRows, spill: CurveSpill) -> OrgRows:
+    spill.add(rows.curves)
+    rows.curves = PackedCurves()
     return rows
 
 
