@@ -1,14 +1,12 @@
 """submission/parallel.py: how many workers (never more than the jobs asked, the tasks,
 or what the bytes pay for), answers in the tasks' order whatever the workers, a task's
-exception reaching the caller; a function run aside in a forked process gives its value
-or its exception as run in this one, never writes the caller's buffered output again,
-and an audit's folder is the same written with the record aside (--jobs 2) or not."""
+exception reaching the caller; a function run aside in a thread gives its value or its
+exception as run at once, and an audit's folder is the same written with the record aside
+(--jobs 2) or not."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -63,39 +61,22 @@ def _fails(message: str) -> None:
     raise ValueError(message)
 
 
-def _dies() -> None:
-    os._exit(3)
-
-
-def _unpicklable() -> object:
-    return lambda: None
-
-
-@pytest.mark.parametrize("fork", [True, False])
-def test_aside_gives_the_value_or_the_exception(fork: bool) -> None:
-    assert parallel.Aside(_square, (7,), fork=fork).result() == 49
+@pytest.mark.parametrize("inline", [True, False])
+def test_aside_gives_the_value_or_the_exception(inline: bool) -> None:
+    assert parallel.Aside(_square, (7,), inline=inline).result() == 49
     with pytest.raises(ValueError, match="refused aside"):
-        parallel.Aside(_fails, ("refused aside",), fork=fork).result()
+        parallel.Aside(_fails, ("refused aside",), inline=inline).result()
 
 
-def test_a_child_that_dies_or_cannot_answer_is_an_error() -> None:
-    with pytest.raises(ChildProcessError):
-        parallel.Aside(_dies, (), fork=True).result()
-    with pytest.raises(ChildProcessError):
-        parallel.Aside(_unpicklable, (), fork=True).result()
+def test_aside_runs_beside_the_caller() -> None:
+    """The caller goes on while the function runs: it can hand the function what it
+    waits for."""
+    import threading
 
-
-def test_buffered_output_is_written_once() -> None:
-    """What the caller printed but had not flushed is not written again by the child."""
-    script = (
-        "import sys\n"
-        "from mllog_check.submission.parallel import Aside\n"
-        "sys.stdout.write('before the fork; ')\n"
-        "print(Aside(len, ('abc',), fork=True).result())\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "before the fork; 3\n"
+    handed = threading.Event()
+    aside = parallel.Aside(handed.wait, (60,), inline=False)
+    handed.set()
+    assert aside.result() is True
 
 
 def test_an_audit_folder_is_the_same_with_the_record_written_aside(tmp_path: Path) -> None:

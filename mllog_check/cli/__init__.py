@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="mllog-check", standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive only
         sys.exit(130)
-    except (ChildProcessError, RuntimeError) as err:
+    except RuntimeError as err:
         if not _worker_died(err):
             raise
         # A worker process killed (out of memory, a signal): nothing it had is checked,
@@ -83,9 +83,7 @@ def main(argv: list[str] | None = None) -> Any:
 
 
 def _worker_died(err: BaseException) -> bool:
-    """A process pool broken by a worker's death, or the process aside gone (parallel.py)."""
-    if isinstance(err, ChildProcessError):
-        return True
+    """A process pool broken by a worker's death (parallel.py)."""
     from concurrent.futures import BrokenExecutor
 
     return isinstance(err, BrokenExecutor)

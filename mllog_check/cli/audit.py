@@ -124,15 +124,14 @@ def audit(
             folder = None if cache is None else cache.folder
             result = run_audit(target, ruleset, jobs, tick, setting, folder)
         # The report's and trends' data, before the filters (--from-audit DIR): written
-        # aside, by a forked process, while this one writes the tables (parallel.py).
+        # aside, by a thread, while this one writes the tables (parallel.py).
         base = _record_base(results_dirs)
         record = None
-        # The audit's rows stay to the end: the collector need not walk them again, and
-        # a forked writer then copies no page for it (gc.freeze's documented use).
+        # The audit's rows stay to the end: the collector need not walk them again.
         gc.freeze()
         if base is not None:
             work = (result, base, results_dirs, jobs, out)
-            record = Aside(_write_record, work, fork=jobs != 1)
+            record = Aside(_write_record, work, inline=jobs == 1)
     except (AuditError, OutputError) as err:  # OutputError: the curves' temporary file
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Generic, TypeVar
@@ -50,57 +51,39 @@ def ordered_map(
 
 
 class Aside(Generic[T]):
-    """``function(*args)`` run aside: in a forked child while the caller goes on (the
-    child has the caller's memory as it was, so nothing is pickled but the answer), or at
-    once in this process where fork is unavailable or ``fork`` is false. ``result()``
-    gives its value or raises its exception, either way."""
+    """``function(*args)`` run aside in a thread while the caller goes on, or at once
+    when ``inline``; ``result()`` gives its value or raises its exception, either way.
 
-    def __init__(self, function: Callable[..., T], args: tuple[Any, ...], fork: bool) -> None:
-        import multiprocessing
+    A thread, not a process: the work shares the caller's memory, and the two overlap
+    where either leaves the interpreter (zlib, file writes, pyarrow). A forked writer
+    was under a second faster on a record-sized re-audit but copied every page it
+    touched: 60 MB more, the process tree over its 300 MB bound (docs/benchmarks.md,
+    "A record-sized re-audit"). The function must only read what the caller shares.
+    """
 
+    def __init__(self, function: Callable[..., T], args: tuple[Any, ...], inline: bool) -> None:
         self._value: Any = None
         self._error: BaseException | None = None
-        self._child: Any = None
-        if not fork or "fork" not in multiprocessing.get_all_start_methods():
-            try:
-                self._value = function(*args)
-            except Exception as err:  # raised by result(), as from the child
-                self._error = err
+        self._thread: threading.Thread | None = None
+        if inline:
+            self._run(function, args)
             return
-        # multiprocessing flushes stdout and stderr before it forks: the child never
-        # writes the caller's buffered output again (tests/test_parallel.py).
-        context = multiprocessing.get_context("fork")
-        self._answer, sender = context.Pipe(duplex=False)
-        self._child = context.Process(target=_aside, args=(sender, function, args))
-        self._child.start()
-        sender.close()
+        self._thread = threading.Thread(target=self._run, args=(function, args), daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[..., T], args: tuple[Any, ...]) -> None:
+        try:
+            self._value = function(*args)
+        except Exception as err:  # raised by result(), in the caller's thread
+            self._error = err
 
     def result(self) -> T:
-        if self._child is not None:
-            try:
-                done, self._value = self._answer.recv()
-            except EOFError:
-                done, self._value = False, ChildProcessError("the process aside stopped")
-            self._child.join()
-            self._answer.close()
-            self._child = None
-            if not done:
-                self._error, self._value = self._value, None
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
         if self._error is not None:
             raise self._error
         return self._value
-
-
-def _aside(sender: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    try:
-        answer: tuple[bool, Any] = (True, function(*args))
-    except Exception as err:
-        answer = (False, err)
-    try:
-        sender.send(answer)
-    except Exception as err:  # an answer that does not pickle: say what it was
-        sender.send((False, ChildProcessError(f"{type(err).__name__}: {err}")))
-    sender.close()
 
 
 def tree_bytes(folder: str | os.PathLike[str]) -> int:
