@@ -7,7 +7,6 @@ record-sequence hashes. The library writes only to the output folder it is given
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -515,10 +514,10 @@ def _run_workers(
         # Largest org first: the last task to finish is a small one, so both workers stay
         # busy to the end (the rows are sorted by org afterwards: same result).
         ordered = sorted(tasks, key=lambda t: -tree_bytes(t[0]))
+        # pyarrow and pandas (the tables) are imported after the pool, not while it
+        # works: 85 MB of the parent's beside two workers' at the cold audit's peak, for
+        # no time saved when both cores are busy (docs/benchmarks.md).
         futures = [pool.submit(audit_org, *task, cache_dir) for task in ordered]
-        # The parent waits while the workers check; the Parquet writer's imports
-        # (pyarrow, which loads pandas) cost half a second, taken here instead of after.
-        _import_writers()
         for future in as_completed(futures):
             rows.append(_spilled(future.result(), spill))
             if on_done:
@@ -534,13 +533,6 @@ def _spilled(rows: OrgRows, spill: CurveSpill) -> OrgRows:
     spill.add(rows.curves)
     rows.curves = PackedCurves()
     return rows
-
-
-def _import_writers() -> None:
-    # pyarrow loads pandas on its first array when pandas is installed: take both now.
-    with contextlib.suppress(ImportError):  # write_outputs reports it
-        import pandas  # noqa: F401
-        import pyarrow.parquet  # noqa: F401
 
 
 def finish(
