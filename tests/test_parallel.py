@@ -7,6 +7,8 @@ exception as run at once, and an audit's folder is the same written with the rec
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,24 @@ def test_an_audit_folder_is_the_same_with_the_record_written_aside(tmp_path: Pat
         folders[jobs] = {f.name: f.read_bytes() for f in sorted(out.iterdir())}
     assert "record.json.gz" in folders["2"]
     assert folders["1"] == folders["2"]
+
+
+@pytest.mark.corpus
+def test_a_table_that_cannot_be_written_leaves_no_truncated_record(
+    tmp_path: Path, corpus: Path
+) -> None:
+    """The tables fail at once (a folder where results.csv goes) while the thread writes
+    the record of a corpus round: exit 2, one line, and the record is whole, not cut
+    short by the process's exit."""
+    from mllog_check.html_report.record import read_record
+
+    out = tmp_path / "out"
+    (out / "results.csv").mkdir(parents=True)
+    command = "from mllog_check.cli import main; main()"
+    args = ["audit", str(corpus / "v1.0"), "--no-cache", "-j", "2", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", command, *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 2, done.stderr
+    assert "results.csv" in done.stderr and "Traceback" not in done.stderr
+    assert read_record(out).runs  # whole: gzip complete, JSON valid, every curve there

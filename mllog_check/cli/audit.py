@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 from pathlib import Path
@@ -146,12 +147,21 @@ def audit(
             note = "no {} written: the rounds' paths have no one base (give their parent)"
             click.echo(human(note, RECORD), err=True)
     except (OutputError, AuditError) as err:
+        _finished(record)  # never a record cut short by the exit
         click.echo(human("mllog-check audit: {}", err), err=True)
         sys.exit(EXIT_USAGE)
     options = {"info": show_info} if fmt == "text" else {}
     reporters.write(fmt, AUDIT, result, sys.stdout, **options)
     click.echo(human("wrote {} files to {}", len(written), out), err=fmt != "text")
     sys.exit(EXIT_OK if result.clean else EXIT_PROBLEMS)
+
+
+def _finished(record: Any) -> None:
+    """Wait for the record's thread (its own error, if any, was said or is moot): the
+    exit would stop it mid-file and leave a truncated ``record.json.gz``."""
+    if record is not None:
+        with contextlib.suppress(Exception):
+            record.result()
 
 
 def _record_base(results_dirs: tuple[str, ...]) -> Path | None:
