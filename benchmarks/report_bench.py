@@ -7,8 +7,8 @@ fast the page opens in headless Chromium.
 
 Runs both commands as a user does (a fresh process each, the same --jobs), interleaved
 ``--repeat`` times, and prints the medians and their ratio (the goal: report <= 2 x
-audit; the report audits the round, then reads every log's evaluations again for the
-convergence curves and renders the page). Then opens the report in headless Chromium
+audit; the report audits the round, taking the convergence curves from the records its
+workers parsed, and renders the page). Then opens the report in headless Chromium
 (Debian's /usr/bin/chromium through playwright, when both are installed) and prints the
 time until the page's script has run and every chart is in the DOM, and until the
 first screenshot (a full render), measured, not asserted.

@@ -236,3 +236,25 @@ def test_the_record_reads_no_log_again_and_a_cached_audit_none(
 def _spilled(spill: Any) -> dict[str, tuple[str, str]]:
     """An audit's curves as its temporary file holds them: path -> (benchmark, JSON)."""
     return {path: (spill.benchmark(path), spill.text(path)) for path in spill}
+
+
+def test_a_report_of_orgs_reads_no_log_again_for_its_curves(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report from the logs of a round takes each run's curve from the worker that
+    checked its org, as the audit's record does: no log is parsed a second time, and
+    each curve is the one the log gives (docs/report.md, "Where the numbers come from")."""
+    from dataclasses import replace
+
+    curves = importlib.import_module("mllog_check.html_report.curves")
+    collected = importlib.import_module("mllog_check.html_report.collect")
+    read: list[str] = []
+    real = curves.parse_file
+    monkeypatch.setattr(curves, "parse_file", lambda p, *a, **k: (read.append(p), real(p))[1])
+    data = collected.collect([str(corpus / "v4.1")], jobs=1)
+    assert data.runs and set(data.curves) == {r["path"] for r in data.runs}
+    assert read == []
+    for run in data.runs[:: max(1, len(data.runs) // 20)]:
+        path = data.absolute(run["path"])
+        expected = curves.read_curve(path, run["benchmark"], "4.1.0")
+        assert data.curves[run["path"]] == replace(expected, path=path)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from ..errors import UsageError
 from ..problems import Context, Problem
-from .curves import RunCurve, read_curves, read_many
+from .curves import RunCurve, read_curves
 
 if TYPE_CHECKING:  # the rows' types; the audit is imported where it runs
     from ..results.scores import ScoreRow
@@ -260,22 +260,6 @@ def _add_audited(
     data.curves.update(curves)
 
 
-def _logs(org: str, ruleset: str) -> list[tuple[str, str, str]]:
-    """(path, benchmark, ruleset) of the result files of the published layout (MLPerf
-    HPC: results/<system>/<strong|weak>/<benchmark>/). glob follows linked folders:
-    only files below no link are read, as the checks walk the tree (docs/security.md)."""
-    top = Path(org)
-    found = sorted(top.glob("results/*/*/result_*.txt*"))
-    found += sorted(top.glob("results/*/strong/*/result_*.txt*"))
-    found += sorted(top.glob("results/*/weak/*/result_*.txt*"))
-    return [(str(p), p.parent.name, ruleset) for p in found if _unlinked(p, top)]
-
-
-def _unlinked(path: Path, top: Path) -> bool:
-    """No link on the way from ``top`` down to ``path`` (``path`` included)."""
-    return not any(p.is_symlink() for p in [path, *path.parents] if top in p.parents)
-
-
 def _size(path: str) -> int:
     """Bytes of an org's result files below no link (the biggest org starts first),
     walked without recursion: Path.glob("**") raised on a results/ 1,100 folders deep."""
@@ -302,29 +286,39 @@ def _size(path: str) -> int:
 def run_pool(
     tasks: list[tuple[str, str, str | None]], base: str, jobs: int | None
 ) -> tuple[list[OrgRows], dict[str, RunCurve]]:
-    """(org folder, ruleset, its name or None) -> the audit's rows per org, and curves by
-    shown path."""
+    """(org folder, ruleset, its name or None) -> the audit's rows per org, and each
+    run's curve by shown path: the one its worker took from the records it parsed for
+    the checks, as the audit's record has it (no log is read twice)."""
     from ..submission.audit import audit_org
 
-    logs = [item for org, chosen, _ in tasks for item in _logs(org, chosen)]
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) + len(logs) // 16 or 1))
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     if workers == 1:
         results = [audit_org(org, chosen, base, name) for org, chosen, name in tasks]
-        read = read_many(logs)
     else:
         _warm({chosen for _, chosen, _ in tasks})
-        chunks = [logs[i :: 2 * workers] for i in range(2 * workers)]
         ordered = sorted(tasks, key=lambda t: -_size(t[0]))
         with ProcessPoolExecutor(max_workers=workers) as pool:
             audits = [
                 pool.submit(audit_org, org, chosen, base, name) for org, chosen, name in ordered
             ]
-            reads = [pool.submit(read_many, chunk) for chunk in chunks if chunk]
             _import_renderer()  # while the workers check
             results = [f.result() for f in audits]
-            read = [c for f in reads for c in f.result()]
-    shown = _shown(base)
-    return results, {shown(c.path): c for c in read}
+    return results, _unpacked(results, base)
+
+
+def _unpacked(results: list[OrgRows], base: str) -> dict[str, RunCurve]:
+    """The workers' curves of the runs they made rows for (a curve of another benchmark
+    than its run's is none: ``_finish`` reads the log, as record._gathered)."""
+    from ..results.curves import from_fields_json
+    from ..submission.curvespill import unpack
+
+    curves = {}
+    for rows in results:
+        benchmarks = {run["path"]: run["benchmark"] for run in rows.runs}
+        for path, bench, text in unpack(rows.curves):
+            if benchmarks.get(path) == bench:
+                curves[path] = from_fields_json(os.path.join(base, path), text)
+    return curves
 
 
 def _warm(rulesets: set[str]) -> None:

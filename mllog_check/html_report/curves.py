@@ -1,7 +1,8 @@
 """Convergence curves: every eval_accuracy of a log, with where the run converged.
 
-The audit's workers take them from the records they parsed (results/curves.py); a
-report from logs reads each log once more here, in worker processes for many logs. Only
+The audit's workers take them from the records they parsed (results/curves.py), for the
+audit's record and for a report of orgs; a report reads a log here only for a run no
+worker checked (result folders), in worker processes for many logs. Only
 what a chart needs leaves a worker: (line, epoch, minutes since run_start, value) per
 evaluation.
 """

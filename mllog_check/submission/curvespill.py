@@ -44,6 +44,14 @@ def pack(curves: dict[str, tuple[str, str, RunCurve]]) -> PackedCurves:
     return PackedCurves(b"".join(text for _, _, text in texts), entries)
 
 
+def unpack(packed: PackedCurves) -> Iterator[tuple[str, str, str]]:
+    """(path, benchmark, the curve's JSON) of each curve packed, in order."""
+    offset = 0
+    for path, bench, length in packed.entries:
+        yield path, bench, packed.blob[offset : offset + length].decode()
+        offset += length
+
+
 @dataclass(eq=False)
 class CurveSpill:
     """Curves by path, on disk; iterating gives the paths."""
