@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 ENV_DIR = "MLLOG_CHECK_CACHE_DIR"
 # Bumped when an entry's layout changes; entries of another layout are never read.
-LAYOUT = 2  # 2: the audit's evaluation curves in the report (PackageReport.curves)
+# 2: the audit's evaluation curves in the report (PackageReport.curves); 3: as JSON text
+LAYOUT = 3
 MAGIC = b"mllog-check cache %d\n" % LAYOUT
 # A file modified this close to the check is not trusted to keep its mtime on a change.
 RACY_NS = 2_000_000_000

@@ -24,8 +24,8 @@ class EvalPoint:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt by its constructor: 2.3x faster to unpickle than a frozen dataclass's
-        # setstate, and a re-audit reads a point per evaluation of every run from the
-        # result cache (docs/benchmarks.md, "A record-sized re-audit").
+        # setstate, for curves a report's workers read (docs/benchmarks.md, "A
+        # record-sized re-audit"; the audit's cache holds them as text now).
         return (EvalPoint, (self.line, self.epoch, self.minutes, self.value))
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from ..outputs import OutputError
-from ..results.curves import RunCurve, fields_json, from_fields_json
+from ..results.curves import RunCurve, from_fields_json
 
 
 class SpillError(OutputError):
@@ -37,9 +37,10 @@ class PackedCurves:
     entries: tuple[tuple[str, str, int], ...] = ()
 
 
-def pack(curves: dict[str, tuple[str, str, RunCurve]]) -> PackedCurves:
-    """``path -> (benchmark, round, curve)`` as a worker has them, packed."""
-    texts = [(path, bench, fields_json(c).encode()) for path, (bench, _, c) in curves.items()]
+def pack(curves: dict[str, tuple[str, str, str]]) -> PackedCurves:
+    """``path -> (benchmark, round, the curve's JSON)`` as a worker has them
+    (``PackageReport.curves``), packed."""
+    texts = [(path, bench, text.encode()) for path, (bench, _, text) in curves.items()]
     entries = tuple((path, bench, len(text)) for path, bench, text in texts)
     return PackedCurves(b"".join(text for _, _, text in texts), entries)
 
