@@ -3,7 +3,7 @@
 A worker packs each org's curves as the record writes them, JSON text (``pack``); the
 audit appends each org's pack to one temporary file as it arrives and keeps an index
 only: path -> (offset, length, benchmark). The record's writer reads them back one at a
-time (html_report/record.py). So neither the audit nor its forked writer holds every
+time (html_report/record.py). So neither the audit nor its record writer holds every
 run's curve: on a record-sized tree they were the larger part of what the audit held
 (docs/audit.md, "Cold, cached, memory").
 
