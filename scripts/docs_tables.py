@@ -123,9 +123,9 @@ def beyond_table(doc: str) -> list[str]:
 
 
 def formats_table(doc: str) -> list[str]:
-    """Every output format of both registries and the commands that offer it."""
+    """Every output format of the three registries and the commands that offer it."""
     from mllog_check import reporters
-    from mllog_check.reporters import tables
+    from mllog_check.reporters import records, tables
 
     lines = [
         "| format | `--format` | writes | offered by |",
@@ -139,6 +139,9 @@ def formats_table(doc: str) -> list[str]:
         label = table.label or name
         what = "tables (`reporters.tables.FORMATS`)" + (", binary" if table.binary else "")
         lines.append(f"| {label} | `{name}` | {what} | {commands} |")
+    for name, record_format in records.FORMATS.items():
+        what = "records (`reporters.records.FORMATS`)"
+        lines.append(f"| {record_format.label} | `{name}` | {what} | `parse` |")
     return lines
 
 

@@ -13,6 +13,7 @@ from click.testing import CliRunner, Result
 from conftest import FIXTURES
 
 from mllog_check.cli import cli
+from mllog_check.reporters import records as record_formats
 
 PARSE = FIXTURES / "parse"
 CLEAN, ERRORS, V05, V06 = (
@@ -132,9 +133,26 @@ def test_exit_2_on_usage_errors(args: list[str]) -> None:
     assert "Usage:" in out.stderr
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv", "table"])
+@pytest.mark.parametrize("fmt", list(record_formats.FORMATS))
 def test_output_is_deterministic(fmt: str) -> None:
     paths = [str(PARSE)]
     first, second = run("--format", fmt, *paths), run("--format", fmt, *paths)
     assert first.stdout == second.stdout and first.stderr == second.stderr
     assert first.stdout
+
+
+def test_every_record_format_is_offered_and_holds_every_record() -> None:
+    """The registry is what --format offers; each format writes every record of a log
+    (a JSON line, a CSV row, a table row each, below the header lines)."""
+    import click
+
+    from mllog_check.cli.parse import parse
+
+    option = next(p for p in parse.params if p.name == "fmt")
+    assert isinstance(option.type, click.Choice)
+    assert list(option.type.choices) == list(record_formats.FORMATS)
+    count = len(run("--format", "jsonl", CLEAN).stdout.splitlines())
+    assert count > 0
+    assert len(run("--format", "csv", CLEAN).stdout.splitlines()) == count + 1
+    table = run("--format", "table", CLEAN).stdout.splitlines()
+    assert len(table) == count + 2  # the file's name, the column header

@@ -10,9 +10,9 @@ import click
 
 from ..parsing import stream_paths
 from ..records import ParseResult, Record
+from ..reporters import records as record_formats
 from ..reporters.text import write_problems
 from . import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
-from .output import write_records
 
 
 @click.command()
@@ -20,7 +20,7 @@ from .output import write_records
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["jsonl", "csv", "table"]),
+    type=click.Choice(list(record_formats.FORMATS)),
     default="jsonl",
     show_default=True,
     help="How records are written to stdout.",
@@ -47,7 +47,7 @@ def parse(paths: tuple[str, ...], fmt: str, quiet: bool) -> None:
         for _ in records():
             pass
     else:
-        write_records(records(), fmt, sys.stdout)
+        record_formats.write(fmt, records(), sys.stdout)
     sys.exit(exit_code(results, sys.stderr))
 
 
