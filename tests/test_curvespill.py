@@ -52,14 +52,13 @@ def test_curves_read_back_as_they_went_in(named: list[tuple[str, RunCurve]]) -> 
     spill = CurveSpill()
     halves = [dict(named[: len(named) // 2]), dict(named[len(named) // 2 :])]
     for org in halves:  # one pack per org, as the workers send them
-        spill.add(pack({p: ("bench", "1.0.0", fields_json(c)) for p, c in org.items()}))
+        spill.add(pack({p: ("bench", fields_json(c)) for p, c in org.items()}))
     expected = {**halves[0], **halves[1]}  # a path given again: the later one's
     assert set(spill) == set(expected) and len(spill) == len(expected)
     for path, curve in expected.items():
         assert spill.text(path) == fields_json(curve)
         assert spill.curve(path, curve.path) == _as_json(curve)
         assert spill.benchmark(path) == "bench"
-    spill.close()
 
 
 def _as_json(curve: RunCurve) -> RunCurve:
@@ -102,7 +101,7 @@ def test_the_record_is_the_same_from_disk_and_from_memory(tmp_path: Path) -> Non
     held = ReportData(["/base"], "/base")
     held.curves = dict(curves)
     spill = CurveSpill()
-    spill.add(pack({p: ("bert", "1.0.0", fields_json(c)) for p, c in curves.items()}))
+    spill.add(pack({p: ("bert", fields_json(c)) for p, c in curves.items()}))
     spilled = ReportData(["/base"], "/base")
     spilled.curves = Spilled(spill, held.absolute, list(curves))
     (tmp_path / "a").mkdir()
@@ -128,7 +127,7 @@ def test_a_temporary_file_that_cannot_be_written_is_one_line_and_exit_2(
 
     monkeypatch.setattr(curvespill.tempfile, "TemporaryFile", full)
     with pytest.raises(SpillError, match="No space left"):
-        CurveSpill().add(pack({"p": ("b", "r", fields_json(RunCurve("p", (), None, None, 0)))}))
+        CurveSpill().add(pack({"p": ("b", fields_json(RunCurve("p", (), None, None, 0)))}))
     done = CliRunner().invoke(
         cli,
         [

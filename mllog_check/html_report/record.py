@@ -225,7 +225,7 @@ def read_record(folder: str | Path) -> ReportData:
     data.weak = document["weak"]
     data.anomalies = document["anomalies"]
     data.problems = document["problems"]
-    data.curves = {path: _read_curve(c) for path, c in document["curves"].items()}
+    data.curves = {path: from_fields(c["path"], c) for path, c in document["curves"].items()}
     missing = [r["path"] for r in data.runs if r["path"] not in data.curves]
     if missing:
         raise RecordError(f"{where / FILE}: no evaluation curve for {missing[0]}")
@@ -286,10 +286,6 @@ def _read_bounded(folder: Path) -> bytes:
     if not inflate.eof:
         raise RecordError(f"{path}: truncated")
     return out
-
-
-def _read_curve(given: dict[str, Any]) -> RunCurve:
-    return from_fields(given["path"], given)
 
 
 # What a record must hold before any value is used: the keys every reader takes without

@@ -387,7 +387,7 @@ def run_audit(
     result.skipped = skipped
     result.anomalies.extend(ignored + linked_rounds(given))
     folder = None if cache_dir is None else str(cache_dir)
-    for item in sorted(_run_workers(tasks, jobs, on_done, folder, result.curves), key=_org):
+    for item in sorted(_run_workers(tasks, jobs, result.curves, on_done, folder), key=_org):
         result.orgs.append(item.summary)
         result.runs.extend(item.runs)
         result.scores.extend(item.scores)
@@ -494,14 +494,13 @@ def round_of_folder(root: Path, ruleset: str | None, setting: Setting | None = N
 def _run_workers(
     tasks: list[tuple[str, str, str, str]],
     jobs: int | None,
+    spill: CurveSpill,
     on_done: Callable[[str, int, int], None] | None,
     cache_dir: str | None = None,
-    spill: CurveSpill | None = None,
 ) -> list[OrgRows]:
     """Each org's rows, its curves moved into ``spill`` as it arrives (none held)."""
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks) or 1))
     rows: list[OrgRows] = []
-    spill = CurveSpill() if spill is None else spill
     if workers == 1:  # no pool for one worker: simpler to debug, same result
         for task in tasks:
             rows.append(_spilled(audit_org(*task, cache_dir), spill))

@@ -37,10 +37,10 @@ class PackedCurves:
     entries: tuple[tuple[str, str, int], ...] = ()
 
 
-def pack(curves: dict[str, tuple[str, str, str]]) -> PackedCurves:
-    """``path -> (benchmark, round, the curve's JSON)`` as a worker has them
+def pack(curves: dict[str, tuple[str, str]]) -> PackedCurves:
+    """``path -> (benchmark, the curve's JSON)`` as a worker has them
     (``PackageReport.curves``), packed."""
-    texts = [(path, bench, text.encode()) for path, (bench, _, text) in curves.items()]
+    texts = [(path, bench, text.encode()) for path, (bench, text) in curves.items()]
     entries = tuple((path, bench, len(text)) for path, bench, text in texts)
     return PackedCurves(b"".join(text for _, _, text in texts), entries)
 
@@ -67,7 +67,7 @@ class CurveSpill:
             return
         try:
             if self._file is None:
-                # Open for the audit's life (closed by close() or with the object).
+                # Open for the audit's life: closed with the object.
                 self._file = tempfile.TemporaryFile(prefix="mllog-check-curves-")  # noqa: SIM115
             self._file.write(packed.blob)
             self._file.flush()  # read back by pread, below the buffer
@@ -107,7 +107,3 @@ class CurveSpill:
     def curve(self, path: str, shown: str) -> RunCurve:
         """The curve of ``path``, as a RunCurve whose path is ``shown``."""
         return from_fields_json(shown, self.text(path))
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()

@@ -87,10 +87,10 @@ class PackageReport:
     # No result log of a benchmark of the round below results/: nothing was checked.
     empty: bool = False
     # The audit's: each log's evaluation curve for the report's record, from the records
-    # parsed for the checks (no second read): path -> (benchmark, round, the curve as the
-    # record writes it, results.curves.fields_json). Text, not objects: a cached re-audit
-    # reads 430,000 points of a record-sized tree as 20,000 strings (docs/audit.md).
-    curves: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    # parsed for the checks (no second read): path -> (benchmark, the curve as the record
+    # writes it, results.curves.fields_json). Text, not objects: a cached re-audit reads
+    # 430,000 points of a record-sized tree as 20,000 strings (docs/audit.md).
+    curves: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -352,7 +352,7 @@ def _check_result_set(
             rows_of_audit.add(result, log, verdict, found)
             if not result.input_error:  # unreadable: the report reads it, as from logs
                 curve = curve_of(result.path, result.records, rs.benchmark, rnd.version)
-                report.curves[result.path] = (rs.benchmark, rnd.version, fields_json(curve))
+                report.curves[result.path] = (rs.benchmark, fields_json(curve))
     report.problems.extend(check_result_set(layout.org, rs.benchmark, declared, desc))
     report.problems.extend(result_set_crash(rs, results, desc, rnd, compliance))
     scores, found, runs = _scores(rs, results, desc, rnd, verdicts)
